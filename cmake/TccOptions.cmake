@@ -1,0 +1,24 @@
+# Project-wide build settings that every layer shares.
+
+find_program(TCC_CCACHE ccache)
+if(TCC_CCACHE)
+  # CI builds clean clones in other folders: a base dir keeps hashes path-free.
+  set(_launcher ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} ${TCC_CCACHE})
+  set(CMAKE_C_COMPILER_LAUNCHER ${_launcher})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${_launcher})
+endif()
+
+option(TCC_WERROR "Treat warnings as errors" OFF)
+add_compile_options(-Wall -Wextra -Wno-unused-parameter)
+if(TCC_WERROR)
+  add_compile_options(-Werror)
+endif()
+
+# Release builds keep assertions out but stay debuggable.
+string(APPEND CMAKE_CXX_FLAGS_RELEASE " -g1")
+
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
+set(CMAKE_ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
+
+find_package(Python3 REQUIRED COMPONENTS Interpreter)

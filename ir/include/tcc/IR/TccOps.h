@@ -1,0 +1,18 @@
+//===- TccOps.h - Ops of the tcc dialect ------------------------*- C++ -*-===//
+
+#ifndef TCC_IR_TCCOPS_H
+#define TCC_IR_TCCOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tcc/IR/TccDialect.h"
+
+#define GET_OP_CLASSES
+#include "tcc/IR/TccOps.h.inc"
+
+#endif // TCC_IR_TCCOPS_H

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every system package tcc needs to build and test, with apt-get.
+# Idempotent: when everything is present it installs nothing and says so.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache g++ python3 python3-pip
+  llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19 clang-19
+  libflatbuffers-dev flatbuffers-compiler
+  googletest libgtest-dev libgmock-dev
+  zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+    missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, configures, builds and
+# runs every test (GoogleTest suites and the lit suite) through ctest.
+# Usage: scripts/test.sh [build-dir]     (default: build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+
+"$root/scripts/install-deps.sh"
+"$root/scripts/configure.sh" "$build"
+cmake --build "$build"
+
+# ctest shows lit as one test; print lit's own count and ctest's at the end.
+status=0
+(cd "$build" && ctest --output-on-failure -j"$(nproc)") || status=$?
+log="$build/Testing/Temporary/LastTest.log"
+if [ -f "$log" ]; then
+  echo "lit: $(grep -m1 -E '^Total Discovered Tests:' "$log" || echo 'no count')" \
+       "$(grep -m1 -E '^\s*Passed:' "$log" | tr -s ' ' || true)"
+fi
+exit $status

@@ -1,0 +1,21 @@
+# lit configuration for tcc's FileCheck suites.
+import os
+
+import lit.formats
+
+config.name = "tcc"
+config.test_format = lit.formats.ShTest(not lit_config.useValgrind)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unittests"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
+
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
+
+# Tools resolve to the build tree first, then LLVM 19's (FileCheck, not, count).
+for tool in ["tcc-opt", "tcc"]:
+    path = os.path.join(config.tcc_tools_dir, tool)
+    if os.path.exists(path):
+        config.substitutions.append((r"\b%s\b" % tool, path))
+config.environment["PATH"] = os.pathsep.join(
+    [config.tcc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
