@@ -1,0 +1,149 @@
+/*===- kernels.h - C ABI of tcc's CPU microkernels ------------------------===*
+ *
+ * The tuned kernels that both the eager frontend and compiled artifacts call.
+ * Compiled code reaches them through an import table the runtime fills at
+ * load time, so this ABI is versioned: a change to any struct or signature
+ * bumps TCC_KERNELS_ABI_VERSION, a change to the packed-weight layout bumps
+ * TCC_PACKED_B_VERSION.
+ *
+ * Kernels never allocate: scratch memory comes from the caller (workspace
+ * arguments) or is bounded and on the stack. Parallelism comes from the
+ * caller's thread pool through `tcc_parallel`; a NULL `tcc_parallel *` runs
+ * on the calling thread.
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TCC_RUNTIME_KERNELS_H
+#define TCC_RUNTIME_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TCC_KERNELS_ABI_VERSION 1
+#define TCC_PACKED_B_VERSION 1
+
+/* Status codes returned by kernels. */
+typedef enum tcc_kernel_status {
+  TCC_KERNEL_OK = 0,
+  TCC_KERNEL_INVALID_ARGUMENT = 1, /* a size, stride or pointer is invalid */
+  TCC_KERNEL_BAD_PACKED_DATA = 2,  /* packed weights of another version/shape */
+} tcc_kernel_status;
+
+/*---------------------------------------------------------------------------
+ * Parallelism
+ *-------------------------------------------------------------------------*/
+
+/* One unit of work; `index` runs over [0, count). */
+typedef void (*tcc_task_fn)(void *arg, int64_t index);
+
+/* The caller's thread pool: `parallel_for(pool, count, task, arg)` runs
+ * task(arg, i) for every i in [0, count) and returns when all are done. */
+typedef struct tcc_parallel {
+  void (*parallel_for)(void *pool, int64_t count, tcc_task_fn task, void *arg);
+  void *pool;
+  int32_t num_threads; /* how many tasks may run at once, >= 1 */
+} tcc_parallel;
+
+/*---------------------------------------------------------------------------
+ * Epilogues fused into GEMM and convolution
+ *-------------------------------------------------------------------------*/
+
+typedef enum tcc_activation {
+  TCC_ACTIVATION_NONE = 0,
+  TCC_ACTIVATION_RELU = 1,
+  TCC_ACTIVATION_CLAMP = 2, /* clamp(x, clamp_min, clamp_max), e.g. relu6 */
+  TCC_ACTIVATION_GELU = 3,  /* exact (erf) form, as torch.nn.GELU() */
+  TCC_ACTIVATION_GELU_TANH = 4,
+  TCC_ACTIVATION_SILU = 5,
+  TCC_ACTIVATION_SIGMOID = 6,
+  TCC_ACTIVATION_TANH = 7,
+} tcc_activation;
+
+/* out[m][n] = activation(alpha * acc[m][n] + bias + beta * residual[m][n]),
+ * where bias is bias[n] (per column) or bias[m] (per row, bias_per_row != 0).
+ * Any of bias and residual may be NULL. A NULL epilogue means alpha = 1 and
+ * nothing else. */
+typedef struct tcc_epilogue {
+  float alpha;
+  const float *bias;
+  int32_t bias_per_row;
+  const float *residual;
+  int64_t ld_residual; /* row stride of residual, in elements */
+  float beta;
+  int32_t activation; /* tcc_activation */
+  float clamp_min, clamp_max;
+} tcc_epilogue;
+
+/*---------------------------------------------------------------------------
+ * fp32 GEMM: C = epilogue(op(A) * op(B)), row-major
+ *-------------------------------------------------------------------------*/
+
+typedef struct tcc_sgemm_args {
+  int64_t m, n, k;
+  const float *a; /* m x k, or k x m when trans_a */
+  int64_t lda;
+  int32_t trans_a;
+  const float *b; /* k x n, or n x k when trans_b; unused with packed_b */
+  int64_t ldb;
+  int32_t trans_b;
+  const void *packed_b; /* from tcc_sgemm_pack_b, or NULL */
+  float *c;             /* m x n */
+  int64_t ldc;
+  const tcc_epilogue *epilogue; /* or NULL */
+} tcc_sgemm_args;
+
+tcc_kernel_status tcc_sgemm(const tcc_sgemm_args *args,
+                            const tcc_parallel *parallel);
+
+/* B pre-packed once (at compile time for constant weights). The packed
+ * buffer starts with a 64-byte header naming its version, k and n, and must
+ * be 64-byte aligned. */
+size_t tcc_sgemm_packed_b_size(int64_t k, int64_t n);
+tcc_kernel_status tcc_sgemm_pack_b(int64_t k, int64_t n, const float *b,
+                                   int64_t ldb, int32_t trans_b, void *packed);
+
+/*---------------------------------------------------------------------------
+ * fp32 2-D convolution (cross-correlation, as torch.nn.functional.conv2d)
+ *-------------------------------------------------------------------------*/
+
+typedef enum tcc_layout {
+  TCC_LAYOUT_NCHW = 0, /* input/output NCHW, weight OIHW */
+  TCC_LAYOUT_NHWC = 1, /* input/output NHWC, weight OHWI */
+} tcc_layout;
+
+typedef struct tcc_conv2d_args {
+  int64_t batch, in_channels, in_height, in_width;
+  int64_t out_channels, kernel_height, kernel_width;
+  int64_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w, groups;
+  int32_t layout; /* tcc_layout, for input, weight and output */
+  const float *input;
+  const float *weight;
+  float *output;
+  const tcc_epilogue *epilogue; /* bias is per output channel, or NULL */
+  void *workspace; /* tcc_conv2d_workspace_size bytes, 64-byte aligned */
+} tcc_conv2d_args;
+
+/* Output spatial sizes follow PyTorch:
+ * (in + 2*pad - dilation*(kernel-1) - 1) / stride + 1. */
+size_t tcc_conv2d_workspace_size(const tcc_conv2d_args *args,
+                                 const tcc_parallel *parallel);
+tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
+                             const tcc_parallel *parallel);
+
+/*---------------------------------------------------------------------------
+ * Introspection
+ *-------------------------------------------------------------------------*/
+
+/* The ISA the kernels dispatch to on this CPU: "avx512", "avx2" or
+ * "portable". TCC_KERNELS_ISA=avx2|portable in the environment forces a
+ * lower one (for testing). */
+const char *tcc_kernels_isa(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TCC_RUNTIME_KERNELS_H */
