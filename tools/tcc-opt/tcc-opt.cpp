@@ -11,10 +11,14 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "tcc/Codegen/KernelCompiler.h"
+#include "tcc/Codegen/Passes.h"
 #include "tcc/IR/TccDialect.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::tcc::registerTccCodegenPasses();
+  mlir::tcc::registerKernelPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
