@@ -449,14 +449,6 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-LogicalResult CastOp::verify() {
-  if (getInput().getType().getShape() != getType().getShape())
-    return emitOpError("changes the shape from ")
-           << getInput().getType() << " to " << getType()
-           << "; only the element type may change";
-  return success();
-}
-
 /// Converts one scalar as Tensor.to(dtype) does; empty when the value has no
 /// exact meaning in the target (a float out of an integer type's range).
 static Attribute castScalar(Attribute value, Type to) {

@@ -47,7 +47,7 @@ LogicalResult TccDialect::verifyOperationAttribute(Operation *op,
            << kNameAttrName
            << "' is only valid on function arguments and results";
   return op->emitOpError("has unknown tcc attribute '")
-         << attr.getName() << "'";
+         << attr.getName().getValue() << "'";
 }
 
 /// Checks a `tcc.name` on argument (or result) `index` of function `op`:
@@ -58,7 +58,7 @@ static LogicalResult verifyName(Operation *op, NamedAttribute attr,
   StringRef kind = isResult ? "result" : "argument";
   if (attr.getName() != TccDialect::kNameAttrName)
     return op->emitOpError("has unknown tcc attribute '")
-           << attr.getName() << "' on " << kind << " #" << index;
+           << attr.getName().getValue() << "' on " << kind << " #" << index;
   auto fn = dyn_cast<FunctionOpInterface>(op);
   if (!fn)
     return op->emitOpError("'")

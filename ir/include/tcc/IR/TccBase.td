@@ -53,7 +53,9 @@ def Tcc_Layout : I32EnumAttr<"Layout",
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tcc";
 }
-def Tcc_LayoutAttr : EnumAttr<Tcc_Dialect, Tcc_Layout, "layout">;
+def Tcc_LayoutAttr : EnumAttr<Tcc_Dialect, Tcc_Layout, "layout"> {
+  let assemblyFormat = "`<` $value `>`"; // #tcc.layout<nhwc>
+}
 
 def Tcc_DefaultLayout
     : DefaultValuedAttr<Tcc_LayoutAttr, "::mlir::tcc::Layout::NCHW">;

@@ -60,7 +60,7 @@ def Tcc_GeluOp : Tcc_Op<"gelu", [SameOperandsAndResultType, Elementwise]> {
 
     ```mlir
     %y = tcc.gelu %x : tensor<2x3xf32>
-    %z = tcc.gelu %x approximate <tanh> : tensor<2x3xf32>
+    %z = tcc.gelu %x approximate tanh : tensor<2x3xf32>
     ```
   }];
   let arguments = (ins Tcc_FloatTensor:$input,
@@ -68,7 +68,7 @@ def Tcc_GeluOp : Tcc_Op<"gelu", [SameOperandsAndResultType, Elementwise]> {
                         "::mlir::tcc::GeluApproximation::none">:$approximate);
   let results = (outs Tcc_FloatTensor:$result);
   let assemblyFormat =
-      "$input (`approximate` $approximate^)? attr-dict `:` type($input)";
+      "$input (`approximate` `` $approximate^)? attr-dict `:` type($input)";
   let hasFolder = 1;
 }
 
@@ -212,7 +212,8 @@ def Tcc_CastOp : Tcc_Op<"cast", [Elementwise]> {
   let summary = "Elementwise conversion to another element type";
   let description = [{
     Converts like `Tensor.to(dtype)`: floats to integers truncate toward
-    zero, anything to `i1` tests for non-zero. The shape stays. A cast to the
+    zero, anything to `i1` tests for non-zero. The shape stays (the
+    `Elementwise` trait checks it). A cast to the
     same type folds away; a splat constant folds when the converted value is
     representable.
 
@@ -223,7 +224,6 @@ def Tcc_CastOp : Tcc_Op<"cast", [Elementwise]> {
   let arguments = (ins Tcc_Tensor:$input);
   let results = (outs Tcc_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
