@@ -46,6 +46,20 @@ LogicalResult TccDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError("'")
            << kNameAttrName
            << "' is only valid on function arguments and results";
+  if (attr.getName() == kTilesAttrName) {
+    auto tiles = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!tiles || tiles.getInt() < 1)
+      return op->emitOpError("'") << kTilesAttrName
+                                  << "' must be an integer >= 1";
+    return success();
+  }
+  if (attr.getName() == kScratchBytesAttrName) {
+    auto sizes = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!sizes || llvm::any_of(sizes.asArrayRef(), [](int64_t s) { return s < 0; }))
+      return op->emitOpError("'") << kScratchBytesAttrName
+                                  << "' must be an array of byte sizes";
+    return success();
+  }
   return op->emitOpError("has unknown tcc attribute '")
          << attr.getName().getValue() << "'";
 }

@@ -1025,3 +1025,19 @@ func.func @name_on_op(%x: tensor<2xf32>) {
 func.func @unknown_arg_attr(%x: tensor<2xf32> {tcc.nmae = "x"}) {
   return
 }
+
+// -----
+
+// Tests that a kernel's tile count is a positive integer.
+// expected-error @+1 {{'tcc.tiles' must be an integer >= 1}}
+func.func @bad_tiles() attributes {tcc.tiles = 0 : i64} {
+  return
+}
+
+// -----
+
+// Tests that scratch sizes are an array of byte sizes.
+// expected-error @+1 {{'tcc.scratch_bytes' must be an array of byte sizes}}
+func.func @bad_scratch() attributes {tcc.scratch_bytes = array<i64: -4>} {
+  return
+}

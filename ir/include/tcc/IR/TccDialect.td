@@ -46,6 +46,11 @@ def Tcc_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The discardable attribute that names a function argument or result.
     static constexpr ::llvm::StringLiteral kNameAttrName = "tcc.name";
+    /// Set by codegen on kernel functions: the number of independent tiles
+    /// (an integer >= 1) and the byte sizes of the scratch arguments.
+    static constexpr ::llvm::StringLiteral kTilesAttrName = "tcc.tiles";
+    static constexpr ::llvm::StringLiteral kScratchBytesAttrName =
+        "tcc.scratch_bytes";
   }];
 }
 
