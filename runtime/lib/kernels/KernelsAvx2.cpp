@@ -133,12 +133,17 @@ TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, const float *b,
   kRowKernels[rows - 1](kc, a, b, ldb, cols, st);
 }
 
+constexpr int kKC = 256, kMC = 96, kNC = 1024;
+static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
+                  kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
+              "blocking must fit the scratch sizes of MicroKernel.h");
+
 const IsaKernels kKernels = {Isa::Avx2,
                              kMR,
                              kNR,
-                             /*kc=*/256,
-                             /*mc=*/192,
-                             /*nc=*/1024,
+                             kKC,
+                             kMC,
+                             kNC,
                              dispatch_microkernel,
                              pack_a_portable,
                              pack_b_panel_portable,

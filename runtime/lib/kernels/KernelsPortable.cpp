@@ -133,12 +133,17 @@ void dispatch_microkernel(int64_t kc, const float *a, const float *b,
   kRowKernels[rows - 1](kc, a, b, ldb, cols, st);
 }
 
+constexpr int kKC = 256, kMC = 128, kNC = 512;
+static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
+                  kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
+              "blocking must fit the scratch sizes of MicroKernel.h");
+
 const IsaKernels kKernels = {Isa::Portable,
                              kMR,
                              kNR,
-                             /*kc=*/256,
-                             /*mc=*/128,
-                             /*nc=*/512,
+                             kKC,
+                             kMC,
+                             kNC,
                              dispatch_microkernel,
                              pack_a_portable,
                              pack_b_panel_portable,

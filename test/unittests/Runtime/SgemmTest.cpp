@@ -203,7 +203,7 @@ TEST(Sgemm, SmallCasesOnEveryPath) {
   int activation = TCC_ACTIVATION_NONE;
   for (int64_t m : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 25})
     for (int64_t n : {3, 40})
-      for (int64_t k : {5, 300})
+      for (int64_t k : {5, 400})
         for (int t = (m + n + k) % 2; t < 8; t += 2) { // half the variants
           GemmCase cs{m, n, k};
           cs.trans_a = t & 1;
@@ -242,7 +242,7 @@ TEST(Sgemm, EveryEpilogueOption) {
                              TCC_ACTIVATION_CLAMP,     TCC_ACTIVATION_GELU,
                              TCC_ACTIVATION_GELU_TANH, TCC_ACTIVATION_SILU,
                              TCC_ACTIVATION_SIGMOID,   TCC_ACTIVATION_TANH};
-  for (int64_t k : {45, 300}) // one K block, then several
+  for (int64_t k : {45, 400}) // one K block, then several
     for (int act : activations)
       for (Bias bias : {Bias::None, Bias::PerColumn, Bias::PerRow})
         for (bool residual : {false, true}) {
@@ -320,8 +320,8 @@ TEST(Sgemm, PackedBGivesTheSameBits) {
 }
 
 TEST(Sgemm, ThreadCountDoesNotChangeTheBits) {
-  for (GemmCase cs : {GemmCase{300, 200, 300}, GemmCase{8, 900, 300},
-                      GemmCase{700, 20, 300}}) {
+  for (GemmCase cs : {GemmCase{300, 200, 400}, GemmCase{8, 900, 400},
+                      GemmCase{700, 20, 400}}) {
     cs.bias = Bias::PerRow;
     cs.activation = TCC_ACTIVATION_SILU;
     GemmRun serial(cs);

@@ -130,12 +130,17 @@ typedef struct tcc_conv2d_args {
   const float *input;
   const float *weight;
   float *output;
-  const tcc_epilogue *epilogue; /* bias is per output channel, or NULL */
+  /* bias is per output channel (bias_per_row is ignored); residual, if
+   * any, is laid out like the output (ld_residual is ignored). */
+  const tcc_epilogue *epilogue;
   void *workspace; /* tcc_conv2d_workspace_size bytes, 64-byte aligned */
 } tcc_conv2d_args;
 
 /* Output spatial sizes follow PyTorch:
- * (in + 2*pad - dilation*(kernel-1) - 1) / stride + 1. */
+ * (in + 2*pad - dilation*(kernel-1) - 1) / stride + 1. Every size must be
+ * below 2^31. workspace_size returns 0 for invalid arguments and for shapes
+ * that need no workspace (1x1 stride-1 unpadded, NCHW depthwise); then
+ * workspace may be NULL. */
 size_t tcc_conv2d_workspace_size(const tcc_conv2d_args *args,
                                  const tcc_parallel *parallel);
 tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
