@@ -40,9 +40,9 @@ struct ThreadPool::Job {
   void *arg;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
-  std::exception_ptr error;           // written by the first failing task
-  int holders = 0;                    // guarded by the pool's mutex
-  std::condition_variable released;   // signalled when holders drops to 0
+  std::exception_ptr error;         // written by the first failing task
+  int holders = 0;                  // guarded by the pool's mutex
+  std::condition_variable released; // signalled when holders drops to 0
 };
 
 ThreadPool::ThreadPool(int num_threads) {

@@ -32,14 +32,21 @@ public:
     close(fd);
     handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     unlink(path);
-    EXPECT_NE(handle, nullptr) << dlerror();
+    if (!handle)
+      ADD_FAILURE() << dlerror();
   }
   ~LoadedKernels() {
     if (handle)
       dlclose(handle);
   }
+  /// The kernel, or one that fails the test when the object did not load.
   KernelFn get(const char *symbol) {
-    return reinterpret_cast<KernelFn>(dlsym(handle, symbol));
+    void *fn = handle ? dlsym(handle, symbol) : nullptr;
+    if (!fn) {
+      ADD_FAILURE() << "no kernel " << symbol;
+      return [](void *const *, int64_t, int64_t) {};
+    }
+    return reinterpret_cast<KernelFn>(fn);
   }
 
 private:
@@ -59,8 +66,11 @@ protected:
     EXPECT_TRUE(module);
     FailureOr<tcc::KernelObject> object =
         tcc::compileKernels(*module, tcc::CpuTarget::host());
-    EXPECT_TRUE(succeeded(object));
-    return succeeded(object) ? std::move(*object) : tcc::KernelObject();
+    if (failed(object)) {
+      ADD_FAILURE() << "compileKernels failed";
+      return tcc::KernelObject();
+    }
+    return std::move(*object);
   }
 
   MLIRContext context;
