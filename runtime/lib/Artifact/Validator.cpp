@@ -8,6 +8,7 @@
 
 #include "Validator.h"
 
+#include "../Executor/KernelLinkage.h"
 #include "Checks.h"
 
 #include "tcc/runtime/Artifact.h"
@@ -477,6 +478,10 @@ private:
           g.b_batch_stride() % int64_t(kArtifactAlignment) != 0)
         return corrupt(what, ": offset and batch stride must be multiples of ",
                        kArtifactAlignment);
+      if (!isLinked(&tcc_sgemm_packed_b_size))
+        return Status(TCC_STATUS_UNIMPLEMENTED,
+                      "this runtime was built without the microkernels "
+                      "(tcc_sgemm_packed_b_size)");
       uint64_t packed = tcc_sgemm_packed_b_size(g.k(), g.n()), first;
       if (!checkedMul(uint64_t(g.batch() - 1), uint64_t(g.b_batch_stride()),
                       &first) ||

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ImportTable.h"
+#include "KernelLinkage.h"
 
 #include "tcc/runtime/kernels.h"
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelLinkage.h"
 #include "Model.h"
 
 #include "../Artifact/Checks.h"

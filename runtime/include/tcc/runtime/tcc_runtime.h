@@ -110,6 +110,22 @@ TCC_RUNTIME_API size_t tcc_dtype_size(tcc_dtype_t dtype);
 TCC_RUNTIME_API const char *tcc_dtype_name(tcc_dtype_t dtype);
 
 /*---------------------------------------------------------------------------
+ * Thread pools (intra-op parallelism)
+ *-------------------------------------------------------------------------*/
+
+typedef struct tcc_thread_pool_s tcc_thread_pool_t;
+
+/* A pool that runs work on `num_threads` threads, the calling thread
+ * included (num_threads - 1 workers). Many sessions may share one pool. */
+TCC_RUNTIME_API tcc_status_t
+tcc_thread_pool_create(int32_t num_threads, tcc_thread_pool_t **out_pool);
+TCC_RUNTIME_API void tcc_thread_pool_retain(tcc_thread_pool_t *pool);
+TCC_RUNTIME_API void tcc_thread_pool_release(tcc_thread_pool_t *pool);
+/* The pool as the kernels' tcc_parallel; valid while the pool lives. */
+TCC_RUNTIME_API const tcc_parallel *
+tcc_thread_pool_parallel(tcc_thread_pool_t *pool);
+
+/*---------------------------------------------------------------------------
  * Models
  *-------------------------------------------------------------------------*/
 
