@@ -1025,3 +1025,12 @@ func.func @name_on_op(%x: tensor<2xf32>) {
 func.func @unknown_arg_attr(%x: tensor<2xf32> {tcc.nmae = "x"}) {
   return
 }
+
+// -----
+
+// Tests that unknown tcc attributes on ops are rejected.
+func.func @unknown_op_attr(%x: tensor<2xf32>) {
+  // expected-error @+1 {{has unknown tcc attribute 'tcc.nmae'}}
+  %0 = tcc.relu %x {tcc.nmae = "y"} : tensor<2xf32>
+  return
+}
