@@ -265,8 +265,8 @@ static LogicalResult inferPool2d(const OpDiag &diag, Value inputValue,
 LogicalResult tcc::detail::inferMaxPool2d(const OpDiag &diag,
                                      MaxPool2dOp::Adaptor adaptor,
                                      SmallVectorImpl<Type> &results) {
-  return inferPool2d(diag, adaptor.getInput(), adaptor.getKernelSizeAttr(),
-                     adaptor.getStrideAttr(), adaptor.getPadding(),
+  return inferPool2d(diag, adaptor.getInput(), adaptor.getProperties().kernel_size,
+                     adaptor.getProperties().stride, adaptor.getPadding(),
                      adaptor.getDilation(), adaptor.getCeilMode(),
                      adaptor.getLayout(), results);
 }
@@ -278,8 +278,8 @@ LogicalResult tcc::detail::inferAvgPool2d(const OpDiag &diag,
     if (*divisor == 0)
       return diag("'divisor_override' must not be 0");
   const int64_t noDilation[] = {1, 1};
-  return inferPool2d(diag, adaptor.getInput(), adaptor.getKernelSizeAttr(),
-                     adaptor.getStrideAttr(), adaptor.getPadding(), noDilation,
+  return inferPool2d(diag, adaptor.getInput(), adaptor.getProperties().kernel_size,
+                     adaptor.getProperties().stride, adaptor.getPadding(), noDilation,
                      adaptor.getCeilMode(), adaptor.getLayout(), results);
 }
 
@@ -295,7 +295,7 @@ tcc::detail::inferAdaptiveAvgPool2d(const OpDiag &diag,
     return diag("input must be ",
                 layout == Layout::NHWC ? "[N, H, W, C]" : "[N, C, H, W]",
                 ", got ", *input);
-  DenseI64ArrayAttr outputSize = adaptor.getOutputSizeAttr();
+  DenseI64ArrayAttr outputSize = adaptor.getProperties().output_size;
   if (!outputSize)
     return diag("requires attribute 'output_size'");
   if (failed(checkPair(diag, outputSize.asArrayRef(), "output_size", 1)))
@@ -439,7 +439,7 @@ LogicalResult tcc::detail::inferLayerNorm(const OpDiag &diag,
   auto input = getStaticTensor(diag, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
-  DenseI64ArrayAttr normalizedAttr = adaptor.getNormalizedShapeAttr();
+  DenseI64ArrayAttr normalizedAttr = adaptor.getProperties().normalized_shape;
   if (!normalizedAttr)
     return diag("requires attribute 'normalized_shape'");
   ArrayRef<int64_t> normalized = normalizedAttr.asArrayRef();
