@@ -1034,3 +1034,73 @@ func.func @unknown_op_attr(%x: tensor<2xf32>) {
   %0 = tcc.relu %x {tcc.nmae = "y"} : tensor<2xf32>
   return
 }
+
+// -----
+
+// Tests that matmul operands share an element type.
+func.func @matmul_mixed_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf16>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'f16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf16>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Tests that linear operands share an element type.
+func.func @linear_mixed_types(%x: tensor<2x4xf32>, %w: tensor<3x4xbf16>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'bf16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.linear %x, %w : (tensor<2x4xf32>, tensor<3x4xbf16>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that layer_norm operands share an element type.
+func.func @layer_norm_mixed_types(%x: tensor<2x4xf32>, %b: tensor<4xf64>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'f64'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.layer_norm %x bias %b {normalized_shape = array<i64: 4>} : (tensor<2x4xf32>, tensor<4xf64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Tests that batch_norm operands share an element type.
+func.func @batch_norm_mixed_types(%x: tensor<2x3xf32>, %c: tensor<3xf32>, %h: tensor<3xf16>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'f16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.batch_norm %x, %c, %h, %c, %c : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf16>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that conv2d's window arithmetic is overflow-checked.
+func.func @conv2d_huge_padding(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{height window arithmetic overflows int64_t}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {padding = array<i64: 4611686018427387904, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+// Tests that padded sizes are overflow-checked.
+func.func @pad_huge(%x: tensor<2xf32>) {
+  // expected-error @+2 {{padded size of dim 0 overflows int64_t}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.pad %x {pad = array<i64: 9223372036854775807, 0>} : tensor<2xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that concatenated sizes are overflow-checked.
+func.func @concat_huge(%x: tensor<4611686018427387904xi8>) {
+  // expected-error @+2 {{concatenated size overflows int64_t}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.concat %x, %x {dim = 0} : (tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>) -> tensor<1xi8>
+  return
+}
