@@ -1,8 +1,8 @@
 //===- InputGuardsTest.cpp - Checks on untrusted IR input -----------------===//
 
+#include "tcc/Support/InputGuards.h"
 #include "tcc/IR/TccDialect.h"
 #include "tcc/IR/TccOps.h"
-#include "tcc/Support/InputGuards.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,8 +24,8 @@ std::optional<tcc::TextProblem> scan(StringRef text, unsigned maxNesting = 8) {
 }
 
 TEST(InputGuardsTest, NestingLimitIsExact) {
-  EXPECT_FALSE(scan("{[(<{[(<>)]}>)]}"));         // 8 levels
-  auto problem = scan("a {[(<{[(<{}>)]}>)]}");     // 9 levels
+  EXPECT_FALSE(scan("{[(<{[(<>)]}>)]}"));      // 8 levels
+  auto problem = scan("a {[(<{[(<{}>)]}>)]}"); // 9 levels
   ASSERT_TRUE(problem);
   EXPECT_EQ(problem->message, "nesting is deeper than 8 levels of brackets");
 }
@@ -50,7 +50,8 @@ TEST(InputGuardsTest, StringsCommentsAndArrowsDoNotNest) {
 
 TEST(InputGuardsTest, ShapedTypesMustBeCountable) {
   EXPECT_FALSE(scan("tensor<3037000499x3037000499xf32>", 100));
-  EXPECT_FALSE(scan("memref<?x?x9223372036854775807xf32> vector<[4]x4xf32>", 100));
+  EXPECT_FALSE(
+      scan("memref<?x?x9223372036854775807xf32> vector<[4]x4xf32>", 100));
   // "tensor" inside an identifier is not a type.
   EXPECT_FALSE(scan("%my_tensor<99999999999x99999999999>", 100));
   auto overflow = scan("x: tensor<3037000500x3037000500xf32>", 100);

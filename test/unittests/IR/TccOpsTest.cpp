@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tcc/IR/TccDialect.h"
 #include "tcc/IR/TccOps.h"
+#include "tcc/IR/TccDialect.h"
 #include "tcc/IR/TensorSizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -60,15 +60,15 @@ protected:
 
 TEST_F(TccOpsTest, AddInfersBroadcastShape) {
   auto fn = makeFunc({f32({4, 1, 3}), f32({5, 1})});
-  auto add = builder.create<tcc::AddOp>(loc(), fn.getArgument(0),
-                                        fn.getArgument(1));
+  auto add =
+      builder.create<tcc::AddOp>(loc(), fn.getArgument(0), fn.getArgument(1));
   EXPECT_EQ(add.getType(), f32({4, 5, 3}));
 }
 
 TEST_F(TccOpsTest, ComparisonInfersI1) {
   auto fn = makeFunc({f32({2, 1}), f32({3})});
-  auto lt = builder.create<tcc::LtOp>(loc(), fn.getArgument(0),
-                                      fn.getArgument(1));
+  auto lt =
+      builder.create<tcc::LtOp>(loc(), fn.getArgument(0), fn.getArgument(1));
   EXPECT_EQ(lt.getType(),
             RankedTensorType::get({2, 3}, builder.getIntegerType(1)));
 }
@@ -97,12 +97,12 @@ TEST_F(TccOpsTest, ResNetStemMatchesPyTorch) {
   auto fn = makeFunc({f32({1, 3, 224, 224}), f32({64, 3, 7, 7})});
   auto conv = builder.create<tcc::Conv2dOp>(
       loc(), fn.getArgument(0), fn.getArgument(1), Value(),
-      ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{3, 3},
-      ArrayRef<int64_t>{1, 1}, 1, tcc::Layout::NCHW);
+      ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{3, 3}, ArrayRef<int64_t>{1, 1},
+      1, tcc::Layout::NCHW);
   EXPECT_EQ(conv.getType(), f32({1, 64, 112, 112}));
   auto pool = builder.create<tcc::MaxPool2dOp>(
-      loc(), conv.getResult(), ArrayRef<int64_t>{3, 3},
-      ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1});
+      loc(), conv.getResult(), ArrayRef<int64_t>{3, 3}, ArrayRef<int64_t>{2, 2},
+      ArrayRef<int64_t>{1, 1});
   EXPECT_EQ(pool.getType(), f32({1, 64, 56, 56}));
   EXPECT_TRUE(verifies());
 }
@@ -114,13 +114,13 @@ TEST_F(TccOpsTest, CeilModeMatchesPyTorch) {
   auto fn = makeFunc({f32({1, 8, 112, 112}), f32({1, 1, 5, 5})});
   auto a = builder.create<tcc::MaxPool2dOp>(
       loc(), fn.getArgument(0), ArrayRef<int64_t>{3, 3},
-      ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{0, 0},
-      ArrayRef<int64_t>{1, 1}, /*ceil_mode=*/true);
+      ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{1, 1},
+      /*ceil_mode=*/true);
   EXPECT_EQ(a.getType(), f32({1, 8, 56, 56}));
   auto b = builder.create<tcc::MaxPool2dOp>(
       loc(), fn.getArgument(1), ArrayRef<int64_t>{2, 2},
-      ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1},
-      ArrayRef<int64_t>{1, 1}, /*ceil_mode=*/true);
+      ArrayRef<int64_t>{2, 2}, ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{1, 1},
+      /*ceil_mode=*/true);
   EXPECT_EQ(b.getType(), f32({1, 1, 3, 3}));
 }
 
@@ -134,8 +134,8 @@ static int64_t countWindows(int64_t size, int64_t kernel, int64_t stride,
   int64_t count = 0;
   for (int64_t start = 0;; start += stride) {
     bool fits = start + span <= padded;
-    bool partial = ceilMode && start + span < padded + stride &&
-                   start < size + pad;
+    bool partial =
+        ceilMode && start + span < padded + stride && start < size + pad;
     if (!fits && !partial)
       return count;
     ++count;
@@ -152,7 +152,8 @@ TEST_F(TccOpsTest, PoolingMatchesWindowCount) {
             for (bool ceilMode : {false, true}) {
               auto fn = makeFunc({f32({1, 2, size, size + 1})});
               tcc::MaxPool2dOp::Properties props;
-              props.kernel_size = builder.getDenseI64ArrayAttr({kernel, kernel});
+              props.kernel_size =
+                  builder.getDenseI64ArrayAttr({kernel, kernel});
               props.stride = builder.getDenseI64ArrayAttr({stride, stride});
               props.padding = builder.getDenseI64ArrayAttr({pad, pad});
               props.dilation =
@@ -161,20 +162,18 @@ TEST_F(TccOpsTest, PoolingMatchesWindowCount) {
               tcc::MaxPool2dOp::Adaptor adaptor(fn.getArguments(), nullptr,
                                                 props);
               SmallVector<Type> results;
-              ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) {
-                return success();
-              });
+              ScopedDiagnosticHandler quiet(
+                  &context, [](Diagnostic &) { return success(); });
               LogicalResult inferred = tcc::MaxPool2dOp::inferReturnTypes(
                   &context, loc(), adaptor, results);
-              int64_t h = countWindows(size, kernel, stride, pad, dilation,
+              int64_t h =
+                  countWindows(size, kernel, stride, pad, dilation, ceilMode);
+              int64_t w = countWindows(size + 1, kernel, stride, pad, dilation,
                                        ceilMode);
-              int64_t w = countWindows(size + 1, kernel, stride, pad,
-                                       dilation, ceilMode);
               SCOPED_TRACE(testing::Message()
                            << "size " << size << " kernel " << kernel
                            << " stride " << stride << " pad " << pad
-                           << " dilation " << dilation << " ceil "
-                           << ceilMode);
+                           << " dilation " << dilation << " ceil " << ceilMode);
               if (h < 1 || w < 1) {
                 EXPECT_TRUE(failed(inferred));
               } else {
@@ -190,8 +189,8 @@ TEST_F(TccOpsTest, PoolingMatchesWindowCount) {
 
 // The NHWC form computes the same sizes as NCHW, with dims permuted.
 TEST_F(TccOpsTest, Conv2dNhwcMatchesNchw) {
-  auto fn = makeFunc({f32({2, 6, 11, 9}), f32({4, 3, 3, 2}),
-                      f32({2, 11, 9, 6}), f32({4, 3, 2, 3})});
+  auto fn = makeFunc({f32({2, 6, 11, 9}), f32({4, 3, 3, 2}), f32({2, 11, 9, 6}),
+                      f32({4, 3, 2, 3})});
   SmallVector<int64_t> stride = {2, 1}, padding = {1, 0}, dilation = {1, 2};
   auto nchw = builder.create<tcc::Conv2dOp>(
       loc(), fn.getArgument(0), fn.getArgument(1), Value(), stride, padding,
@@ -207,12 +206,11 @@ TEST_F(TccOpsTest, Conv2dNhwcMatchesNchw) {
 
 TEST_F(TccOpsTest, ReductionsNormalizeNegativeDims) {
   auto fn = makeFunc({f32({2, 3, 4})});
-  auto sum = builder.create<tcc::ReduceSumOp>(
-      loc(), fn.getArgument(0), ArrayRef<int64_t>{-1, 0}, false);
-  auto mean = builder.create<tcc::ReduceMeanOp>(
-      loc(), fn.getArgument(0), ArrayRef<int64_t>{1}, true);
-  auto arg = builder.create<tcc::ArgmaxOp>(loc(), fn.getArgument(0), -2,
-                                           false);
+  auto sum = builder.create<tcc::ReduceSumOp>(loc(), fn.getArgument(0),
+                                              ArrayRef<int64_t>{-1, 0}, false);
+  auto mean = builder.create<tcc::ReduceMeanOp>(loc(), fn.getArgument(0),
+                                                ArrayRef<int64_t>{1}, true);
+  auto arg = builder.create<tcc::ArgmaxOp>(loc(), fn.getArgument(0), -2, false);
   EXPECT_EQ(sum.getType(), f32({3}));
   EXPECT_EQ(mean.getType(), f32({2, 1, 4}));
   EXPECT_EQ(arg.getType(), i64({2, 4}));
@@ -295,8 +293,8 @@ TEST_F(TccOpsTest, InferenceWithoutAttributesFailsCleanly) {
       &context, loc(), x, nullptr, nullptr, {}, inferred)));
   EXPECT_TRUE(failed(tcc::TransposeOp::inferReturnTypes(
       &context, loc(), x, nullptr, nullptr, {}, inferred)));
-  EXPECT_TRUE(failed(tcc::SliceOp::inferReturnTypes(
-      &context, loc(), x, nullptr, nullptr, {}, inferred)));
+  EXPECT_TRUE(failed(tcc::SliceOp::inferReturnTypes(&context, loc(), x, nullptr,
+                                                    nullptr, {}, inferred)));
   EXPECT_TRUE(failed(tcc::MaxPool2dOp::inferReturnTypes(
       &context, loc(), x, nullptr, nullptr, {}, inferred)));
   // Too few operands for the op: a missing operand is reported too.
@@ -342,7 +340,8 @@ TEST_F(TccOpsTest, FunctionNamesMustBeUnique) {
   fn.setArgAttr(1, "tcc.name", builder.getStringAttr("y"));
   EXPECT_TRUE(verifies());
   fn.setArgAttr(1, "tcc.name", builder.getStringAttr("x"));
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
   EXPECT_TRUE(failed(verify(*module)));
 }
 
