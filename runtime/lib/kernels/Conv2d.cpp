@@ -5,11 +5,11 @@
 //   operand; no copy at all (NHWC runs the whole batch as one GEMM).
 // - depthwise (groups == in == out channels): a direct loop, since a GEMM of
 //   one row per group would waste the microkernel.
-// - everything else: im2col into the workspace, then the GEMM with the
-//   epilogue fused. NCHW writes the columns straight into the packed-B
-//   panel layout (out = W x cols), so the GEMM packs nothing; NHWC
-//   (out = cols x W^T) pre-packs the weights once per call and reuses them
-//   for every image.
+// - everything else: im2col, then the GEMM with the epilogue fused. NCHW
+//   (out = W x cols) never stores the columns: the GEMM builds each panel
+//   of them in cache as it packs B (an implicit GEMM). NHWC (out = cols x
+//   W^T) writes the columns to the workspace and packs the weights once per
+//   call for every image.
 // Each GEMM and each copy runs in parallel through tcc_parallel.
 //
 //===----------------------------------------------------------------------===//
@@ -69,10 +69,8 @@ int64_t workspace_bytes(const ConvShape &s) {
   case ConvPath::Im2col:
     break;
   }
-  if (!s.nhwc) {
-    int64_t floats = packed_b_floats(s.k, s.pixels);
-    return floats < 0 ? -1 : int64_t(sizeof(PackedBHeader)) + 4 * floats;
-  }
+  if (!s.nhwc) // columns are packed on the fly by the GEMM
+    return 0;
   int64_t per_group = packed_b_floats(s.k, s.ocg);
   int64_t weights = checked_product({s.groups, per_group + 16, 4});
   int64_t columns = checked_product({s.pixels, s.k, 4});
@@ -204,71 +202,71 @@ int64_t task_count(const tcc_parallel *parallel, int64_t items) {
 
 // --- im2col ------------------------------------------------------------------
 
-// One image and group of an NCHW input (icg x height x width) written as
-// packed-B panels of 32 output pixels: panel p, row kk = (ic, ky, kx).
-struct Im2colNchw {
+// The GEMM's B for one image and group of an NCHW input (icg x height x
+// width): B(kk, p) = input[ic][iy][ix] for kk = (ic, ky, kx) and output pixel
+// p = (oy, ox). Never stored whole: the GEMM asks for kc x 32 panels as it
+// goes, so the columns are built in cache right before use.
+struct ImplicitColumns {
   const ConvShape *s;
+  const IsaKernels *isa;
   const float *input;
-  float *panels;
-  int64_t panel_count, tasks;
 };
 
-void im2col_nchw_panel(const ConvShape &s, const float *input, int64_t panel,
-                       float *dst) {
+void pack_columns(const void *context, int64_t k0, int64_t kc, int64_t first,
+                  int cols, float *dst) {
+  const ImplicitColumns &c = *static_cast<const ImplicitColumns *>(context);
+  const ConvShape &s = *c.s;
   // The panel's pixels as runs along one output row.
   struct Run {
     int64_t oy, ox, count, offset;
   } runs[kPanelWidth];
   int num_runs = 0;
-  int64_t first = panel * kPanelWidth;
-  int64_t last = std::min(s.pixels, first + kPanelWidth);
-  for (int64_t p = first; p < last;) {
+  for (int64_t p = first; p < first + cols;) {
     int64_t oy = p / s.out_w, ox = p % s.out_w;
-    int64_t count = std::min(last - p, s.out_w - ox);
+    int64_t count = std::min(first + cols - p, s.out_w - ox);
     runs[num_runs++] = {oy, ox, count, p - first};
     p += count;
   }
-  const int64_t used = last - first;
-  for (int64_t kk = 0; kk < s.k; ++kk, dst += kPanelWidth) {
-    const int64_t ic = kk / (s.kh * s.kw), ky = kk / s.kw % s.kh,
-                  kx = kk % s.kw;
+  // kk = (ic, ky, kx), stepped without divisions.
+  int64_t ic = k0 / (s.kh * s.kw), ky = k0 / s.kw % s.kh, kx = k0 % s.kw;
+  for (int64_t kk = k0; kk < k0 + kc; ++kk, dst += kPanelWidth) {
     for (int r = 0; r < num_runs; ++r) {
       const Run &run = runs[r];
       float *out = dst + run.offset;
       int64_t iy = run.oy * s.sh - s.ph + ky * s.dh;
       if (iy < 0 || iy >= s.height) {
-        std::memset(out, 0, sizeof(float) * run.count);
+        for (int64_t j = 0; j < run.count; ++j)
+          out[j] = 0.0f;
         continue;
       }
-      const float *row = input + (ic * s.height + iy) * s.width;
-      // Output columns j whose input column 0 <= x0 + j * sw < width.
+      const float *row = c.input + (ic * s.height + iy) * s.width;
       int64_t x0 = run.ox * s.sw - s.pw + kx * s.dw;
+      if (s.sw == 1) {
+        c.isa->copy_window(out, row, x0, run.count, s.width);
+        continue;
+      }
+      // Output columns j whose input column 0 <= x0 + j * sw < width.
       int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
       int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
       lo = std::min(lo, run.count);
       hi = std::max(lo, std::min(hi, run.count));
       for (int64_t j = 0; j < lo; ++j)
         out[j] = 0.0f;
-      if (s.sw == 1)
-        std::memcpy(out + lo, row + x0 + lo, sizeof(float) * (hi - lo));
-      else
-        for (int64_t j = lo; j < hi; ++j)
-          out[j] = row[x0 + j * s.sw];
+      for (int64_t j = lo; j < hi; ++j)
+        out[j] = row[x0 + j * s.sw];
       for (int64_t j = hi; j < run.count; ++j)
         out[j] = 0.0f;
     }
-    for (int64_t j = used; j < kPanelWidth; ++j)
+    for (int64_t j = cols; j < kPanelWidth; ++j)
       dst[j] = 0.0f;
+    if (++kx == s.kw) {
+      kx = 0;
+      if (++ky == s.kh) {
+        ky = 0;
+        ++ic;
+      }
+    }
   }
-}
-
-void im2col_nchw_task(void *arg, int64_t task) {
-  const Im2colNchw &job = *static_cast<const Im2colNchw *>(arg);
-  int64_t per = (job.panel_count + job.tasks - 1) / job.tasks;
-  int64_t end = std::min(job.panel_count, (task + 1) * per);
-  for (int64_t p = task * per; p < end; ++p)
-    im2col_nchw_panel(*job.s, job.input, p,
-                      job.panels + p * job.s->k * kPanelWidth);
 }
 
 // One image and group of an NHWC input as a pixels x k row-major matrix:
@@ -511,23 +509,16 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
       g.lda = s.k;
       g.c = a->output + out_offset;
       g.ldc = s.pixels;
-      if (path == ConvPath::Pointwise) {
-        g.b = input;
-        g.ldb = s.pixels;
-      } else {
-        write_packed_b_header(s.k, s.pixels, workspace);
-        Im2colNchw job{
-            &s, input,
-            reinterpret_cast<float *>(workspace + sizeof(PackedBHeader)),
-            (s.pixels + kPanelWidth - 1) / kPanelWidth, 0};
-        job.tasks = task_count(parallel, job.panel_count);
-        parallel_run(parallel, job.tasks, im2col_nchw_task, &job);
-        g.packed_b = workspace;
-      }
+      g.b = input;
+      g.ldb = s.pixels;
       if (user)
         epilogue =
             shifted_epilogue(user, grp * s.ocg, true, out_offset, s.pixels);
-      if (tcc_kernel_status st = sgemm_with(isa, &g, parallel))
+      ImplicitColumns columns{&s, &isa, input};
+      BPanelSource source{pack_columns, &columns};
+      if (tcc_kernel_status st =
+              sgemm_with(isa, &g, parallel,
+                         path == ConvPath::Pointwise ? nullptr : &source))
         return st;
     }
   return TCC_KERNEL_OK;

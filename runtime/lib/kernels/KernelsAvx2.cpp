@@ -147,7 +147,8 @@ const IsaKernels kKernels = {Isa::Avx2,
                              dispatch_microkernel,
                              pack_a_portable,
                              pack_b_panel_portable,
-                             activate};
+                             activate,
+                             copy_window_portable};
 
 } // namespace
 

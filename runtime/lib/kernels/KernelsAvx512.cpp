@@ -238,6 +238,21 @@ TCC_TARGET void pack_b_panel(const float *b, int64_t k_stride,
   }
 }
 
+// Lane j valid when lo <= j < hi; masked lanes are neither read nor written.
+TCC_TARGET void copy_window(float *out, const float *row, int64_t x0,
+                            int64_t count, int64_t width) {
+  for (int64_t j = 0; j < count; j += kWidth) {
+    int64_t start = x0 + j; // input column of lane 0
+    int lo = int(start >= 0 ? 0 : -start < kWidth ? -start : kWidth);
+    int64_t left = width - start;
+    int hi = int(left <= 0 ? 0 : left < kWidth ? left : kWidth);
+    M load = hi > lo ? M(column_mask(hi) & ~column_mask(lo)) : M(0);
+    M store = column_mask(int(count - j < kWidth ? count - j : kWidth));
+    _mm512_mask_storeu_ps(out + j, store,
+                          _mm512_maskz_loadu_ps(load, row + start));
+  }
+}
+
 using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
                            const TileStore &);
 constexpr RowKernel kRowKernels[kMR] = {
@@ -260,8 +275,8 @@ static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
               "blocking must fit the scratch sizes of MicroKernel.h");
 
 const IsaKernels kKernels = {
-    Isa::Avx512,          kMR,    kNR,          kKC,     kMC, kNC,
-    dispatch_microkernel, pack_a, pack_b_panel, activate};
+    Isa::Avx512,          kMR,    kNR,          kKC,      kMC,        kNC,
+    dispatch_microkernel, pack_a, pack_b_panel, activate, copy_window};
 
 } // namespace
 

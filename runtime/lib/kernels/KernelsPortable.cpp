@@ -54,6 +54,12 @@ void pack_b_panel_portable(const float *b, int64_t k_stride, int64_t col_stride,
   }
 }
 
+void copy_window_portable(float *out, const float *row, int64_t x0,
+                          int64_t count, int64_t width) {
+  for (int64_t j = 0; j < count; ++j)
+    out[j] = x0 + j >= 0 && x0 + j < width ? row[x0 + j] : 0.0f;
+}
+
 namespace {
 
 #define TCC_TARGET
@@ -147,7 +153,8 @@ const IsaKernels kKernels = {Isa::Portable,
                              dispatch_microkernel,
                              pack_a_portable,
                              pack_b_panel_portable,
-                             activate};
+                             activate,
+                             copy_window_portable};
 
 } // namespace
 

@@ -64,6 +64,11 @@ using PackBPanelFn = void (*)(const float *b, int64_t k_stride,
                               int64_t col_stride, int64_t kc, int cols,
                               float *dst);
 
+/// out[j] = 0 <= x0 + j < width ? row[x0 + j] : 0 for j < count: one run of
+/// convolution columns (row is an input row, x0 may be negative).
+using CopyWindowFn = void (*)(float *out, const float *row, int64_t x0,
+                              int64_t count, int64_t width);
+
 /// In place: x[i] = activation(x[i]) for i < n.
 using ActivateFn = void (*)(float *x, int64_t n, int activation,
                             float clamp_min, float clamp_max);
@@ -79,6 +84,7 @@ struct IsaKernels {
   PackAFn pack_a;
   PackBPanelFn pack_b_panel;
   ActivateFn activate;
+  CopyWindowFn copy_window;
 };
 
 /// The variants; the x86 ones are null when not built for x86.
@@ -99,6 +105,8 @@ void pack_a_portable(const float *a, int64_t row_stride, int64_t col_stride,
                      int64_t rows, int64_t kc, int mr, float *dst);
 void pack_b_panel_portable(const float *b, int64_t k_stride, int64_t col_stride,
                            int64_t kc, int cols, float *dst);
+void copy_window_portable(float *out, const float *row, int64_t x0,
+                          int64_t count, int64_t width);
 
 } // namespace kernels
 } // namespace runtime

@@ -71,7 +71,8 @@ struct Gemm {
   // B(kk, j) = b[kk * b_k_stride + j * b_col_stride]
   const float *b;
   int64_t b_k_stride, b_col_stride;
-  const float *panels; // pre-packed panel data
+  const float *panels;          // pre-packed panel data
+  const BPanelSource *custom_b; // packs B's panels instead of isa.pack_b
   BSource source;
   float *c;
   int64_t ldc;
@@ -152,8 +153,13 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
   const int64_t r1 = std::min(g.m, r0 + g.task_rows);
   const int64_t c0 = task % g.n_tasks * g.task_cols;
   const int64_t c1 = std::min(g.n, c0 + g.task_cols);
+  // With one block of rows, each B panel is used right after it is packed:
+  // pack it into the same L1-sized slot instead of a whole L2-sized block.
+  const bool one_panel_at_a_time =
+      g.source == BSource::OnTheFly && r1 - r0 <= s.mc;
   // Direct B has no packed block to bound: take all columns at once.
-  const int64_t nc_step = g.source == BSource::Direct ? c1 - c0 : s.nc;
+  const int64_t nc_step =
+      g.source == BSource::Direct || one_panel_at_a_time ? c1 - c0 : s.nc;
 
   for (int64_t jc = c0; jc < c1; jc += nc_step) {
     const int64_t nc = std::min(nc_step, c1 - jc);
@@ -171,7 +177,7 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
                  pc * kPanelWidth;
         case BSource::OnTheFly:
           *ldb = kPanelWidth;
-          return s.b + q * kc * kPanelWidth;
+          return one_panel_at_a_time ? s.b : s.b + q * kc * kPanelWidth;
         case BSource::Direct:
           if (j + kPanelWidth > g.n) { // partial panel: packed, zero-padded
             *ldb = kPanelWidth;
@@ -182,14 +188,18 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
         }
         return nullptr;
       };
-      if (g.source == BSource::OnTheFly) {
-        for (int64_t q = 0; q < panels; ++q) {
-          int64_t j = jc + q * kPanelWidth;
+      auto pack_panel = [&](int64_t q, float *dst) {
+        int64_t j = jc + q * kPanelWidth;
+        int cols = int(std::min<int64_t>(kPanelWidth, c1 - j));
+        if (g.custom_b)
+          g.custom_b->pack(g.custom_b->context, pc, kc, j, cols, dst);
+        else
           isa.pack_b_panel(g.b + pc * g.b_k_stride + j * g.b_col_stride,
-                           g.b_k_stride, g.b_col_stride, kc,
-                           int(std::min<int64_t>(kPanelWidth, c1 - j)),
-                           s.b + q * kc * kPanelWidth);
-        }
+                           g.b_k_stride, g.b_col_stride, kc, cols, dst);
+      };
+      if (g.source == BSource::OnTheFly && !one_panel_at_a_time) {
+        for (int64_t q = 0; q < panels; ++q)
+          pack_panel(q, s.b + q * kc * kPanelWidth);
       } else if (g.source == BSource::Direct) {
         int64_t j = jc + (panels - 1) * kPanelWidth;
         if (j + kPanelWidth > g.n)
@@ -202,6 +212,8 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
         isa.pack_a(g.a + ic * g.a_row_stride + pc * g.a_col_stride,
                    g.a_row_stride, g.a_col_stride, mc, kc, isa.mr, s.a);
         for (int64_t q = 0; q < panels; ++q) {
+          if (one_panel_at_a_time)
+            pack_panel(q, s.b);
           int64_t ldb = kPanelWidth;
           const float *bp = panel(q, &ldb);
           const int64_t panel_end =
@@ -330,7 +342,7 @@ tcc_kernel_status check_packed_b(const void *packed, int64_t k, int64_t n) {
 namespace {
 
 tcc_kernel_status check_sgemm(const tcc_sgemm_args *p,
-                              const tcc_parallel *parallel) {
+                              const tcc_parallel *parallel, bool custom_b) {
   if (!p)
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "sgemm: args is NULL");
   if (tcc_kernel_status s = check_parallel(parallel))
@@ -361,7 +373,7 @@ tcc_kernel_status check_sgemm(const tcc_sgemm_args *p,
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "sgemm: lda (%lld) must be >= %lld (%s)", (long long)p->lda,
                 (long long)a_cols, p->trans_a ? "m, as trans_a" : "k");
-  if (p->packed_b)
+  if (p->packed_b || custom_b)
     return TCC_KERNEL_OK;
   int64_t b_rows = p->trans_b ? p->n : p->k, b_cols = p->trans_b ? p->k : p->n;
   if (!p->b)
@@ -377,8 +389,9 @@ tcc_kernel_status check_sgemm(const tcc_sgemm_args *p,
 } // namespace
 
 tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
-                             const tcc_parallel *parallel) {
-  if (tcc_kernel_status s = check_sgemm(p, parallel))
+                             const tcc_parallel *parallel,
+                             const BPanelSource *custom_b) {
+  if (tcc_kernel_status s = check_sgemm(p, parallel, custom_b != nullptr))
     return s;
   if (p->m == 0 || p->n == 0)
     return TCC_KERNEL_OK;
@@ -395,7 +408,10 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.b_k_stride = p->trans_b ? 1 : p->ldb;
   g.b_col_stride = p->trans_b ? p->ldb : 1;
   g.panels = nullptr;
-  if (p->packed_b) {
+  g.custom_b = custom_b;
+  if (custom_b) {
+    g.source = BSource::OnTheFly;
+  } else if (p->packed_b) {
     g.source = BSource::PrePacked;
     g.panels = reinterpret_cast<const float *>(
         static_cast<const char *>(p->packed_b) + sizeof(PackedBHeader));

@@ -270,11 +270,15 @@ TEST(Conv2d, WorkspaceOnlyWhereNeeded) {
   EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 0u);
   a.workspace = nullptr;
   EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_OK);
-  ConvRun general({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NCHW);
-  a = general.args();
-  size_t bytes = tcc_conv2d_workspace_size(&a, nullptr);
-  // The columns as packed panels: 64-byte header + k x 32 floats.
-  EXPECT_EQ(bytes, 64 + sizeof(float) * 8 * 9 * 32);
+  ConvRun nchw({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NCHW);
+  a = nchw.args(); // builds its columns inside the GEMM
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 0u);
+  ConvRun nhwc({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NHWC);
+  a = nhwc.args();
+  // Packed weights (64-byte header + k x 32 floats), then the 9 x k columns
+  // rounded up to 64 bytes; k = 8 * 3 * 3.
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr),
+            64u + 4 * 72 * 32 + (4 * 9 * 72 + 63) / 64 * 64);
 }
 
 TEST(Conv2d, EmptyBatchDoesNothing) {
@@ -317,7 +321,7 @@ TEST(Conv2d, RejectsInvalidArguments) {
   };
   for (const Bad &bad : cases) {
     ConvRun run(with_epilogue({1, 3, 5, 5, 3, 3, 3}, TCC_ACTIVATION_RELU),
-                TCC_LAYOUT_NCHW);
+                TCC_LAYOUT_NHWC); // NHWC im2col needs a workspace
     tcc_conv2d_args a = run.args();
     run.workspace = AlignedBuffer(tcc_conv2d_workspace_size(&a, nullptr) + 64);
     a.workspace = run.workspace.get();
