@@ -56,6 +56,15 @@ TCC_INLINE V vselect(M m, V yes, V no) { return _mm256_blendv_ps(no, yes, m); }
 
 #include "VecMath.inc"
 
+TCC_INLINE float vhsum(V v) {
+  __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+  x = _mm_add_ss(x, _mm_movehdup_ps(x));
+  return _mm_cvtss_f32(x);
+}
+
+#include "SmallGemm.inc"
+
 constexpr int kMR = 6;
 constexpr int kNR = 16;
 
@@ -148,7 +157,9 @@ const IsaKernels kKernels = {Isa::Avx2,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,
-                             copy_window_portable};
+                             copy_window_portable,
+                             small_rows,
+                             small_dots};
 
 } // namespace
 

@@ -68,6 +68,10 @@ TCC_INLINE V vselect(M m, V yes, V no) {
 
 #include "VecMath.inc"
 
+TCC_INLINE float vhsum(V v) { return _mm512_reduce_add_ps(v); }
+
+#include "SmallGemm.inc"
+
 constexpr int kMR = 12;
 constexpr int kNR = 32;
 
@@ -274,9 +278,19 @@ static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
                   kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
               "blocking must fit the scratch sizes of MicroKernel.h");
 
-const IsaKernels kKernels = {
-    Isa::Avx512,          kMR,    kNR,          kKC,      kMC,        kNC,
-    dispatch_microkernel, pack_a, pack_b_panel, activate, copy_window};
+const IsaKernels kKernels = {Isa::Avx512,
+                             kMR,
+                             kNR,
+                             kKC,
+                             kMC,
+                             kNC,
+                             dispatch_microkernel,
+                             pack_a,
+                             pack_b_panel,
+                             activate,
+                             copy_window,
+                             small_rows,
+                             small_dots};
 
 } // namespace
 

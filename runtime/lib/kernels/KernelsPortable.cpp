@@ -95,6 +95,10 @@ TCC_INLINE V vselect(M m, V yes, V no) { return m ? yes : no; }
 
 #include "VecMath.inc"
 
+TCC_INLINE float vhsum(V v) { return v; }
+
+#include "SmallGemm.inc"
+
 constexpr int kMR = 4;
 constexpr int kNR = 8;
 
@@ -154,7 +158,9 @@ const IsaKernels kKernels = {Isa::Portable,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,
-                             copy_window_portable};
+                             copy_window_portable,
+                             small_rows,
+                             small_dots};
 
 } // namespace
 

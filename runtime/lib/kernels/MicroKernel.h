@@ -73,6 +73,35 @@ using CopyWindowFn = void (*)(float *out, const float *row, int64_t x0,
 using ActivateFn = void (*)(float *x, int64_t n, int activation,
                             float clamp_min, float clamp_max);
 
+/// GEMMs with at most kSmallM rows (matrix-vector products, batch-1 layers)
+/// skip packing and walk B in the order it is stored, so that it streams
+/// from memory at full bandwidth.
+constexpr int kSmallM = 4;
+struct SmallGemm {
+  int64_t m, n, k;
+  // A(r, kk) = a[r * a_row_stride + kk * a_col_stride]
+  const float *a;
+  int64_t a_row_stride, a_col_stride;
+  const float *b; // rows: B is k x n row-major; dots: B^T is n x k row-major
+  int64_t ldb;
+  float *c;
+  int64_t ldc;
+  float alpha, beta, clamp_min, clamp_max;
+  const float *bias;
+  bool bias_per_row;
+  const float *residual;
+  int64_t ld_residual;
+  int activation;
+  int64_t kc; // the K blocks of the microkernel path
+  float *acc; // rows: scratch for m x (j1 - j0) partial sums
+};
+
+/// Columns [j0, j1) of C. `small_rows` streams B's rows and computes each
+/// element with exactly the operations of the microkernel path (same bits
+/// as with packed B); `small_dots` takes dot products of A's rows (which
+/// must be contiguous) with the rows of a transposed B.
+using SmallGemmFn = void (*)(const SmallGemm &g, int64_t j0, int64_t j1);
+
 struct IsaKernels {
   Isa isa;
   int mr; // rows per microkernel call
@@ -85,6 +114,8 @@ struct IsaKernels {
   PackBPanelFn pack_b_panel;
   ActivateFn activate;
   CopyWindowFn copy_window;
+  SmallGemmFn small_rows;
+  SmallGemmFn small_dots;
 };
 
 /// The variants; the x86 ones are null when not built for x86.

@@ -252,6 +252,75 @@ void gemm_task(void *arg, int64_t task) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// A GEMM of at most kSmallM rows split over columns.
+struct SmallTasks {
+  const IsaKernels *isa;
+  SmallGemm g;
+  SmallGemmFn fn;
+  bool needs_acc; // small_rows keeps partial sums in scratch
+  int64_t chunk;
+};
+
+void small_task(void *arg, int64_t task) {
+  const SmallTasks &t = *static_cast<const SmallTasks *>(arg);
+  const int64_t j0 = task * t.chunk, j1 = std::min(t.g.n, j0 + t.chunk);
+  if (!t.needs_acc) {
+    t.fn(t.g, j0, j1);
+    return;
+  }
+  SmallGemm g = t.g;
+  float stack_acc[kSmallM * 256]; // when thread scratch cannot be had
+  int64_t width = 256;
+  g.acc = stack_acc;
+  const IsaKernels &isa = *t.isa;
+  if (tls_scratch.reserve(size_t(isa.mc) * isa.kc, size_t(isa.kc) * isa.nc)) {
+    g.acc = tls_scratch.b;
+    width = int64_t(tls_scratch.b_floats) / kSmallM;
+  }
+  for (int64_t j = j0; j < j1; j += width)
+    t.fn(g, j, std::min(j1, j + width));
+}
+
+void run_small(const Gemm &big, SmallGemmFn fn, bool needs_acc,
+               const tcc_parallel *parallel) {
+  SmallTasks t;
+  t.isa = big.isa;
+  SmallGemm &g = t.g;
+  g.m = big.m;
+  g.n = big.n;
+  g.k = big.k;
+  g.a = big.a;
+  g.a_row_stride = big.a_row_stride;
+  g.a_col_stride = big.a_col_stride;
+  g.b = big.b;
+  g.ldb = big.b_col_stride == 1 ? big.b_k_stride : big.b_col_stride;
+  g.c = big.c;
+  g.ldc = big.ldc;
+  g.alpha = big.alpha;
+  g.beta = big.beta;
+  g.clamp_min = big.clamp_min;
+  g.clamp_max = big.clamp_max;
+  g.bias = big.bias;
+  g.bias_per_row = big.bias_per_row;
+  g.residual = big.residual;
+  g.ld_residual = big.ld_residual;
+  g.activation = big.activation;
+  g.kc = big.kc;
+  g.acc = nullptr;
+  t.fn = fn;
+  t.needs_acc = needs_acc;
+  int threads = parallel ? parallel->num_threads : 1;
+  int64_t tasks = 1;
+  if (threads > 1 && g.m * g.n * std::max<int64_t>(g.k, 1) >= kMinParallelWork)
+    tasks = std::min<int64_t>(threads, ceil_div(g.n, 64));
+  t.chunk = ceil_div(ceil_div(g.n, tasks), 64) * 64;
+  tasks = ceil_div(g.n, t.chunk);
+  if (tasks == 1)
+    small_task(&t, 0);
+  else
+    parallel->parallel_for(parallel->pool, tasks, small_task, &t);
+}
+
 // Splits C into about `threads` equal rectangles, cutting the dimension
 // whose cut repacks less: cutting n repacks A once per task, cutting m
 // repacks B once per task.
@@ -436,6 +505,19 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
 
   g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, isa.kc));
   g.kc = ceil_div(g.k, g.k_blocks); // equal blocks: no short tail
+  // A few rows of A: stream B as stored instead of packing it. With B
+  // transposed that takes dot products, which need A's rows contiguous.
+  if (g.m <= kSmallM && !p->packed_b && !custom_b) {
+    if (!p->trans_b) {
+      run_small(g, isa.small_rows, true, parallel);
+      return TCC_KERNEL_OK;
+    }
+    if (!p->trans_a) {
+      run_small(g, isa.small_dots, false, parallel);
+      return TCC_KERNEL_OK;
+    }
+  }
+
   int threads = parallel ? parallel->num_threads : 1;
   plan_tasks(g, threads);
 
