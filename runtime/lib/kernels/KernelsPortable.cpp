@@ -83,6 +83,9 @@ TCC_INLINE V vabs(V v) { return std::fabs(v); }
 TCC_INLINE V vcopysign(V mag, V sign) { return std::copysign(mag, sign); }
 TCC_INLINE V vround(V v) { return std::nearbyint(v); }
 TCC_INLINE V vpow2i(V n) {
+  // Callers pass n in range; NaN (an exp of NaN, discarded later) must not
+  // reach the integer conversion.
+  n = n >= -126.0f && n <= 127.0f ? n : 0.0f;
   int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
   float result;
   std::memcpy(&result, &bits, sizeof result);

@@ -31,9 +31,11 @@ namespace runtime {
 namespace kernels {
 
 int64_t packed_b_floats(int64_t k, int64_t n) {
+  if (k < 0 || n < 0 || n > INT64_MAX - kPanelWidth)
+    return -1;
   int64_t panels = (n + kPanelWidth - 1) / kPanelWidth, floats;
-  if (k < 0 || n < 0 ||
-      __builtin_mul_overflow(panels, int64_t(kPanelWidth) * k, &floats) ||
+  if (__builtin_mul_overflow(panels, k, &floats) ||
+      __builtin_mul_overflow(floats, int64_t(kPanelWidth), &floats) ||
       floats > (INT64_MAX - 64) / 4)
     return -1;
   return floats;
