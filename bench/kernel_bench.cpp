@@ -124,14 +124,16 @@ double max_relative_difference(const std::vector<float> &x,
   return worst / scale;
 }
 
-void bench_gemm(int64_t m, int64_t n, int64_t k, int threads, int reps,
-                double peak_per_core) {
+// C = A B, or A B^T with trans_b (a linear layer: x @ W^T, W stored n x k).
+void bench_gemm(int64_t m, int64_t n, int64_t k, bool trans_b, int threads,
+                int reps, double peak_per_core) {
   std::vector<float> a = random_floats(size_t(m * k), 1);
   std::vector<float> b = random_floats(size_t(k * n), 2);
   std::vector<float> c_tcc(size_t(m * n)), c_packed(size_t(m * n)),
       c_blas(size_t(m * n));
+  const int64_t ldb = trans_b ? k : n;
   AlignedFloats packed(tcc_sgemm_packed_b_size(k, n));
-  check(tcc_sgemm_pack_b(k, n, b.data(), n, 0, packed.data));
+  check(tcc_sgemm_pack_b(k, n, b.data(), ldb, trans_b, packed.data));
 
   tcc::runtime::ThreadPool pool(threads);
   tcc_parallel parallel = pool.c_parallel();
@@ -144,7 +146,8 @@ void bench_gemm(int64_t m, int64_t n, int64_t k, int threads, int reps,
   args.a = a.data();
   args.lda = k;
   args.b = b.data();
-  args.ldb = n;
+  args.ldb = ldb;
+  args.trans_b = trans_b;
   args.c = c_tcc.data();
   args.ldc = n;
   tcc_sgemm_args packed_args = args;
@@ -156,20 +159,21 @@ void bench_gemm(int64_t m, int64_t n, int64_t k, int threads, int reps,
       alternate({[&] { check(tcc_sgemm(&args, &parallel)); },
                  [&] { check(tcc_sgemm(&packed_args, &parallel)); },
                  [&] {
-                   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                               int(m), int(n), int(k), 1.0f, a.data(), int(k),
-                               b.data(), int(n), 0.0f, c_blas.data(), int(n));
+                   cblas_sgemm(CblasRowMajor, CblasNoTrans,
+                               trans_b ? CblasTrans : CblasNoTrans, int(m),
+                               int(n), int(k), 1.0f, a.data(), int(k), b.data(),
+                               int(ldb), 0.0f, c_blas.data(), int(n));
                  }},
                 reps);
   double flops = 2.0 * double(m) * double(n) * double(k);
   double g_tcc = flops / t[0] * 1e-9, g_packed = flops / t[1] * 1e-9,
          g_blas = flops / t[2] * 1e-9, peak = peak_per_core * threads;
-  std::printf(
-      "| sgemm %lldx%lldx%lld | %d | %.1f | %.1f | %.1f | %.2f | %.2f | "
-      "%.0f%% | %.0f%% | %.1e |\n",
-      (long long)m, (long long)n, (long long)k, threads, g_tcc, g_packed,
-      g_blas, g_tcc / g_blas, g_packed / g_blas, 100 * g_tcc / peak,
-      100 * g_blas / peak, max_relative_difference(c_tcc, c_blas));
+  std::printf("| sgemm %lldx%lldx%lld%s | %d | %.1f | %.1f | %.1f | %.2f | "
+              "%.2f | %.0f%% | %.0f%% | %.1e |\n",
+              (long long)m, (long long)n, (long long)k, trans_b ? " B^T" : "",
+              threads, g_tcc, g_packed, g_blas, g_tcc / g_blas,
+              g_packed / g_blas, 100 * g_tcc / peak, 100 * g_blas / peak,
+              max_relative_difference(c_tcc, c_blas));
   std::fflush(stdout);
 }
 
@@ -314,7 +318,11 @@ int main(int argc, char **argv) {
     const int64_t sizes[] = {1024, 2048};
     for (int64_t s : sizes)
       for (int threads : {1, 2})
-        bench_gemm(s, s, s, threads, reps, peak_per_core);
+        bench_gemm(s, s, s, false, threads, reps, peak_per_core);
+    // Linear layers of the MLP benchmark (784-4096-4096-10), batch 1 and 64.
+    for (int64_t batch : {1, 64})
+      for (int threads : {1, 2})
+        bench_gemm(batch, 4096, 4096, true, threads, reps, peak_per_core);
   }
   if (only.empty() || only == "conv") {
     std::printf(

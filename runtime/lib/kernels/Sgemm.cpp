@@ -58,10 +58,12 @@ namespace {
 // costs more than it saves.
 constexpr int64_t kMinParallelWork = int64_t(1) << 21;
 
+// Where B's panels come from. (Reading an unpacked B in place instead ran
+// 2.5x slower even for 8-24 rows of A: the microkernel's strided loads
+// down 32-column panels miss without the overlap that packing gets.)
 enum class BSource {
   PrePacked, // tcc_sgemm_pack_b's panels
-  OnTheFly,  // packed by each task, one kc x nc block at a time
-  Direct,    // row-major B read in place (few rows of A: packing won't pay)
+  OnTheFly,  // packed by each task, one kc x nc block (or panel) at a time
 };
 
 struct Gemm {
@@ -159,9 +161,7 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
   // pack it into the same L1-sized slot instead of a whole L2-sized block.
   const bool one_panel_at_a_time =
       g.source == BSource::OnTheFly && r1 - r0 <= s.mc;
-  // Direct B has no packed block to bound: take all columns at once.
-  const int64_t nc_step =
-      g.source == BSource::Direct || one_panel_at_a_time ? c1 - c0 : s.nc;
+  const int64_t nc_step = one_panel_at_a_time ? c1 - c0 : s.nc;
 
   for (int64_t jc = c0; jc < c1; jc += nc_step) {
     const int64_t nc = std::min(nc_step, c1 - jc);
@@ -169,26 +169,12 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
     for (int64_t kb = 0; kb < g.k_blocks; ++kb) {
       const int64_t pc = kb * g.kc, kc = std::min(g.kc, g.k - pc);
 
-      // Where panel q of this block starts, and its row stride.
-      auto panel = [&](int64_t q, int64_t *ldb) -> const float * {
-        int64_t j = jc + q * kPanelWidth;
-        switch (g.source) {
-        case BSource::PrePacked:
-          *ldb = kPanelWidth;
-          return g.panels + (j / kPanelWidth) * g.k * kPanelWidth +
+      // Where panel q of this block starts.
+      auto panel = [&](int64_t q) -> const float * {
+        if (g.source == BSource::PrePacked)
+          return g.panels + ((jc / kPanelWidth) + q) * g.k * kPanelWidth +
                  pc * kPanelWidth;
-        case BSource::OnTheFly:
-          *ldb = kPanelWidth;
-          return one_panel_at_a_time ? s.b : s.b + q * kc * kPanelWidth;
-        case BSource::Direct:
-          if (j + kPanelWidth > g.n) { // partial panel: packed, zero-padded
-            *ldb = kPanelWidth;
-            return s.b;
-          }
-          *ldb = g.b_k_stride;
-          return g.b + pc * g.b_k_stride + j;
-        }
-        return nullptr;
+        return one_panel_at_a_time ? s.b : s.b + q * kc * kPanelWidth;
       };
       auto pack_panel = [&](int64_t q, float *dst) {
         int64_t j = jc + q * kPanelWidth;
@@ -202,11 +188,6 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
       if (g.source == BSource::OnTheFly && !one_panel_at_a_time) {
         for (int64_t q = 0; q < panels; ++q)
           pack_panel(q, s.b + q * kc * kPanelWidth);
-      } else if (g.source == BSource::Direct) {
-        int64_t j = jc + (panels - 1) * kPanelWidth;
-        if (j + kPanelWidth > g.n)
-          isa.pack_b_panel(g.b + pc * g.b_k_stride + j, g.b_k_stride, 1, kc,
-                           int(g.n - j), s.b);
       }
 
       for (int64_t ic = r0; ic < r1; ic += s.mc) {
@@ -216,8 +197,7 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
         for (int64_t q = 0; q < panels; ++q) {
           if (one_panel_at_a_time)
             pack_panel(q, s.b);
-          int64_t ldb = kPanelWidth;
-          const float *bp = panel(q, &ldb);
+          const float *bp = panel(q);
           const int64_t panel_end =
               std::min(c1, jc + (q + 1) * int64_t(kPanelWidth));
           for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
@@ -225,7 +205,7 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
             const float *bj = bp + (j - jc - q * kPanelWidth);
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
-              isa.microkernel(kc, s.a + ir * kc, bj, ldb, rows, cols,
+              isa.microkernel(kc, s.a + ir * kc, bj, kPanelWidth, rows, cols,
                               tile_store(g, ic + ir, j, kb));
             }
           }
@@ -486,8 +466,6 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
     g.source = BSource::PrePacked;
     g.panels = reinterpret_cast<const float *>(
         static_cast<const char *>(p->packed_b) + sizeof(PackedBHeader));
-  } else if (!p->trans_b && p->m <= 2 * isa.mr) {
-    g.source = BSource::Direct;
   } else {
     g.source = BSource::OnTheFly;
   }
