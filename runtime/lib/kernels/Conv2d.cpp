@@ -43,7 +43,8 @@ ConvPath choose_path(const ConvShape &s) {
   if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
       s.pw == 0)
     return ConvPath::Pointwise;
-  if (s.groups == s.channels && s.out_channels == s.channels)
+  if (s.groups == s.channels && s.out_channels == s.channels &&
+      s.kh * s.kw <= kMaxDepthwiseTaps)
     return ConvPath::Depthwise;
   return ConvPath::Im2col;
 }
@@ -342,6 +343,7 @@ struct Epilogue {
 
 struct Depthwise {
   const ConvShape *s;
+  DepthwiseShape shape;
   const IsaKernels *isa;
   const float *input, *weight; // NHWC: weight as [ky][kx][channel]
   float *output;
@@ -355,63 +357,27 @@ void depthwise_nchw_plane(const Depthwise &d, int64_t plane) {
   const int64_t ch = plane % s.channels;
   const float *in = d.input + plane * s.height * s.width;
   const float *w = d.weight + ch * s.kh * s.kw;
-  float *out_plane = d.output + plane * s.pixels;
+  const Epilogue &e = d.epilogue;
   for (int64_t oy = 0; oy < s.out_h; ++oy) {
-    float *out = out_plane + oy * s.out_w;
-    std::fill(out, out + s.out_w, 0.0f);
-    for (int64_t ky = 0; ky < s.kh; ++ky) {
-      int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-      if (iy < 0 || iy >= s.height)
-        continue;
-      const float *row = in + iy * s.width;
-      for (int64_t kx = 0; kx < s.kw; ++kx) {
-        const float wv = w[ky * s.kw + kx];
-        int64_t x0 = kx * s.dw - s.pw; // input column of output column 0
-        int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
-        int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
-        hi = std::min(hi, s.out_w);
-        if (s.sw == 1)
-          for (int64_t ox = lo; ox < hi; ++ox)
-            out[ox] += wv * row[x0 + ox];
-        else
-          for (int64_t ox = lo; ox < hi; ++ox)
-            out[ox] += wv * row[x0 + ox * s.sw];
-      }
-    }
-    const Epilogue &e = d.epilogue;
-    e.apply(*d.isa, out, s.out_w, e.bias ? e.bias + ch : nullptr, 0,
-            e.residual ? e.residual + plane * s.pixels + oy * s.out_w
-                       : nullptr);
+    const int64_t offset = plane * s.pixels + oy * s.out_w;
+    d.isa->depthwise_nchw_row(d.shape, in, w, oy, d.output + offset);
+    e.apply(*d.isa, d.output + offset, s.out_w, e.bias ? e.bias + ch : nullptr,
+            0, e.residual ? e.residual + offset : nullptr);
   }
 }
 
-// One output row (image, oy) of NHWC: vectorized along channels.
+// One output row (image, oy) of NHWC.
 void depthwise_nhwc_row(const Depthwise &d, int64_t image_row) {
   const ConvShape &s = *d.s;
   const int64_t image = image_row / s.out_h, oy = image_row % s.out_h;
-  const float *in = d.input + image * s.height * s.width * s.channels;
-  for (int64_t ox = 0; ox < s.out_w; ++ox) {
-    const int64_t offset = (image_row * s.out_w + ox) * s.channels;
-    float *out = d.output + offset;
-    std::fill(out, out + s.channels, 0.0f);
-    for (int64_t ky = 0; ky < s.kh; ++ky) {
-      int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-      if (iy < 0 || iy >= s.height)
-        continue;
-      for (int64_t kx = 0; kx < s.kw; ++kx) {
-        int64_t ix = ox * s.sw - s.pw + kx * s.dw;
-        if (ix < 0 || ix >= s.width)
-          continue;
-        const float *px = in + (iy * s.width + ix) * s.channels;
-        const float *w = d.weight + (ky * s.kw + kx) * s.channels;
-        for (int64_t c = 0; c < s.channels; ++c)
-          out[c] += w[c] * px[c];
-      }
-    }
-    const Epilogue &e = d.epilogue;
-    e.apply(*d.isa, out, s.channels, e.bias, 1,
-            e.residual ? e.residual + offset : nullptr);
-  }
+  const int64_t offset = image_row * s.out_w * s.channels;
+  d.isa->depthwise_nhwc_row(d.shape,
+                            d.input + image * s.height * s.width * s.channels,
+                            d.weight, oy, d.output + offset);
+  const Epilogue &e = d.epilogue;
+  for (int64_t ox = 0; ox < s.out_w; ++ox)
+    e.apply(*d.isa, d.output + offset + ox * s.channels, s.channels, e.bias, 1,
+            e.residual ? e.residual + offset + ox * s.channels : nullptr);
 }
 
 void depthwise_task(void *arg, int64_t task) {
@@ -551,13 +517,10 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
   if (path != ConvPath::Depthwise)
     return gemm_conv(args, s, path, parallel);
 
-  Depthwise d{&s,
-              &active_kernels(),
-              args->input,
-              args->weight,
-              args->output,
-              Epilogue(args->epilogue),
-              0};
+  DepthwiseShape shape{s.channels, s.height, s.width, s.out_w, s.kh, s.kw,
+                       s.sh,       s.sw,     s.ph,    s.pw,    s.dh, s.dw};
+  Depthwise d{&s,           shape,        &active_kernels(),        args->input,
+              args->weight, args->output, Epilogue(args->epilogue), 0};
   if (s.nhwc) { // weights [channel][ky][kx] -> [ky][kx][channel]
     float *w = static_cast<float *>(args->workspace);
     for (int64_t c = 0; c < s.channels; ++c)

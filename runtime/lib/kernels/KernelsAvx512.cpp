@@ -70,14 +70,32 @@ TCC_INLINE V vselect(M m, V yes, V no) {
 
 TCC_INLINE float vhsum(V v) { return _mm512_reduce_add_ps(v); }
 
-#include "SmallGemm.inc"
-
-constexpr int kMR = 12;
-constexpr int kNR = 32;
-
 TCC_INLINE M column_mask(int cols) {
   return cols >= kWidth ? M(0xffff) : cols <= 0 ? M(0) : M((1u << cols) - 1);
 }
+
+TCC_INLINE V vload_partial(const float *p, int64_t n) {
+  return _mm512_maskz_loadu_ps(column_mask(int(n)), p);
+}
+TCC_INLINE void vstore_partial(float *p, V v, int64_t n) {
+  _mm512_mask_storeu_ps(p, column_mask(int(n)), v);
+}
+
+TCC_INLINE V vgather(const float *p, int64_t stride, int64_t n) {
+  const __m512i index = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      _mm512_set1_epi32(int(stride)));
+  return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), column_mask(int(n)),
+                                  index, p, 4);
+}
+
+#include "SmallGemm.inc"
+
+// After SmallGemm.inc, whose partial loads it uses.
+#include "Depthwise.inc"
+
+constexpr int kMR = 12;
+constexpr int kNR = 32;
 
 template <int R>
 TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
@@ -290,7 +308,9 @@ const IsaKernels kKernels = {Isa::Avx512,
                              activate,
                              copy_window,
                              small_rows,
-                             small_dots};
+                             small_dots,
+                             depthwise_nchw_row,
+                             depthwise_nhwc_row};
 
 } // namespace
 

@@ -100,7 +100,16 @@ TCC_INLINE V vselect(M m, V yes, V no) { return m ? yes : no; }
 
 TCC_INLINE float vhsum(V v) { return v; }
 
+// kWidth is 1: a partial vector is empty.
+TCC_INLINE V vload_partial(const float *, int64_t) { return 0.0f; }
+TCC_INLINE void vstore_partial(float *, V, int64_t) {}
+
+TCC_INLINE V vgather(const float *p, int64_t, int64_t) { return *p; }
+
 #include "SmallGemm.inc"
+
+// After SmallGemm.inc, whose partial loads it uses.
+#include "Depthwise.inc"
 
 constexpr int kMR = 4;
 constexpr int kNR = 8;
@@ -163,7 +172,9 @@ const IsaKernels kKernels = {Isa::Portable,
                              activate,
                              copy_window_portable,
                              small_rows,
-                             small_dots};
+                             small_dots,
+                             depthwise_nchw_row,
+                             depthwise_nhwc_row};
 
 } // namespace
 

@@ -102,6 +102,19 @@ struct SmallGemm {
 /// must be contiguous) with the rows of a transposed B.
 using SmallGemmFn = void (*)(const SmallGemm &g, int64_t j0, int64_t j1);
 
+/// A depthwise convolution's geometry (one filter per channel). The direct
+/// kernels take filters of at most kMaxDepthwiseTaps taps.
+constexpr int kMaxDepthwiseTaps = 64;
+struct DepthwiseShape {
+  int64_t channels, height, width, out_w, kh, kw, sh, sw, ph, pw, dh, dw;
+};
+
+/// Output row oy, without epilogue. NCHW: one channel's plane and kh x kw
+/// filter, out_w outputs. NHWC: one image (height x width x channels), the
+/// filters as [ky][kx][channel], out_w x channels outputs.
+using DepthwiseRowFn = void (*)(const DepthwiseShape &s, const float *input,
+                                const float *weight, int64_t oy, float *out);
+
 struct IsaKernels {
   Isa isa;
   int mr; // rows per microkernel call
@@ -116,6 +129,8 @@ struct IsaKernels {
   CopyWindowFn copy_window;
   SmallGemmFn small_rows;
   SmallGemmFn small_dots;
+  DepthwiseRowFn depthwise_nchw_row;
+  DepthwiseRowFn depthwise_nhwc_row;
 };
 
 /// The variants; the x86 ones are null when not built for x86.

@@ -201,18 +201,21 @@ ConvCase with_epilogue(ConvCase cs, int activation) {
 // im2col, with stride, padding, dilation and groups, in both layouts.
 TEST(Conv2d, SmallCasesOnEveryPath) {
   ConvCase cases[] = {
-      {1, 3, 7, 7, 5, 3, 3},                       // valid 3x3
-      {2, 4, 9, 8, 6, 3, 3, 1, 1, 1, 1},           // same padding
-      {1, 5, 9, 11, 4, 3, 3, 2, 2, 1, 1},          // stride 2
-      {1, 4, 10, 9, 4, 3, 2, 1, 2, 2, 0, 2, 1},    // dilation, asym
-      {2, 6, 7, 7, 4, 3, 3, 1, 1, 1, 1, 1, 1, 2},  // groups
-      {2, 7, 5, 6, 9, 1, 1},                       // pointwise
-      {1, 6, 7, 9, 4, 1, 1, 2, 2},                 // 1x1 stride 2
-      {2, 8, 9, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8},  // depthwise
-      {1, 5, 11, 8, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5}, // dw stride 2
-      {1, 4, 9, 9, 4, 5, 3, 1, 1, 2, 1, 2, 1, 4},  // dw dilated
-      {1, 4, 6, 6, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4},  // multiplier 2
-      {1, 2, 1, 40, 3, 1, 5, 1, 3, 0, 2},          // one row
+      {1, 3, 7, 7, 5, 3, 3},                          // valid 3x3
+      {2, 4, 9, 8, 6, 3, 3, 1, 1, 1, 1},              // same padding
+      {1, 5, 9, 11, 4, 3, 3, 2, 2, 1, 1},             // stride 2
+      {1, 4, 10, 9, 4, 3, 2, 1, 2, 2, 0, 2, 1},       // dilation, asym
+      {2, 6, 7, 7, 4, 3, 3, 1, 1, 1, 1, 1, 1, 2},     // groups
+      {2, 7, 5, 6, 9, 1, 1},                          // pointwise
+      {1, 6, 7, 9, 4, 1, 1, 2, 2},                    // 1x1 stride 2
+      {2, 8, 9, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8},     // depthwise
+      {1, 5, 11, 8, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5},    // dw stride 2
+      {1, 4, 9, 9, 4, 5, 3, 1, 1, 2, 1, 2, 1, 4},     // dw dilated
+      {1, 4, 6, 6, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4},     // multiplier 2
+      {1, 3, 12, 12, 3, 9, 9, 1, 1, 4, 4, 1, 1, 3},   // dw, 81 taps: im2col
+      {1, 3, 9, 40, 3, 3, 3, 1, 3, 1, 1, 1, 1, 3},    // dw stride (1, 3)
+      {1, 20, 9, 45, 20, 3, 3, 2, 2, 1, 1, 1, 1, 20}, // dw stride 2, wide
+      {1, 2, 1, 40, 3, 1, 5, 1, 3, 0, 2},             // one row
   };
   int activation = TCC_ACTIVATION_RELU;
   for (const ConvCase &cs : cases) {

@@ -328,9 +328,9 @@ TEST(Sgemm, PackedBGivesTheSameBits) {
 TEST(Sgemm, ThreadCountDoesNotChangeTheBits) {
   GemmCase small_transposed{3, 1500, 700};
   small_transposed.trans_b = true;
-  for (GemmCase cs : {GemmCase{300, 200, 400}, GemmCase{8, 900, 400},
-                      GemmCase{700, 20, 400}, GemmCase{3, 1500, 700},
-                      small_transposed})
+  for (GemmCase cs :
+       {GemmCase{300, 200, 400}, GemmCase{8, 900, 400}, GemmCase{700, 20, 400},
+        GemmCase{3, 1500, 700}, small_transposed})
     for (bool packed : {false, true}) {
       cs.bias = Bias::PerRow;
       cs.activation = TCC_ACTIVATION_SILU;
