@@ -48,6 +48,7 @@ void fillKernel(const Tensor &self, const Scalar &value) {
     return;
   IterConfig cfg;
   cfg.name = "fill_";
+  cfg.broadcastToOutput = true;
   cfg.computeDtype = self.dtype();
   TensorIterator it(self, {}, cfg);
   TCC_DISPATCH_ALL_TYPES(self.dtype(), "fill_", [&] {

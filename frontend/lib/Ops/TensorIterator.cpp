@@ -79,8 +79,8 @@ TensorIterator::TensorIterator(const Tensor &out, TensorList inputs,
     checkCpu(t, cfg.name);
     shape = broadcastShape(shape, t.sizes());
   }
-  if (inputs.empty() && out.defined()) // nullary ops (fill) take out's shape
-    shape = out.sizes();
+  if (cfg.broadcastToOutput && out.defined())
+    shape = broadcastShape(out.sizes(), shape);
   computeDtype_ = cfg.computeDtype ? *cfg.computeDtype : resultType(inputs);
   if (cfg.intToFloat && !isFloatingType(computeDtype_))
     computeDtype_ = get_default_dtype();
@@ -288,6 +288,7 @@ void copyInto(const Tensor &dst, const Tensor &src) {
     source = contiguousCopy(src);
   IterConfig cfg;
   cfg.name = "copy_";
+  cfg.broadcastToOutput = true;
   cfg.computeDtype = source.dtype();
   cfg.outputDtype = dst.dtype();
   TensorIterator it(dst, {source}, cfg);

@@ -32,6 +32,8 @@ struct IterConfig {
   std::optional<ScalarType> outputDtype;
   /// Compute dtype regardless of the inputs (e.g. bool for logical ops).
   std::optional<ScalarType> computeDtype;
+  /// Broadcast the inputs to the given output's shape (copy_, fill_).
+  bool broadcastToOutput = false;
   /// Cast inputs to the compute dtype (off: the caller prepared them).
   bool castInputs = true;
   /// Name used in error messages.
