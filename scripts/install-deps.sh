@@ -8,6 +8,9 @@ packages=(
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19 clang-19
   libflatbuffers-dev flatbuffers-compiler
   googletest libgtest-dev libgmock-dev
+  # qemu-user: kernel tests on an emulated AVX2-only CPU; OpenBLAS: the
+  # GEMM benchmark's peer.
+  qemu-user libopenblas-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
 )
 

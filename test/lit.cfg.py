@@ -13,9 +13,11 @@ config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 
 # Tools resolve to the build tree first, then LLVM 19's (FileCheck, not, count).
+# A tool name matches only as a whole word, not inside a path or a longer
+# name (tcc in tcc-opt or in .../bin/tcc-opt).
 for tool in ["tcc-opt", "tcc"]:
     path = os.path.join(config.tcc_tools_dir, tool)
     if os.path.exists(path):
-        config.substitutions.append((r"\b%s\b" % tool, path))
+        config.substitutions.append((r"(?<![\w./-])%s(?![\w.-])" % tool, path))
 config.environment["PATH"] = os.pathsep.join(
     [config.tcc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])

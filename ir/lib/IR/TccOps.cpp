@@ -1,30 +1,37 @@
-//===- TccOps.cpp - Ops of the tcc dialect --------------------------------===//
+//===- TccOps.cpp - Op classes of the tcc dialect and the constant op -----===//
+//
+// This file holds the generated op classes and what every op shares; the
+// ops' own inference, verification and folding live in ElementwiseOps.cpp,
+// NNOps.cpp and ShapeOps.cpp.
+//
+//===----------------------------------------------------------------------===//
 
-#include "tcc/IR/TccOps.h"
+#include "OpHelpers.h"
 
-#include "mlir/Dialect/Traits.h"
+#include "tcc/IR/TensorSizes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::tcc;
 
-//===----------------------------------------------------------------------===//
-// Helpers shared by inference and verification
-//===----------------------------------------------------------------------===//
-
-/// The operand as a statically shaped ranked tensor, or a diagnostic. Result
-/// type inference runs before ODS's operand checks, so it cannot assume them.
-static FailureOr<RankedTensorType>
-getStaticTensor(std::optional<Location> loc, Value value, StringRef what) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape())
-    return emitOptionalError(loc, what, " must be a statically shaped tensor, got ",
-                             value.getType());
-  return type;
+LogicalResult tcc::detail::verifyBoundedTensorSizes(Operation *op) {
+  auto check = [&](Type type, StringRef kind, unsigned index) -> LogicalResult {
+    if (hasBoundedSize(type))
+      return success();
+    return op->emitOpError()
+           << kind << " #" << index << " has type " << type
+           << " whose size in bytes overflows int64_t";
+  };
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -38,136 +45,53 @@ LogicalResult ConstantOp::inferReturnTypes(
   auto *props = properties.as<Properties *>();
   auto value = props ? dyn_cast_or_null<ElementsAttr>(props->value) : nullptr;
   if (!value)
-    return emitOptionalError(loc, "requires an elements attribute 'value'");
+    return emitOptionalError(loc, "'tcc.constant' op requires an elements "
+                                  "attribute 'value'");
   inferredReturnTypes.push_back(value.getType());
   return success();
 }
 
+/// A dense_resource blob must exist, hold exactly the bytes of its type and
+/// be aligned to its element size, or reading it as typed data is undefined.
+static LogicalResult verifyBlob(ConstantOp op,
+                                DenseResourceElementsAttr resource) {
+  auto type = resource.getType();
+  StringRef key = resource.getRawHandle().getKey();
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return op.emitOpError("dense_resource '") << key << "' has no blob in the file";
+  std::optional<int64_t> expected =
+      getCheckedByteSize(type.getShape(), type.getElementType());
+  if (!expected)
+    return op.emitOpError("dense_resource '")
+           << key << "' has type " << type << " whose size overflows int64_t";
+  ArrayRef<char> data = blob->getData();
+  if (static_cast<uint64_t>(data.size()) != static_cast<uint64_t>(*expected))
+    return op.emitOpError("dense_resource '")
+           << key << "' holds " << data.size() << " bytes but " << type
+           << " needs " << *expected;
+  int64_t elementBytes = *getElementByteSize(type.getElementType());
+  uint64_t address = reinterpret_cast<uintptr_t>(data.data());
+  if (static_cast<int64_t>(blob->getDataAlignment()) < elementBytes ||
+      address % elementBytes != 0)
+    return op.emitOpError("dense_resource '")
+           << key << "' is aligned to " << blob->getDataAlignment()
+           << " bytes but its " << type.getElementType() << " elements need "
+           << elementBytes;
+  return success();
+}
+
 LogicalResult ConstantOp::verify() {
-  auto type = cast<ShapedType>(getValue().getType());
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(getValue())) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return emitOpError("dense_resource '")
-             << resource.getRawHandle().getKey() << "' has no blob in the file";
-    int64_t bits = type.getElementTypeBitWidth();
-    int64_t expected = type.getNumElements() * std::max<int64_t>(bits / 8, 1);
-    if (static_cast<int64_t>(blob->getData().size()) != expected)
-      return emitOpError("dense_resource '")
-             << resource.getRawHandle().getKey() << "' holds "
-             << blob->getData().size() << " bytes but " << type << " needs "
-             << expected;
-  }
+  ElementsAttr value = getValue();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return verifyBlob(*this, resource);
+  if (!isa<DenseIntOrFPElementsAttr>(value))
+    return emitOpError("value must be a dense or dense_resource literal, got ")
+           << value;
   return success();
 }
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
-
-//===----------------------------------------------------------------------===//
-// Binary elementwise
-//===----------------------------------------------------------------------===//
-
-/// The broadcast result type of two operands with one element type.
-static LogicalResult inferBroadcastType(std::optional<Location> loc, Value lhs,
-                                        Value rhs, Type resultElementType,
-                                        SmallVectorImpl<Type> &results) {
-  auto lhsType = getStaticTensor(loc, lhs, "lhs");
-  auto rhsType = getStaticTensor(loc, rhs, "rhs");
-  if (failed(lhsType) || failed(rhsType))
-    return failure();
-  if (lhsType->getElementType() != rhsType->getElementType())
-    return emitOptionalError(loc, "operands have different element types: ",
-                             lhsType->getElementType(), " and ",
-                             rhsType->getElementType());
-  SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(lhsType->getShape(),
-                                          rhsType->getShape(), shape))
-    return emitOptionalError(loc, "shapes ", *lhsType, " and ", *rhsType,
-                             " do not broadcast");
-  results.push_back(RankedTensorType::get(
-      shape, resultElementType ? resultElementType : lhsType->getElementType()));
-  return success();
-}
-
-LogicalResult AddOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &results) {
-  return inferBroadcastType(loc, adaptor.getLhs(), adaptor.getRhs(), Type(),
-                            results);
-}
-
-OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  // x + 0 -> x when the result needs no broadcast of x.
-  if (getLhs().getType() == getType() &&
-      matchPattern(adaptor.getRhs(), m_AnyZeroFloat()))
-    return getLhs();
-  if (getLhs().getType() == getType() &&
-      matchPattern(adaptor.getRhs(), m_Zero()))
-    return getLhs();
-  return {};
-}
-
-//===----------------------------------------------------------------------===//
-// MatmulOp
-//===----------------------------------------------------------------------===//
-
-LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &results) {
-  auto lhs = getStaticTensor(loc, adaptor.getLhs(), "lhs");
-  auto rhs = getStaticTensor(loc, adaptor.getRhs(), "rhs");
-  if (failed(lhs) || failed(rhs))
-    return failure();
-  if (lhs->getRank() < 2 || rhs->getRank() < 2)
-    return emitOptionalError(loc, "operands must have rank 2 or more, got ",
-                             *lhs, " and ", *rhs);
-  if (lhs->getElementType() != rhs->getElementType())
-    return emitOptionalError(loc, "operands have different element types: ",
-                             lhs->getElementType(), " and ",
-                             rhs->getElementType());
-  ArrayRef<int64_t> a = lhs->getShape(), b = rhs->getShape();
-  if (a.back() != b[b.size() - 2])
-    return emitOptionalError(loc, "contraction dimensions differ: ", *lhs,
-                             " and ", *rhs);
-  SmallVector<int64_t> batch;
-  if (!OpTrait::util::getBroadcastedShape(a.drop_back(2), b.drop_back(2), batch))
-    return emitOptionalError(loc, "batch dimensions of ", *lhs, " and ", *rhs,
-                             " do not broadcast");
-  batch.push_back(a[a.size() - 2]);
-  batch.push_back(b.back());
-  results.push_back(RankedTensorType::get(batch, lhs->getElementType()));
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// ReshapeOp
-//===----------------------------------------------------------------------===//
-
-LogicalResult ReshapeOp::verify() {
-  auto in = getInput().getType(), out = getType();
-  if (in.getElementType() != out.getElementType())
-    return emitOpError("changes the element type from ")
-           << in.getElementType() << " to " << out.getElementType();
-  if (in.getNumElements() != out.getNumElements())
-    return emitOpError("cannot reshape ")
-           << in << " (" << in.getNumElements() << " elements) to " << out
-           << " (" << out.getNumElements() << " elements)";
-  return success();
-}
-
-OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (getInput().getType() == getType())
-    return getInput();
-  // reshape(reshape(x)) -> reshape(x)
-  if (auto producer = getInput().getDefiningOp<ReshapeOp>()) {
-    getInputMutable().assign(producer.getInput());
-    return getResult();
-  }
-  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
-    return dense.reshape(getType());
-  return {};
-}
 
 #define GET_OP_CLASSES
 #include "tcc/IR/TccOps.cpp.inc"

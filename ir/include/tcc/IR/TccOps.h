@@ -10,7 +10,9 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "tcc/IR/TccAttrs.h"
 #include "tcc/IR/TccDialect.h"
+#include "tcc/IR/TccTraits.h"
 
 #define GET_OP_CLASSES
 #include "tcc/IR/TccOps.h.inc"

@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define TCC_KERNELS_ABI_VERSION 1
+#define TCC_KERNELS_ABI_VERSION 2
 #define TCC_PACKED_B_VERSION 1
 
 /* Status codes returned by kernels. */
@@ -65,7 +65,9 @@ typedef enum tcc_activation {
 /* out[m][n] = activation(alpha * acc[m][n] + bias + beta * residual[m][n]),
  * where bias is bias[n] (per column) or bias[m] (per row, bias_per_row != 0).
  * Any of bias and residual may be NULL. A NULL epilogue means alpha = 1 and
- * nothing else. */
+ * nothing else. beta == 0 ignores the residual (NaNs in it included). The
+ * residual may be the output itself (same pointer and row stride, for
+ * C += A*B) but must not overlap it otherwise. */
 typedef struct tcc_epilogue {
   float alpha;
   const float *bias;
@@ -95,12 +97,18 @@ typedef struct tcc_sgemm_args {
   const tcc_epilogue *epilogue; /* or NULL */
 } tcc_sgemm_args;
 
+/* a, b and packed_b must not overlap c. Any nonzero trans flag means
+ * transposed. Leading dimensions are checked only for operands that are
+ * read (k == 0 reads neither A nor B). */
 tcc_kernel_status tcc_sgemm(const tcc_sgemm_args *args,
                             const tcc_parallel *parallel);
 
 /* B pre-packed once (at compile time for constant weights). The packed
  * buffer starts with a 64-byte header naming its version, k and n, and must
- * be 64-byte aligned. */
+ * be 64-byte aligned. Version 1 lays out ceil(n/32) panels of k x 32 floats
+ * after the header (row-major inside a panel, zero past column n); the
+ * layout is the same for every ISA. packed_b_size returns 0 for negative or
+ * overflowing sizes. */
 size_t tcc_sgemm_packed_b_size(int64_t k, int64_t n);
 tcc_kernel_status tcc_sgemm_pack_b(int64_t k, int64_t n, const float *b,
                                    int64_t ldb, int32_t trans_b, void *packed);
@@ -122,12 +130,17 @@ typedef struct tcc_conv2d_args {
   const float *input;
   const float *weight;
   float *output;
-  const tcc_epilogue *epilogue; /* bias is per output channel, or NULL */
+  /* bias is per output channel (bias_per_row is ignored); residual, if
+   * any, is laid out like the output (ld_residual is ignored). */
+  const tcc_epilogue *epilogue;
   void *workspace; /* tcc_conv2d_workspace_size bytes, 64-byte aligned */
 } tcc_conv2d_args;
 
 /* Output spatial sizes follow PyTorch:
- * (in + 2*pad - dilation*(kernel-1) - 1) / stride + 1. */
+ * (in + 2*pad - dilation*(kernel-1) - 1) / stride + 1. Every size must be
+ * below 2^31. workspace_size returns 0 for invalid arguments and for shapes
+ * that need no workspace (1x1 stride-1 unpadded, NCHW depthwise); then
+ * workspace may be NULL. */
 size_t tcc_conv2d_workspace_size(const tcc_conv2d_args *args,
                                  const tcc_parallel *parallel);
 tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
@@ -141,6 +154,10 @@ tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
  * "portable". TCC_KERNELS_ISA=avx2|portable in the environment forces a
  * lower one (for testing). */
 const char *tcc_kernels_isa(void);
+
+/* A message naming what was wrong with the last call on this thread that
+ * did not return TCC_KERNEL_OK (e.g. "sgemm: ldb (3) must be >= n (4)"). */
+const char *tcc_kernels_last_error(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

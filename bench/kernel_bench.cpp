@@ -1,0 +1,226 @@
+//===- kernel_bench.cpp - tcc's CPU kernels against OpenBLAS --------------===//
+//
+// Measures tcc_sgemm (and tcc_conv2d) against OpenBLAS in the same process,
+// alternating the two, and prints medians, the ratio and the fraction of the
+// machine's fp32 peak. Usage (see docs/performance.md for the command that
+// unsets the environment's OpenBLAS pinning):
+//   tcc-kernel-bench [--reps N] [--peak GFLOPS_PER_CORE] [--only gemm|conv]
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/runtime/ThreadPool.h"
+#include "tcc/runtime/kernels.h"
+
+#include <cblas.h>
+
+#include <time.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+double seconds_now() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::vector<float> random_floats(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+struct AlignedFloats {
+  float *data;
+  explicit AlignedFloats(size_t bytes)
+      : data(static_cast<float *>(
+            std::aligned_alloc(64, (bytes + 63) / 64 * 64))) {}
+  ~AlignedFloats() { std::free(data); }
+};
+
+#if defined(__x86_64__)
+// One core's fp32 FMA peak: 12 independent zmm FMA chains (what
+// docs/performance.md calls peak), in CPU time so that other processes on a
+// shared machine do not lower it.
+__attribute__((target("avx512f"))) double measure_peak_gflops() {
+  __m512 acc[12];
+  const __m512 x = _mm512_set1_ps(0.999f), y = _mm512_set1_ps(1e-3f);
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm512_set1_ps(float(i));
+  const long iterations = 20000000;
+  timespec t0, t1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+  for (long it = 0; it < iterations; ++it) {
+#pragma GCC unroll 12
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm512_fmadd_ps(acc[i], x, y);
+  }
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  float lanes[16], sink = 0;
+  for (int i = 0; i < 12; ++i) {
+    _mm512_storeu_ps(lanes, acc[i]);
+    sink += lanes[0];
+  }
+  double dt =
+      double(t1.tv_sec - t0.tv_sec) + 1e-9 * double(t1.tv_nsec - t0.tv_nsec);
+  return iterations * 12.0 * 32.0 / dt * 1e-9 + 0.0 * sink;
+}
+#endif
+
+void check(tcc_kernel_status status) {
+  if (status != TCC_KERNEL_OK) {
+    std::fprintf(stderr, "kernel failed: %s\n", tcc_kernels_last_error());
+    std::exit(1);
+  }
+}
+
+// Runs each candidate `reps` times, round-robin after one warm-up each, and
+// returns the median seconds of each.
+std::vector<double> alternate(const std::vector<std::function<void()>> &fns,
+                              int reps) {
+  for (const auto &fn : fns)
+    fn();
+  std::vector<std::vector<double>> times(fns.size());
+  for (int r = 0; r < reps; ++r)
+    for (size_t i = 0; i < fns.size(); ++i) {
+      double t0 = seconds_now();
+      fns[i]();
+      times[i].push_back(seconds_now() - t0);
+    }
+  std::vector<double> medians;
+  for (auto &t : times)
+    medians.push_back(median(t));
+  return medians;
+}
+
+double max_relative_difference(const std::vector<float> &x,
+                               const std::vector<float> &y) {
+  double worst = 0, scale = 1e-30;
+  for (size_t i = 0; i < x.size(); ++i) {
+    worst = std::max(worst, double(std::abs(x[i] - y[i])));
+    scale = std::max(scale, double(std::abs(y[i])));
+  }
+  return worst / scale;
+}
+
+void bench_gemm(int64_t m, int64_t n, int64_t k, int threads, int reps,
+                double peak_per_core) {
+  std::vector<float> a = random_floats(size_t(m * k), 1);
+  std::vector<float> b = random_floats(size_t(k * n), 2);
+  std::vector<float> c_tcc(size_t(m * n)), c_packed(size_t(m * n)),
+      c_blas(size_t(m * n));
+  AlignedFloats packed(tcc_sgemm_packed_b_size(k, n));
+  check(tcc_sgemm_pack_b(k, n, b.data(), n, 0, packed.data));
+
+  tcc::runtime::ThreadPool pool(threads);
+  tcc_parallel parallel = pool.c_parallel();
+  openblas_set_num_threads(threads);
+
+  tcc_sgemm_args args{};
+  args.m = m;
+  args.n = n;
+  args.k = k;
+  args.a = a.data();
+  args.lda = k;
+  args.b = b.data();
+  args.ldb = n;
+  args.c = c_tcc.data();
+  args.ldc = n;
+  tcc_sgemm_args packed_args = args;
+  packed_args.b = nullptr;
+  packed_args.packed_b = packed.data;
+  packed_args.c = c_packed.data();
+
+  std::vector<double> t =
+      alternate({[&] { check(tcc_sgemm(&args, &parallel)); },
+                 [&] { check(tcc_sgemm(&packed_args, &parallel)); },
+                 [&] {
+                   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                               int(m), int(n), int(k), 1.0f, a.data(), int(k),
+                               b.data(), int(n), 0.0f, c_blas.data(), int(n));
+                 }},
+                reps);
+  double flops = 2.0 * double(m) * double(n) * double(k);
+  double g_tcc = flops / t[0] * 1e-9, g_packed = flops / t[1] * 1e-9,
+         g_blas = flops / t[2] * 1e-9, peak = peak_per_core * threads;
+  std::printf(
+      "| sgemm %lldx%lldx%lld | %d | %.1f | %.1f | %.1f | %.2f | %.2f | "
+      "%.0f%% | %.0f%% | %.1e |\n",
+      (long long)m, (long long)n, (long long)k, threads, g_tcc, g_packed,
+      g_blas, g_tcc / g_blas, g_packed / g_blas, 100 * g_tcc / peak,
+      100 * g_blas / peak, max_relative_difference(c_tcc, c_blas));
+  std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int reps = 15;
+  double peak_per_core = 0; // measured below unless given
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--reps" && i + 1 < argc)
+      reps = std::atoi(argv[++i]);
+    else if (arg == "--peak" && i + 1 < argc)
+      peak_per_core = std::atof(argv[++i]);
+    else if (arg == "--only" && i + 1 < argc)
+      only = argv[++i];
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--reps N] [--peak GFLOPS_PER_CORE] "
+                   "[--only gemm|conv]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  if (peak_per_core <= 0) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx512f")) {
+      std::vector<double> peaks;
+      for (int i = 0; i < 5; ++i)
+        peaks.push_back(measure_peak_gflops());
+      peak_per_core = *std::max_element(peaks.begin(), peaks.end());
+    }
+#endif
+    if (peak_per_core <= 0)
+      peak_per_core = 210.0; // docs: the development machine's figure
+  }
+  std::printf("tcc kernels: %s; OpenBLAS: %s (core %s); peak %.0f "
+              "GFLOP/s per core; medians of %d alternating runs\n\n",
+              tcc_kernels_isa(), openblas_get_config(), openblas_get_corename(),
+              peak_per_core, reps);
+
+  if (only.empty() || only == "gemm") {
+    std::printf("| shape | threads | tcc GFLOP/s | tcc packed-B GFLOP/s | "
+                "OpenBLAS GFLOP/s | tcc / OpenBLAS | packed / OpenBLAS | tcc "
+                "of peak | OpenBLAS of peak | max rel diff |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    const int64_t sizes[] = {1024, 2048};
+    for (int64_t s : sizes)
+      for (int threads : {1, 2})
+        bench_gemm(s, s, s, threads, reps, peak_per_core);
+  }
+  return 0;
+}

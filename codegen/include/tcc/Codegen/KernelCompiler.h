@@ -1,0 +1,75 @@
+//===- KernelCompiler.h - Kernels to a shared object ------------*- C++ -*-===//
+//
+// Compiles a module of kernel functions (tcc ops on tensors) to machine code
+// in one position-independent ELF shared object. Each public function `f`
+// becomes an exported symbol with the runtime's kernel signature
+//   void f(void *const *bindings, int64_t tile_begin, int64_t tile_end)
+// whose bindings are f's arguments, then f's results, then its scratch
+// buffers, in that order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_CODEGEN_KERNELCOMPILER_H
+#define TCC_CODEGEN_KERNELCOMPILER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::tcc {
+
+/// The CPU that compiled code runs on.
+struct CpuTarget {
+  std::string triple;   // e.g. "x86_64-unknown-linux-gnu"
+  std::string cpu;      // e.g. "znver4"
+  std::string features; // LLVM feature string, e.g. "+avx2,+fma,..."
+
+  /// This machine's CPU, or a named one (`--cpu=`) of the host's triple.
+  static CpuTarget host();
+  static CpuTarget named(StringRef cpu, StringRef triple = "");
+
+  /// The ISA features (LLVM names, e.g. "avx512f") the code may use and
+  /// the running CPU must have.
+  std::vector<std::string> requiredFeatures() const;
+};
+
+/// One compiled kernel.
+struct CompiledKernel {
+  std::string symbol;
+  unsigned numInputs = 0, numOutputs = 0;
+  std::vector<int64_t> scratchBytes; // bindings after inputs and outputs
+  int64_t tiles = 1;
+  unsigned numBindings() const {
+    return numInputs + numOutputs + static_cast<unsigned>(scratchBytes.size());
+  }
+};
+
+struct KernelObject {
+  std::vector<CompiledKernel> kernels;
+  std::vector<uint8_t> sharedObject; // ELF bytes
+};
+
+/// The dialects and interfaces (bufferization models, LLVM translations)
+/// that kernel compilation needs.
+void registerCodegenDialects(DialectRegistry &registry);
+
+/// Adds the passes that lower kernels from tcc ops to the LLVM dialect
+/// (registered as the pipeline `tcc-kernels-to-llvm`).
+void buildKernelsToLLVMPipeline(OpPassManager &pm);
+void registerKernelPipelines();
+
+/// Lowers `kernels` in place and produces the shared object. Diagnostics go
+/// to the module's context.
+FailureOr<KernelObject> compileKernels(ModuleOp kernels, const CpuTarget &target);
+
+} // namespace mlir::tcc
+
+#endif // TCC_CODEGEN_KERNELCOMPILER_H

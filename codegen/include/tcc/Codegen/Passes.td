@@ -1,0 +1,107 @@
+//===- Passes.td - Lowering passes of tcc's code generator -*- tablegen -*-===//
+
+#ifndef TCC_CODEGEN_PASSES_TD
+#define TCC_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TccLowerToLinalg : Pass<"tcc-lower-to-linalg"> {
+  let summary = "Lower tcc ops to linalg, tensor, arith and math on tensors";
+  let description = [{
+    Rewrites every tcc op of a kernel into upstream ops on tensors:
+    elementwise ops become `linalg.generic` with broadcasting indexing maps,
+    reductions `linalg.generic` with reduction iterators, data movement
+    explicit index arithmetic, so that later bufferization yields loops and
+    no library calls.
+
+    Before:
+    ```mlir
+    %0 = tcc.exp %x : tensor<4xf32>
+    ```
+    After:
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %0 = linalg.generic {...} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %1 = math.exp %in : f32
+      linalg.yield %1 : f32
+    } -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+  ];
+}
+
+def TccExpandMath : Pass<"tcc-expand-math"> {
+  let summary = "Replace math ops by polynomial approximations and expansions";
+  let description = [{
+    Wraps MLIR's math approximation and expansion patterns (which mlir-opt 19
+    exposes only as a test pass) so that compiled kernels vectorize and call
+    no libm function: exp, log, log1p, tanh, erf, sin, cos become polynomial
+    approximations; powf, roundeven, ceil, floor, fma expand to arith.
+
+    Before: `%y = math.exp %x : f32`. After: a sequence of arith ops
+    (range reduction, a polynomial, an exponent bit-cast).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"
+  ];
+}
+
+def TccPromoteAllocs : Pass<"tcc-promote-allocs", "::mlir::ModuleOp"> {
+  let summary = "Turn buffers allocated inside kernels into scratch arguments";
+  let description = [{
+    Kernels never allocate: the memory plan owns every buffer. Each static
+    `memref.alloc` in a public function becomes a new trailing argument (a
+    scratch binding the planner places in the arena), and the function gets
+    a `tcc.scratch_bytes` array attribute with each one's size. A dynamic
+    allocation is an error.
+
+    Before:
+    ```mlir
+    func.func @k(%in: memref<4xf32>, %out: memref<4xf32>) {
+      %t = memref.alloc() : memref<4xf32>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    func.func @k(%in: memref<4xf32>, %out: memref<4xf32>, %t: memref<4xf32>)
+        attributes {tcc.scratch_bytes = [16]} { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def TccTileKernels : Pass<"tcc-tile-kernels", "::mlir::ModuleOp"> {
+  let summary = "Give kernels a tile range the runtime's threads split";
+  let description = [{
+    Appends `tile_begin, tile_end : index` to every public function. When the
+    function's top-level loops are `scf.parallel` with one common first-dim
+    bound D and every buffer the function writes is indexed in dim 0 by that
+    dimension's induction variable, tiles are independent: the first
+    dimension's bounds become [tile_begin, tile_end) and the function gets
+    `tcc.tiles = D`. Otherwise it runs whole (`tcc.tiles = 1`) and ignores
+    the range.
+
+    Before:
+    ```mlir
+    func.func @k(%a: memref<8x4xf32>, %o: memref<8x4xf32>) {
+      scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c4) step (%c1, %c1) {...}
+    }
+    ```
+    After:
+    ```mlir
+    func.func @k(%a: memref<8x4xf32>, %o: memref<8x4xf32>, %b: index, %e: index)
+        attributes {tcc.tiles = 8 : i64} {
+      scf.parallel (%i, %j) = (%b, %c0) to (%e, %c4) step (%c1, %c1) {...}
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+#endif // TCC_CODEGEN_PASSES_TD

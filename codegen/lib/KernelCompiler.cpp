@@ -1,0 +1,323 @@
+//===- KernelCompiler.cpp - Kernels to an ELF shared object ---------------===//
+
+#include "tcc/Codegen/KernelCompiler.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+static void initializeTargets() {
+  static const bool once = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    return true;
+  }();
+  (void)once;
+}
+
+CpuTarget CpuTarget::host() {
+  CpuTarget target;
+  target.triple = llvm::sys::getDefaultTargetTriple();
+  target.cpu = llvm::sys::getHostCPUName().str();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::vector<std::string> enabled;
+  for (const auto &feature : features)
+    enabled.push_back((feature.second ? "+" : "-") + feature.first().str());
+  llvm::sort(enabled); // StringMap order is not deterministic
+  target.features = llvm::join(enabled, ",");
+  return target;
+}
+
+CpuTarget CpuTarget::named(StringRef cpu, StringRef triple) {
+  CpuTarget target;
+  target.triple = triple.empty() ? llvm::sys::getDefaultTargetTriple() : triple.str();
+  target.cpu = cpu.str();
+  return target;
+}
+
+std::vector<std::string> CpuTarget::requiredFeatures() const {
+  // The x86 ISA extensions that change which instructions the code may hold;
+  // named as LLVM and __builtin_cpu_supports name them.
+  static const char *const kIsaFeatures[] = {
+      "sse4.1", "sse4.2", "avx", "avx2", "fma", "f16c", "avx512f",
+      "avx512bw", "avx512dq", "avx512vl", "avx512cd", "avx512vnni",
+      "avx512bf16", "avx512fp16", "avx512vbmi", "avxvnni"};
+  initializeTargets();
+  std::string error;
+  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!t)
+    return {};
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      t->createMCSubtargetInfo(triple, cpu, features));
+  std::vector<std::string> required;
+  for (const char *feature : kIsaFeatures)
+    if (info && info->checkFeatures(std::string("+") + feature))
+      required.push_back(feature);
+  return required;
+}
+
+//===----------------------------------------------------------------------===//
+// LLVM IR: the kernel ABI and freestanding helpers
+//===----------------------------------------------------------------------===//
+
+/// Wraps `inner(ptr..., i64 begin, i64 end)` as the runtime's
+/// `void symbol(void *const *bindings, int64_t begin, int64_t end)`.
+static void addKernelWrapper(llvm::Module &module, llvm::Function *inner,
+                             StringRef symbol) {
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *i64Ty = llvm::Type::getInt64Ty(ctx);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                       {ptrTy, i64Ty, i64Ty}, false);
+  auto *wrapper = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                         symbol, module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", wrapper));
+  SmallVector<llvm::Value *> args;
+  unsigned numPointers = inner->arg_size() - 2;
+  for (unsigned i = 0; i < numPointers; ++i) {
+    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptrTy, wrapper->getArg(0), i);
+    args.push_back(b.CreateLoad(ptrTy, slot));
+  }
+  args.push_back(wrapper->getArg(1));
+  args.push_back(wrapper->getArg(2));
+  b.CreateCall(inner, args);
+  b.CreateRetVoid();
+}
+
+/// Byte-loop memcpy/memset, hidden in the object: LLVM lowers large copies
+/// and fills to calls of these names, and kernels import nothing.
+static void addFreestandingHelpers(llvm::Module &module) {
+  llvm::LLVMContext &ctx = module.getContext();
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *i64Ty = llvm::Type::getInt64Ty(ctx);
+  auto *i8Ty = llvm::Type::getInt8Ty(ctx);
+  auto *i32Ty = llvm::Type::getInt32Ty(ctx);
+  auto define = [&](StringRef name, llvm::Type *valueTy, bool isCopy) {
+    auto *type = llvm::FunctionType::get(ptrTy, {ptrTy, valueTy, i64Ty}, false);
+    auto *fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                      name, module);
+    fn->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    // Stop LLVM from recognizing the loop as a call to itself.
+    fn->addFnAttr("no-builtins");
+    auto *entry = llvm::BasicBlock::Create(ctx, "entry", fn);
+    auto *loop = llvm::BasicBlock::Create(ctx, "loop", fn);
+    auto *exit = llvm::BasicBlock::Create(ctx, "exit", fn);
+    llvm::IRBuilder<> b(entry);
+    b.CreateCondBr(b.CreateICmpEQ(fn->getArg(2), b.getInt64(0)), exit, loop);
+    b.SetInsertPoint(loop);
+    llvm::PHINode *i = b.CreatePHI(i64Ty, 2);
+    i->addIncoming(b.getInt64(0), entry);
+    llvm::Value *value =
+        isCopy ? b.CreateLoad(i8Ty, b.CreateGEP(i8Ty, fn->getArg(1), i))
+               : b.CreateTrunc(fn->getArg(1), i8Ty);
+    b.CreateStore(value, b.CreateGEP(i8Ty, fn->getArg(0), i));
+    llvm::Value *next = b.CreateAdd(i, b.getInt64(1));
+    i->addIncoming(next, loop);
+    b.CreateCondBr(b.CreateICmpEQ(next, fn->getArg(2)), exit, loop);
+    b.SetInsertPoint(exit);
+    b.CreateRet(fn->getArg(0));
+  };
+  if (!module.getFunction("memcpy"))
+    define("memcpy", ptrTy, /*isCopy=*/true);
+  if (!module.getFunction("memset"))
+    define("memset", i32Ty, /*isCopy=*/false);
+}
+
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+      .run(module, mam);
+}
+
+//===----------------------------------------------------------------------===//
+// Object file and link
+//===----------------------------------------------------------------------===//
+
+static FailureOr<std::string> findLinker(Location loc) {
+  for (StringRef name : {StringRef(TCC_LLD_PATH), StringRef("ld.lld-19"),
+                         StringRef("ld.lld")}) {
+    if (name.empty())
+      continue;
+    if (llvm::sys::fs::can_execute(name))
+      return name.str();
+    if (auto found = llvm::sys::findProgramByName(name))
+      return *found;
+  }
+  return emitError(loc, "cannot find the linker ld.lld (install lld-19)");
+}
+
+/// A temporary file removed when this goes out of scope.
+struct TempFile {
+  SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+
+static FailureOr<std::vector<uint8_t>>
+linkSharedObject(Location loc, const SmallVectorImpl<char> &object) {
+  FailureOr<std::string> linker = findLinker(loc);
+  if (failed(linker))
+    return failure();
+  TempFile input, output, log;
+  if (llvm::sys::fs::createTemporaryFile("tcc-kernels", "o", input.path) ||
+      llvm::sys::fs::createTemporaryFile("tcc-kernels", "so", output.path) ||
+      llvm::sys::fs::createTemporaryFile("tcc-link", "log", log.path))
+    return emitError(loc, "cannot create temporary files for linking");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(input.path, ec);
+    if (ec)
+      return emitError(loc, "cannot write ") << input.path << ": " << ec.message();
+    os.write(object.data(), object.size());
+  }
+  // -z defs: any undefined symbol is an error, so kernels import nothing.
+  // No build id and stripped symbols keep the bytes reproducible.
+  SmallVector<StringRef> args = {*linker,       "-shared",   "-z",  "defs",
+                                 "-z",          "noexecstack", "--build-id=none",
+                                 "--hash-style=gnu", "-s",   "-o",  output.path,
+                                 input.path};
+  std::optional<StringRef> redirects[] = {std::nullopt, log.path, log.path};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, redirects, 0,
+                                     0, &error);
+  if (rc != 0) {
+    auto text = llvm::MemoryBuffer::getFile(log.path);
+    return emitError(loc, "linking kernels failed: ")
+           << (error.empty() && text ? (*text)->getBuffer() : StringRef(error));
+  }
+  auto bytes = llvm::MemoryBuffer::getFile(output.path, /*IsText=*/false);
+  if (!bytes)
+    return emitError(loc, "cannot read the linked kernels");
+  StringRef data = (*bytes)->getBuffer();
+  return std::vector<uint8_t>(data.begin(), data.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+FailureOr<KernelObject> tcc::compileKernels(ModuleOp kernels,
+                                            const CpuTarget &target) {
+  Location loc = kernels.getLoc();
+  KernelObject result;
+  for (auto func : kernels.getOps<func::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    CompiledKernel kernel;
+    kernel.symbol = func.getSymName().str();
+    kernel.numInputs = func.getNumArguments();
+    kernel.numOutputs = func.getNumResults();
+    result.kernels.push_back(std::move(kernel));
+  }
+
+  PassManager pm(kernels.getContext());
+  buildKernelsToLLVMPipeline(pm);
+  if (failed(pm.run(kernels)))
+    return failure();
+
+  for (CompiledKernel &kernel : result.kernels) {
+    auto func = kernels.lookupSymbol<LLVM::LLVMFuncOp>(kernel.symbol);
+    if (!func)
+      return emitError(loc, "kernel ") << kernel.symbol << " vanished in lowering";
+    if (auto tiles = func->getAttrOfType<IntegerAttr>("tcc.tiles"))
+      kernel.tiles = tiles.getInt();
+    if (auto scratch = func->getAttrOfType<DenseI64ArrayAttr>("tcc.scratch_bytes"))
+      kernel.scratchBytes.assign(scratch.asArrayRef().begin(),
+                                 scratch.asArrayRef().end());
+    // The lowered function keeps its name with an `.impl` suffix; the ABI
+    // wrapper takes the kernel's name.
+    func.setSymName((kernel.symbol + ".impl"));
+    func.setLinkage(LLVM::Linkage::Internal);
+  }
+
+  registerBuiltinDialectTranslation(*kernels.getContext());
+  registerLLVMDialectTranslation(*kernels.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> module =
+      translateModuleToLLVMIR(kernels, llvmContext, "tcc_kernels");
+  if (!module)
+    return emitError(loc, "translation of the kernels to LLVM IR failed");
+
+  initializeTargets();
+  std::string error;
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(target.triple, error);
+  if (!llvmTarget)
+    return emitError(loc, "unknown target triple '") << target.triple << "': " << error;
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return emitError(loc, "cannot create a code generator for CPU '")
+           << target.cpu << "' on " << target.triple;
+  module->setTargetTriple(target.triple);
+  module->setDataLayout(machine->createDataLayout());
+
+  for (const CompiledKernel &kernel : result.kernels)
+    addKernelWrapper(*module, module->getFunction(kernel.symbol + ".impl"),
+                     kernel.symbol);
+  addFreestandingHelpers(*module);
+  for (llvm::Function &fn : *module) {
+    if (fn.isDeclaration())
+      continue;
+    fn.addFnAttr("target-cpu", target.cpu);
+    if (!target.features.empty())
+      fn.addFnAttr("target-features", target.features);
+    fn.addFnAttr(llvm::Attribute::NoUnwind);
+  }
+  optimize(*module, *machine);
+
+  SmallVector<char, 0> object;
+  {
+    llvm::raw_svector_ostream os(object);
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return emitError(loc, "the target cannot emit object files");
+    codegen.run(*module);
+  }
+  FailureOr<std::vector<uint8_t>> shared = linkSharedObject(loc, object);
+  if (failed(shared))
+    return failure();
+  result.sharedObject = std::move(*shared);
+  return result;
+}

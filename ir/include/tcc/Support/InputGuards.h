@@ -1,0 +1,82 @@
+//===- InputGuards.h - Reading untrusted IR files safely --------*- C++ -*-===//
+//
+// MLIR 19's parser recurses once or more per nesting level of regions, dense
+// literals and types, so tens of thousands of levels overflow the stack; it
+// also accepts shapes whose element count overflows int64_t. Tools that read
+// IR files (tcc-opt, tcc) run these checks before parsing and do their work
+// on a thread with a large stack.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_SUPPORT_INPUTGUARDS_H
+#define TCC_SUPPORT_INPUTGUARDS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <optional>
+#include <string>
+
+namespace llvm {
+class SourceMgr;
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir::tcc {
+
+struct InputLimits {
+  /// Deepest bracket nesting (`{`, `[`, `(`, `<` together) accepted in IR
+  /// text. Real models nest a few dozen levels; at this depth MLIR's
+  /// recursive parser, printer and passes stay within a few MiB of stack.
+  unsigned maxNesting = 1024;
+};
+
+/// The stack size tools give the thread that parses and transforms IR.
+constexpr unsigned kToolStackBytes = 256u << 20;
+
+/// A problem found in IR text before parsing, with where it starts.
+struct TextProblem {
+  llvm::SMLoc loc;
+  std::string message;
+};
+
+/// Whether `buffer` holds MLIR bytecode rather than text.
+bool isBytecode(llvm::MemoryBufferRef buffer);
+
+/// Scans IR text for nesting deeper than `limits` and for tensor, memref and
+/// vector types whose element count overflows int64_t. Strings and comments
+/// are skipped. Bytecode is not scanned (the caller checks isBytecode).
+std::optional<TextProblem> findTextProblem(llvm::MemoryBufferRef buffer,
+                                           const InputLimits &limits = {});
+
+/// findTextProblem for a file a tool is about to hand to MLIR: prints the
+/// problem as "file:line:col: error: ..." with the source line to `os` and
+/// fails. Bytecode passes.
+LogicalResult checkInputFile(const llvm::MemoryBuffer &buffer,
+                             llvm::raw_ostream &os,
+                             const InputLimits &limits = {});
+
+/// Fails with a diagnostic on the first op whose operand, result, block
+/// argument or attribute holds a shaped type with an element count or byte
+/// size that overflows int64_t.
+LogicalResult checkTensorSizes(Operation *root);
+
+/// Loads a model file (text or bytecode) from `sourceMgr`'s main buffer:
+/// the text checks above, parsing, checkTensorSizes, then the verifier.
+/// Problems go to `context`'s diagnostic handlers; returns null on any.
+OwningOpRef<ModuleOp> parseModelFile(llvm::SourceMgr &sourceMgr,
+                                     MLIRContext *context,
+                                     const InputLimits &limits = {});
+
+/// Runs `work` on a thread with a `stackBytes` stack and returns its result,
+/// so that what a nesting limit lets through never reaches the main thread's
+/// (often 8 MiB) limit.
+int runWithLargeStack(llvm::function_ref<int()> work,
+                      unsigned stackBytes = kToolStackBytes);
+
+} // namespace mlir::tcc
+
+#endif // TCC_SUPPORT_INPUTGUARDS_H

@@ -1,0 +1,81 @@
+//===- Artifact.h - a verified compiled model in memory ---------*- C++ -*-===//
+//
+// `Artifact` holds the bytes of a model file (mapped or copied) after every
+// structural check has passed: preamble, header hash, FlatBuffers verifier,
+// identifier, semantic validation and segment hashes. It does not check the
+// host CPU and maps no code (the executor does both), so tools can inspect
+// artifacts built for other machines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_ARTIFACT_H
+#define TCC_RUNTIME_ARTIFACT_H
+
+#include "tcc/runtime/Status.h"
+#include "tcc/runtime/artifact_generated.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tcc {
+namespace runtime {
+
+class TCC_RUNTIME_API Artifact {
+public:
+  // Maps `path` read-only. Errors name the file.
+  static Status openFile(const std::string &path,
+                         std::unique_ptr<Artifact> *out);
+  // Copies `size` bytes into a 64-byte aligned buffer from `allocator`
+  // (NULL: the system allocator).
+  static Status fromMemory(const void *data, size_t size,
+                           const tcc_allocator_t *allocator,
+                           std::unique_ptr<Artifact> *out);
+  ~Artifact();
+  Artifact(const Artifact &) = delete;
+  Artifact &operator=(const Artifact &) = delete;
+
+  const tcc::artifact::Model &model() const { return *model_; }
+  const uint8_t *fileData() const { return data_; }
+  size_t fileSize() const { return size_; }
+  // The segments' bytes (nullptr and 0 when absent). Constants are 64-byte
+  // aligned in memory.
+  const uint8_t *constants() const { return constants_; }
+  uint64_t constantBytes() const { return constantBytes_; }
+  const uint8_t *code() const { return code_; }
+  uint64_t codeBytes() const { return codeBytes_; }
+  // Where the bytes came from, for messages: the path or "<memory>".
+  const std::string &name() const { return name_; }
+
+private:
+  Artifact() = default;
+  Status verify();
+
+  std::string name_;
+  const uint8_t *data_ = nullptr;
+  size_t size_ = 0;
+  bool mapped_ = false;
+  tcc_allocator_t allocator_{};
+  const tcc::artifact::Model *model_ = nullptr;
+  const uint8_t *constants_ = nullptr;
+  uint64_t constantBytes_ = 0;
+  const uint8_t *code_ = nullptr;
+  uint64_t codeBytes_ = 0;
+};
+
+// Checks a byte range that claims to be an artifact: everything Artifact
+// checks, without owning the bytes. On success `*out` points into `data`.
+TCC_RUNTIME_API Status verifyArtifactBytes(const uint8_t *data, size_t size,
+                                           const tcc::artifact::Model **out);
+
+// Checks that this host can run the model: target architecture and every
+// listed CPU feature.
+TCC_RUNTIME_API Status checkHostSupports(const tcc::artifact::Model &model);
+
+// Bytes per element of a schema dtype; 0 for an unknown value.
+TCC_RUNTIME_API size_t dtypeSize(tcc::artifact::DType dtype);
+
+} // namespace runtime
+} // namespace tcc
+
+#endif // TCC_RUNTIME_ARTIFACT_H

@@ -1,0 +1,245 @@
+/*===- tcc_runtime.h - C API of the tcc runtime ----------------------------===*
+ *
+ * Loads a compiled model (`model.bin`, see runtime/schema/artifact.fbs) and
+ * runs it. The style follows IREE's runtime API:
+ *
+ *  - Every call that can fail returns a tcc_status_t: NULL means success,
+ *    anything else is an error object with a code and a message that the
+ *    caller reads and then frees with tcc_status_free.
+ *  - Results come back through `out_` parameters, written only on success.
+ *  - Large memory (model copies, session arenas, output buffers) comes from
+ *    an explicit tcc_allocator_t; tcc_allocator_system() is the default.
+ *  - Models and sessions are reference counted (retain/release); a session
+ *    retains its model.
+ *  - Option structs are filled with defaults by *_options_initialize.
+ *
+ * Threading: a loaded model is immutable and may be shared by any number of
+ * threads and sessions. A session is used by one thread at a time; run many
+ * sessions of one model concurrently for parallel requests. Intra-op
+ * parallelism comes from the tcc_parallel given in the session options.
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TCC_RUNTIME_TCC_RUNTIME_H
+#define TCC_RUNTIME_TCC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tcc/runtime/kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TCC_RUNTIME_API __attribute__((visibility("default")))
+#else
+#define TCC_RUNTIME_API
+#endif
+
+/*---------------------------------------------------------------------------
+ * Status
+ *-------------------------------------------------------------------------*/
+
+typedef enum tcc_status_code_e {
+  TCC_STATUS_OK = 0,
+  TCC_STATUS_INVALID_ARGUMENT = 1,    /* an argument of the call is wrong */
+  TCC_STATUS_NOT_FOUND = 2,           /* a file, name or symbol is missing */
+  TCC_STATUS_OUT_OF_RANGE = 3,        /* an index is out of range */
+  TCC_STATUS_FAILED_PRECONDITION = 4, /* e.g. an input is not bound, the
+                                         host CPU lacks a required feature */
+  TCC_STATUS_RESOURCE_EXHAUSTED = 5,  /* an allocation failed */
+  TCC_STATUS_DATA_LOSS = 6,     /* a file is truncated, corrupt or malformed */
+  TCC_STATUS_UNIMPLEMENTED = 7, /* valid but unsupported (format version) */
+  TCC_STATUS_INTERNAL = 8,      /* a kernel reported an error */
+  TCC_STATUS_IO_ERROR = 9,      /* reading or writing a file failed */
+} tcc_status_code_t;
+
+/* NULL is success; otherwise an error owned by the caller. */
+typedef struct tcc_status_s *tcc_status_t;
+
+/* A new error status; never returns NULL (falls back to a static
+ * out-of-memory status when it cannot allocate). */
+TCC_RUNTIME_API tcc_status_t tcc_status_make(tcc_status_code_t code,
+                                             const char *message);
+/* TCC_STATUS_OK for NULL. */
+TCC_RUNTIME_API tcc_status_code_t tcc_status_code(tcc_status_t status);
+/* "" for NULL; valid until the status is freed. */
+TCC_RUNTIME_API const char *tcc_status_message(tcc_status_t status);
+/* Frees an error status; NULL is a no-op. */
+TCC_RUNTIME_API void tcc_status_free(tcc_status_t status);
+/* "OK", "INVALID_ARGUMENT", ... */
+TCC_RUNTIME_API const char *tcc_status_code_name(tcc_status_code_t code);
+
+/*---------------------------------------------------------------------------
+ * Allocator
+ *-------------------------------------------------------------------------*/
+
+typedef struct tcc_allocator_t {
+  void *self; /* passed back to alloc/free */
+  /* `size` bytes aligned to `alignment` (a power of two), or NULL. */
+  void *(*alloc)(void *self, size_t size, size_t alignment);
+  void (*free)(void *self, void *ptr);
+} tcc_allocator_t;
+
+/* The C library's aligned allocation. */
+TCC_RUNTIME_API tcc_allocator_t tcc_allocator_system(void);
+
+/*---------------------------------------------------------------------------
+ * Element types (values equal tcc.artifact.DType of the schema)
+ *-------------------------------------------------------------------------*/
+
+typedef enum tcc_dtype_e {
+  TCC_DTYPE_F32 = 0,
+  TCC_DTYPE_F64 = 1,
+  TCC_DTYPE_F16 = 2,
+  TCC_DTYPE_BF16 = 3,
+  TCC_DTYPE_I64 = 4,
+  TCC_DTYPE_I32 = 5,
+  TCC_DTYPE_I8 = 6,
+  TCC_DTYPE_U8 = 7,
+  TCC_DTYPE_BOOL = 8,
+} tcc_dtype_t;
+
+#define TCC_DTYPE_COUNT 9
+
+/* Bytes per element; 0 for an unknown value. */
+TCC_RUNTIME_API size_t tcc_dtype_size(tcc_dtype_t dtype);
+/* "f32", "f64", "f16", "bf16", "i64", "i32", "i8", "u8", "bool"; "?" for an
+ * unknown value. */
+TCC_RUNTIME_API const char *tcc_dtype_name(tcc_dtype_t dtype);
+
+/*---------------------------------------------------------------------------
+ * Thread pools (intra-op parallelism)
+ *-------------------------------------------------------------------------*/
+
+typedef struct tcc_thread_pool_s tcc_thread_pool_t;
+
+/* A pool that runs work on `num_threads` threads, the calling thread
+ * included (num_threads - 1 workers). Many sessions may share one pool. */
+TCC_RUNTIME_API tcc_status_t
+tcc_thread_pool_create(int32_t num_threads, tcc_thread_pool_t **out_pool);
+TCC_RUNTIME_API void tcc_thread_pool_retain(tcc_thread_pool_t *pool);
+TCC_RUNTIME_API void tcc_thread_pool_release(tcc_thread_pool_t *pool);
+/* The pool as the kernels' tcc_parallel; valid while the pool lives. */
+TCC_RUNTIME_API const tcc_parallel *
+tcc_thread_pool_parallel(tcc_thread_pool_t *pool);
+
+/*---------------------------------------------------------------------------
+ * Models
+ *-------------------------------------------------------------------------*/
+
+typedef struct tcc_model_s tcc_model_t;
+
+/* Map the code from an unlinked temporary file instead of a memfd (the
+ * loader falls back to this by itself where executable memfds are
+ * forbidden). */
+#define TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE 0x1u
+
+typedef struct tcc_model_load_options_t {
+  uint32_t flags; /* TCC_MODEL_LOAD_FLAG_* */
+  tcc_allocator_t allocator;
+} tcc_model_load_options_t;
+
+TCC_RUNTIME_API void
+tcc_model_load_options_initialize(tcc_model_load_options_t *out_options);
+
+/* Maps the file and verifies all of it (structure, sizes, CPU features,
+ * hashes) before mapping its code. `options` may be NULL. */
+TCC_RUNTIME_API tcc_status_t
+tcc_model_load_file(const char *path, const tcc_model_load_options_t *options,
+                    tcc_model_t **out_model);
+
+/* Same from memory; the bytes are copied, so the caller may free them when
+ * the call returns. */
+TCC_RUNTIME_API tcc_status_t tcc_model_load_memory(
+    const void *data, size_t size, const tcc_model_load_options_t *options,
+    tcc_model_t **out_model);
+
+TCC_RUNTIME_API void tcc_model_retain(tcc_model_t *model);
+TCC_RUNTIME_API void tcc_model_release(tcc_model_t *model);
+
+/* A named input or output. Pointers stay valid while the model lives. */
+typedef struct tcc_tensor_info_t {
+  const char *name;
+  tcc_dtype_t dtype;
+  size_t rank;
+  const int64_t *shape; /* rank dimensions */
+  size_t byte_size;     /* product(shape) * tcc_dtype_size(dtype) */
+} tcc_tensor_info_t;
+
+TCC_RUNTIME_API size_t tcc_model_input_count(const tcc_model_t *model);
+TCC_RUNTIME_API size_t tcc_model_output_count(const tcc_model_t *model);
+TCC_RUNTIME_API tcc_status_t tcc_model_input_info(const tcc_model_t *model,
+                                                  size_t index,
+                                                  tcc_tensor_info_t *out_info);
+TCC_RUNTIME_API tcc_status_t tcc_model_output_info(const tcc_model_t *model,
+                                                   size_t index,
+                                                   tcc_tensor_info_t *out_info);
+/* TCC_STATUS_NOT_FOUND when no input/output has that name. */
+TCC_RUNTIME_API tcc_status_t tcc_model_find_input(const tcc_model_t *model,
+                                                  const char *name,
+                                                  size_t *out_index);
+TCC_RUNTIME_API tcc_status_t tcc_model_find_output(const tcc_model_t *model,
+                                                   const char *name,
+                                                   size_t *out_index);
+
+/*---------------------------------------------------------------------------
+ * Sessions
+ *-------------------------------------------------------------------------*/
+
+typedef struct tcc_session_s tcc_session_t;
+
+typedef struct tcc_session_options_t {
+  /* Intra-op thread pool (e.g. tcc_thread_pool_parallel), or NULL to run on
+   * the calling thread. Must outlive the session. Results are bitwise
+   * identical for the same num_threads. */
+  const tcc_parallel *parallel;
+  tcc_allocator_t allocator; /* arena, workspace and output buffers */
+} tcc_session_options_t;
+
+TCC_RUNTIME_API void
+tcc_session_options_initialize(tcc_session_options_t *out_options);
+
+/* Allocates the session's arena (64-byte aligned). `options` may be NULL. */
+TCC_RUNTIME_API tcc_status_t
+tcc_session_create(tcc_model_t *model, const tcc_session_options_t *options,
+                   tcc_session_t **out_session);
+TCC_RUNTIME_API void tcc_session_retain(tcc_session_t *session);
+TCC_RUNTIME_API void tcc_session_release(tcc_session_t *session);
+
+/* Binds the caller's memory to input `index`: exactly the input's
+ * byte_size bytes, aligned to its element size. The session reads it during
+ * every tcc_session_run until it is bound again; it is not copied. */
+TCC_RUNTIME_API tcc_status_t tcc_session_bind_input(tcc_session_t *session,
+                                                    size_t index,
+                                                    const void *data,
+                                                    size_t byte_size);
+TCC_RUNTIME_API tcc_status_t
+tcc_session_bind_input_by_name(tcc_session_t *session, const char *name,
+                               const void *data, size_t byte_size);
+
+/* Binds caller memory that runs write output `index` into (same size and
+ * alignment rules as inputs). With data == NULL the session writes into a
+ * buffer of its own again (the default). */
+TCC_RUNTIME_API tcc_status_t tcc_session_bind_output(tcc_session_t *session,
+                                                     size_t index, void *data,
+                                                     size_t byte_size);
+TCC_RUNTIME_API tcc_status_t tcc_session_bind_output_by_name(
+    tcc_session_t *session, const char *name, void *data, size_t byte_size);
+
+/* Runs the execution plan once. Every input must be bound. */
+TCC_RUNTIME_API tcc_status_t tcc_session_run(tcc_session_t *session);
+
+/* Where output `index` is: the caller's bound buffer or the session's own
+ * (valid until the session is released; overwritten by the next run). */
+TCC_RUNTIME_API tcc_status_t tcc_session_output(tcc_session_t *session,
+                                                size_t index,
+                                                const void **out_data,
+                                                size_t *out_byte_size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TCC_RUNTIME_TCC_RUNTIME_H */

@@ -1,0 +1,185 @@
+//===- Artifact.cpp - reading and verifying a model file ------------------===//
+//
+// The order of checks matters: nothing reads a byte before the check that
+// makes reading it safe has passed. The preamble comes first (sizes), then
+// the header hash (so a corrupt header fails cleanly rather than by luck in
+// the verifier), the identifier, the FlatBuffers verifier (every offset in
+// the header in bounds), semantic validation (every value consistent) and
+// last the segment hashes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/runtime/Artifact.h"
+
+#include "Checks.h"
+#include "Validator.h"
+
+#include "tcc/runtime/ArtifactFormat.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tcc {
+namespace runtime {
+
+using detail::cat;
+using detail::corrupt;
+
+size_t dtypeSize(tcc::artifact::DType dtype) {
+  return tcc_dtype_size(static_cast<tcc_dtype_t>(dtype));
+}
+
+namespace {
+
+uint64_t readLE(const uint8_t *p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i)
+    v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+Status readPreamble(const uint8_t *data, size_t size,
+                    ArtifactPreamble *preamble) {
+  if (size < kArtifactPreambleSize)
+    return corrupt("file has ", size, " bytes, less than the ",
+                   kArtifactPreambleSize, "-byte preamble (truncated?)");
+  if (std::memcmp(data, kArtifactMagic, sizeof(kArtifactMagic)) != 0)
+    return corrupt(
+        "not a tcc model: the file does not start with \"TCCMODEL\"");
+  preamble->formatVersion = uint32_t(readLE(data + 8, 4));
+  preamble->headerSize = uint32_t(readLE(data + 12, 4));
+  preamble->headerHash = readLE(data + 16, 8);
+  if (preamble->formatVersion != kArtifactFormatVersion)
+    return Status(TCC_STATUS_UNIMPLEMENTED,
+                  cat("artifact format version ", preamble->formatVersion,
+                      ", this runtime reads version ", kArtifactFormatVersion));
+  if (readLE(data + 24, 8) != 0)
+    return corrupt("preamble bytes 24..31 are not zero");
+  if (preamble->headerSize < 8 || preamble->headerSize >= kMaxHeaderSize)
+    return corrupt("header size ", preamble->headerSize, " is out of range");
+  if (preamble->headerSize > size - kArtifactPreambleSize)
+    return corrupt("header of ", preamble->headerSize, " bytes ends past the ",
+                   size, "-byte file (truncated?)");
+  return Status();
+}
+
+} // namespace
+
+Status verifyArtifactBytes(const uint8_t *data, size_t size,
+                           const tcc::artifact::Model **out) {
+  ArtifactPreamble preamble;
+  TCC_RETURN_IF_ERROR(readPreamble(data, size, &preamble));
+  const uint8_t *header = data + kArtifactPreambleSize;
+  if (hash64(header, preamble.headerSize) != preamble.headerHash)
+    return corrupt("header hash mismatch, the header bytes are corrupt");
+  if (!tcc::artifact::ModelBufferHasIdentifier(header))
+    return corrupt("header identifier is \"",
+                   std::string(reinterpret_cast<const char *>(header) + 4, 4),
+                   "\", expected \"", tcc::artifact::ModelIdentifier(), "\"");
+  flatbuffers::Verifier verifier(header, preamble.headerSize);
+  if (!tcc::artifact::VerifyModelBuffer(verifier))
+    return corrupt("header fails FlatBuffers verification");
+  const tcc::artifact::Model *model = tcc::artifact::GetModel(header);
+  detail::SegmentLayout layout;
+  TCC_RETURN_IF_ERROR(
+      detail::validateModel(*model, data, size, preamble.headerSize, &layout));
+  TCC_RETURN_IF_ERROR(detail::checkSegmentHashes(*model, data));
+  *out = model;
+  return Status();
+}
+
+Status Artifact::verify() {
+  TCC_RETURN_IF_ERROR(verifyArtifactBytes(data_, size_, &model_));
+  const auto *segments = model_->segments();
+  for (uint32_t i = 0; segments && i < segments->size(); ++i) {
+    const auto *s = segments->Get(i);
+    if (s->kind() == tcc::artifact::SegmentKind::Constants) {
+      constants_ = data_ + s->offset();
+      constantBytes_ = s->size();
+    } else {
+      code_ = data_ + s->offset();
+      codeBytes_ = s->size();
+    }
+  }
+  return Status();
+}
+
+Status Artifact::openFile(const std::string &path,
+                          std::unique_ptr<Artifact> *out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Status(errno == ENOENT ? TCC_STATUS_NOT_FOUND : TCC_STATUS_IO_ERROR,
+                  cat(path, ": cannot open: ", std::strerror(errno)));
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int err = errno;
+    ::close(fd);
+    return Status(TCC_STATUS_IO_ERROR,
+                  cat(path, ": not a regular file",
+                      err ? cat(" (", std::strerror(err), ")") : ""));
+  }
+  std::unique_ptr<Artifact> artifact(new Artifact());
+  artifact->name_ = path;
+  artifact->size_ = size_t(st.st_size);
+  if (artifact->size_ > 0) {
+    // A private read-only mapping: constants are used in place and pages load
+    // on demand. (Another process truncating the file while it is mapped
+    // would raise SIGBUS; artifacts are not expected to change in place.)
+    void *p = ::mmap(nullptr, artifact->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      return Status(TCC_STATUS_IO_ERROR,
+                    cat(path, ": cannot map: ", std::strerror(err)));
+    }
+    artifact->data_ = static_cast<const uint8_t *>(p);
+    artifact->mapped_ = true;
+  }
+  ::close(fd);
+  TCC_RETURN_IF_ERROR(artifact->verify().withContext(path));
+  *out = std::move(artifact);
+  return Status();
+}
+
+Status Artifact::fromMemory(const void *data, size_t size,
+                            const tcc_allocator_t *allocator,
+                            std::unique_ptr<Artifact> *out) {
+  if (!data && size)
+    return Status(TCC_STATUS_INVALID_ARGUMENT, "model data is NULL");
+  std::unique_ptr<Artifact> artifact(new Artifact());
+  artifact->name_ = "<memory>";
+  artifact->allocator_ = allocator ? *allocator : tcc_allocator_system();
+  if (!artifact->allocator_.alloc || !artifact->allocator_.free)
+    return Status(TCC_STATUS_INVALID_ARGUMENT, "allocator lacks alloc/free");
+  if (size > 0) {
+    // Copied into aligned memory: FlatBuffers and the kernels read aligned
+    // scalars, and the caller keeps ownership of its bytes.
+    void *copy = artifact->allocator_.alloc(artifact->allocator_.self, size,
+                                            kArtifactAlignment);
+    if (!copy)
+      return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                    cat("cannot allocate ", size, " bytes for the model"));
+    std::memcpy(copy, data, size);
+    artifact->data_ = static_cast<const uint8_t *>(copy);
+    artifact->size_ = size;
+  }
+  TCC_RETURN_IF_ERROR(artifact->verify().withContext(artifact->name_));
+  *out = std::move(artifact);
+  return Status();
+}
+
+Artifact::~Artifact() {
+  if (!data_)
+    return;
+  if (mapped_)
+    ::munmap(const_cast<uint8_t *>(data_), size_);
+  else
+    allocator_.free(allocator_.self, const_cast<uint8_t *>(data_));
+}
+
+} // namespace runtime
+} // namespace tcc

@@ -1,0 +1,207 @@
+//===- ArtifactBuilder.cpp - writes model files ---------------------------===//
+
+#include "tcc/runtime/ArtifactBuilder.h"
+
+#include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tcc {
+namespace runtime {
+
+using namespace tcc::artifact;
+
+namespace {
+
+uint64_t bytesOf(DType dtype, const std::vector<int64_t> &shape) {
+  uint64_t n = dtypeSize(dtype);
+  for (int64_t d : shape)
+    n *= uint64_t(d);
+  return n;
+}
+
+void padTo(std::vector<uint8_t> &bytes, size_t alignment) {
+  bytes.resize((bytes.size() + alignment - 1) / alignment * alignment, 0);
+}
+
+} // namespace
+
+std::string hostTargetTriple() {
+#if defined(__x86_64__)
+  return "x86_64-unknown-linux-gnu";
+#elif defined(__aarch64__)
+  return "aarch64-unknown-linux-gnu";
+#else
+  return "unknown-unknown-linux-gnu";
+#endif
+}
+
+ArtifactBuilder::ArtifactBuilder() {
+  model_.format_version = kArtifactFormatVersion;
+  model_.kernels_abi_version = TCC_KERNELS_ABI_VERSION;
+  model_.target_triple = hostTargetTriple();
+}
+
+uint32_t ArtifactBuilder::addBuffer(DType dtype, std::vector<int64_t> shape,
+                                    Storage storage, uint64_t offset,
+                                    uint32_t index) {
+  auto buffer = std::make_unique<BufferT>();
+  buffer->dtype = dtype;
+  buffer->byte_size = bytesOf(dtype, shape);
+  buffer->shape = std::move(shape);
+  buffer->storage = storage;
+  buffer->offset = offset;
+  buffer->index = index;
+  model_.buffers.push_back(std::move(buffer));
+  return uint32_t(model_.buffers.size() - 1);
+}
+
+uint32_t ArtifactBuilder::addArenaBuffer(DType dtype,
+                                         std::vector<int64_t> shape,
+                                         uint64_t offset) {
+  uint64_t end = offset + bytesOf(dtype, shape);
+  if (end > model_.arena_bytes)
+    model_.arena_bytes = end;
+  return addBuffer(dtype, std::move(shape), Storage::Arena, offset);
+}
+
+uint64_t ArtifactBuilder::appendConstants(const void *bytes, size_t size,
+                                          size_t alignment) {
+  padTo(constants_, alignment);
+  uint64_t offset = constants_.size();
+  const auto *p = static_cast<const uint8_t *>(bytes);
+  constants_.insert(constants_.end(), p, p + size);
+  return offset;
+}
+
+uint32_t ArtifactBuilder::addConstantBuffer(DType dtype,
+                                            std::vector<int64_t> shape,
+                                            const void *bytes,
+                                            size_t alignment) {
+  uint64_t offset = appendConstants(bytes, bytesOf(dtype, shape), alignment);
+  return addBuffer(dtype, std::move(shape), Storage::Constant, offset);
+}
+
+uint32_t
+ArtifactBuilder::addSpec(std::vector<std::unique_ptr<TensorSpecT>> &specs,
+                         Storage storage, const std::string &name, DType dtype,
+                         std::vector<int64_t> shape) {
+  auto spec = std::make_unique<TensorSpecT>();
+  spec->name = name;
+  spec->dtype = dtype;
+  spec->shape = shape;
+  spec->buffer =
+      addBuffer(dtype, std::move(shape), storage, 0, uint32_t(specs.size()));
+  specs.push_back(std::move(spec));
+  return specs.back()->buffer;
+}
+
+uint32_t ArtifactBuilder::addInput(const std::string &name, DType dtype,
+                                   std::vector<int64_t> shape) {
+  return addSpec(model_.inputs, Storage::Input, name, dtype, std::move(shape));
+}
+
+uint32_t ArtifactBuilder::addOutput(const std::string &name, DType dtype,
+                                    std::vector<int64_t> shape) {
+  return addSpec(model_.outputs, Storage::Output, name, dtype,
+                 std::move(shape));
+}
+
+uint32_t ArtifactBuilder::addKernel(const std::string &symbol,
+                                    uint32_t numBindings,
+                                    std::vector<std::string> sourceOps) {
+  auto kernel = std::make_unique<KernelT>();
+  kernel->symbol = symbol;
+  kernel->num_bindings = numBindings;
+  kernel->source_ops = std::move(sourceOps);
+  model_.kernels.push_back(std::move(kernel));
+  return uint32_t(model_.kernels.size() - 1);
+}
+
+void ArtifactBuilder::addKernelCall(uint32_t kernel,
+                                    std::vector<uint32_t> bindings,
+                                    int64_t tiles,
+                                    std::vector<std::string> sourceOps) {
+  KernelCallT call;
+  call.kernel = kernel;
+  call.bindings = std::move(bindings);
+  call.tiles = tiles;
+  OpUnion op;
+  op.Set(std::move(call));
+  addStep(std::move(op), std::move(sourceOps));
+}
+
+void ArtifactBuilder::addStep(OpUnion op, std::vector<std::string> sourceOps) {
+  auto step = std::make_unique<StepT>();
+  step->op = std::move(op);
+  step->source_ops = std::move(sourceOps);
+  model_.plan.push_back(std::move(step));
+}
+
+std::vector<uint8_t>
+ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
+  ModelT model = model_;
+  std::vector<const std::vector<uint8_t> *> payloads;
+  model.segments.clear();
+  for (auto [kind, bytes] : {std::pair(SegmentKind::Constants, &constants_),
+                             std::pair(SegmentKind::Code, &code_)}) {
+    if (bytes->empty())
+      continue;
+    model.segments.emplace_back(kind, 0, bytes->size(),
+                                hash64(bytes->data(), bytes->size()));
+    payloads.push_back(bytes);
+  }
+  auto pack = [](const ModelT &m) {
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(Model::Pack(fbb, &m), ModelIdentifier());
+    return std::vector<uint8_t>(fbb.GetBufferPointer(),
+                                fbb.GetBufferPointer() + fbb.GetSize());
+  };
+  // Segments follow the header, each at the next multiple of 64. The values
+  // of a struct vector do not change the header's size, so one packing
+  // tells where they land.
+  auto layOut = [&](ModelT &m) {
+    uint64_t offset = alignToArtifact(kArtifactPreambleSize + pack(m).size());
+    for (Segment &s : m.segments) {
+      s = Segment(s.kind(), offset, s.size(), s.hash());
+      offset = alignToArtifact(offset + s.size());
+    }
+  };
+  layOut(model);
+  if (edit) {
+    std::vector<Segment> planned = model.segments;
+    edit(model);
+    // Unless the edit rewrote the segment table itself, follow a header
+    // whose size it changed.
+    auto same = [](const Segment &a, const Segment &b) {
+      return a.kind() == b.kind() && a.offset() == b.offset() &&
+             a.size() == b.size() && a.hash() == b.hash();
+    };
+    if (model.segments.size() == planned.size() &&
+        std::equal(planned.begin(), planned.end(), model.segments.begin(),
+                   same))
+      layOut(model);
+  }
+  std::vector<uint8_t> header = pack(model);
+
+  std::vector<uint8_t> file(kArtifactPreambleSize);
+  ArtifactPreamble preamble;
+  preamble.formatVersion = kArtifactFormatVersion;
+  preamble.headerSize = uint32_t(header.size());
+  preamble.headerHash = hash64(header.data(), header.size());
+  encodePreamble(preamble, file.data());
+  file.insert(file.end(), header.begin(), header.end());
+  padTo(file, kArtifactAlignment);
+  for (size_t i = 0; i < payloads.size(); ++i) {
+    if (i)
+      padTo(file, kArtifactAlignment);
+    file.insert(file.end(), payloads[i]->begin(), payloads[i]->end());
+  }
+  return file;
+}
+
+} // namespace runtime
+} // namespace tcc

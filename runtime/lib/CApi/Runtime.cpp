@@ -1,0 +1,327 @@
+//===- Runtime.cpp - the C API over models and sessions -------------------===//
+//
+// Each entry point checks its arguments, calls the C++ implementation and
+// turns any exception (allocation failure, the thread pool's errors) into a
+// status, so nothing unwinds into C callers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcc/runtime/tcc_runtime.h"
+
+#include "../Artifact/Checks.h"
+#include "../Executor/Model.h"
+
+#include <cstring>
+#include <exception>
+#include <new>
+
+using tcc::runtime::Status;
+using tcc::runtime::detail::cat;
+
+namespace {
+
+template <typename Fn> tcc_status_t guarded(Fn &&fn) {
+  try {
+    return fn().release();
+  } catch (const std::bad_alloc &) {
+    return tcc_status_make(TCC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  } catch (const std::exception &e) {
+    return tcc_status_make(TCC_STATUS_INTERNAL, e.what());
+  } catch (...) {
+    return tcc_status_make(TCC_STATUS_INTERNAL, "unknown exception");
+  }
+}
+
+Status nullArgument(const char *what) {
+  return Status(TCC_STATUS_INVALID_ARGUMENT, cat(what, " is NULL"));
+}
+
+tcc_model_load_options_t loadOptions(const tcc_model_load_options_t *options) {
+  tcc_model_load_options_t o;
+  tcc_model_load_options_initialize(&o);
+  return options ? *options : o;
+}
+
+Status loadArtifact(std::unique_ptr<tcc::runtime::Artifact> artifact,
+                    const tcc_model_load_options_t &options,
+                    tcc_model_t **out_model) {
+  std::string name = artifact->name();
+  return tcc_model_s::create(std::move(artifact), options.flags, out_model)
+      .withContext(name);
+}
+
+Status tensorInfo(const std::vector<tcc::runtime::detail::TensorInfo> &infos,
+                  size_t index, const char *kind, tcc_tensor_info_t *out) {
+  if (!out)
+    return nullArgument("out_info");
+  if (index >= infos.size())
+    return Status(TCC_STATUS_OUT_OF_RANGE,
+                  cat(kind, " index ", index, " out of range (the model has ",
+                      infos.size(), ")"));
+  const auto &info = infos[index];
+  out->name = info.name.c_str();
+  out->dtype = info.dtype;
+  out->rank = info.shape.size();
+  out->shape = info.shape.data();
+  out->byte_size = info.byteSize;
+  return Status();
+}
+
+Status findTensor(const std::vector<tcc::runtime::detail::TensorInfo> &infos,
+                  const char *name, const char *kind, size_t *out_index) {
+  if (!name)
+    return nullArgument("name");
+  if (!out_index)
+    return nullArgument("out_index");
+  for (size_t i = 0; i < infos.size(); ++i)
+    if (infos[i].name == name) {
+      *out_index = i;
+      return Status();
+    }
+  std::string known;
+  for (const auto &info : infos)
+    known += cat(known.empty() ? "" : ", ", "'", info.name, "'");
+  return Status(TCC_STATUS_NOT_FOUND,
+                cat("the model has no ", kind, " named '", name, "' (", kind,
+                    "s: ", known.empty() ? "none" : known, ")"));
+}
+
+Status checkBinding(const tcc::runtime::detail::TensorInfo &info,
+                    const char *kind, size_t index, const void *data,
+                    size_t byte_size, bool allowNull) {
+  std::string what = cat(kind, " ", index, " '", info.name, "'");
+  if (!data) {
+    if (allowNull)
+      return Status();
+    return Status(TCC_STATUS_INVALID_ARGUMENT, cat(what, ": data is NULL"));
+  }
+  if (byte_size != info.byteSize)
+    return Status(TCC_STATUS_INVALID_ARGUMENT,
+                  cat(what, ": ", byte_size, " bytes given, it takes ",
+                      info.byteSize, " (", tcc_dtype_name(info.dtype), ")"));
+  if (reinterpret_cast<uintptr_t>(data) % tcc_dtype_size(info.dtype) != 0)
+    return Status(TCC_STATUS_INVALID_ARGUMENT,
+                  cat(what, ": data is not aligned to its ",
+                      tcc_dtype_size(info.dtype), "-byte elements"));
+  return Status();
+}
+
+Status bindInput(tcc_session_t *session, size_t index, const void *data,
+                 size_t byte_size) {
+  if (!session)
+    return nullArgument("session");
+  const auto &infos = session->model->inputs;
+  if (index >= infos.size())
+    return Status(TCC_STATUS_OUT_OF_RANGE,
+                  cat("input index ", index, " out of range (the model has ",
+                      infos.size(), ")"));
+  TCC_RETURN_IF_ERROR(
+      checkBinding(infos[index], "input", index, data, byte_size, false));
+  session->inputs[index] = data;
+  return Status();
+}
+
+Status bindOutput(tcc_session_t *session, size_t index, void *data,
+                  size_t byte_size) {
+  if (!session)
+    return nullArgument("session");
+  const auto &infos = session->model->outputs;
+  if (index >= infos.size())
+    return Status(TCC_STATUS_OUT_OF_RANGE,
+                  cat("output index ", index, " out of range (the model has ",
+                      infos.size(), ")"));
+  TCC_RETURN_IF_ERROR(
+      checkBinding(infos[index], "output", index, data, byte_size, true));
+  session->boundOutputs[index] = data;
+  return Status();
+}
+
+} // namespace
+
+extern "C" {
+
+void tcc_model_load_options_initialize(tcc_model_load_options_t *out_options) {
+  if (!out_options)
+    return;
+  std::memset(out_options, 0, sizeof(*out_options));
+  out_options->allocator = tcc_allocator_system();
+}
+
+tcc_status_t tcc_model_load_file(const char *path,
+                                 const tcc_model_load_options_t *options,
+                                 tcc_model_t **out_model) {
+  return guarded([&] {
+    if (!path)
+      return nullArgument("path");
+    if (!out_model)
+      return nullArgument("out_model");
+    std::unique_ptr<tcc::runtime::Artifact> artifact;
+    TCC_RETURN_IF_ERROR(tcc::runtime::Artifact::openFile(path, &artifact));
+    return loadArtifact(std::move(artifact), loadOptions(options), out_model);
+  });
+}
+
+tcc_status_t tcc_model_load_memory(const void *data, size_t size,
+                                   const tcc_model_load_options_t *options,
+                                   tcc_model_t **out_model) {
+  return guarded([&] {
+    if (!out_model)
+      return nullArgument("out_model");
+    tcc_model_load_options_t o = loadOptions(options);
+    std::unique_ptr<tcc::runtime::Artifact> artifact;
+    TCC_RETURN_IF_ERROR(tcc::runtime::Artifact::fromMemory(
+        data, size, &o.allocator, &artifact));
+    return loadArtifact(std::move(artifact), o, out_model);
+  });
+}
+
+void tcc_model_retain(tcc_model_t *model) {
+  if (model)
+    model->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void tcc_model_release(tcc_model_t *model) {
+  if (model && model->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    delete model;
+}
+
+size_t tcc_model_input_count(const tcc_model_t *model) {
+  return model ? model->inputs.size() : 0;
+}
+
+size_t tcc_model_output_count(const tcc_model_t *model) {
+  return model ? model->outputs.size() : 0;
+}
+
+tcc_status_t tcc_model_input_info(const tcc_model_t *model, size_t index,
+                                  tcc_tensor_info_t *out_info) {
+  if (!model)
+    return nullArgument("model").release();
+  return tensorInfo(model->inputs, index, "input", out_info).release();
+}
+
+tcc_status_t tcc_model_output_info(const tcc_model_t *model, size_t index,
+                                   tcc_tensor_info_t *out_info) {
+  if (!model)
+    return nullArgument("model").release();
+  return tensorInfo(model->outputs, index, "output", out_info).release();
+}
+
+tcc_status_t tcc_model_find_input(const tcc_model_t *model, const char *name,
+                                  size_t *out_index) {
+  return guarded([&] {
+    if (!model)
+      return nullArgument("model");
+    return findTensor(model->inputs, name, "input", out_index);
+  });
+}
+
+tcc_status_t tcc_model_find_output(const tcc_model_t *model, const char *name,
+                                   size_t *out_index) {
+  return guarded([&] {
+    if (!model)
+      return nullArgument("model");
+    return findTensor(model->outputs, name, "output", out_index);
+  });
+}
+
+void tcc_session_options_initialize(tcc_session_options_t *out_options) {
+  if (!out_options)
+    return;
+  std::memset(out_options, 0, sizeof(*out_options));
+  out_options->allocator = tcc_allocator_system();
+}
+
+tcc_status_t tcc_session_create(tcc_model_t *model,
+                                const tcc_session_options_t *options,
+                                tcc_session_t **out_session) {
+  return guarded([&] {
+    if (!model)
+      return nullArgument("model");
+    if (!out_session)
+      return nullArgument("out_session");
+    tcc_session_options_t o;
+    tcc_session_options_initialize(&o);
+    return tcc_session_s::create(model, options ? *options : o, out_session);
+  });
+}
+
+void tcc_session_retain(tcc_session_t *session) {
+  if (session)
+    session->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void tcc_session_release(tcc_session_t *session) {
+  if (session && session->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    delete session;
+}
+
+tcc_status_t tcc_session_bind_input(tcc_session_t *session, size_t index,
+                                    const void *data, size_t byte_size) {
+  return guarded([&] { return bindInput(session, index, data, byte_size); });
+}
+
+tcc_status_t tcc_session_bind_input_by_name(tcc_session_t *session,
+                                            const char *name, const void *data,
+                                            size_t byte_size) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    size_t index;
+    TCC_RETURN_IF_ERROR(
+        findTensor(session->model->inputs, name, "input", &index));
+    return bindInput(session, index, data, byte_size);
+  });
+}
+
+tcc_status_t tcc_session_bind_output(tcc_session_t *session, size_t index,
+                                     void *data, size_t byte_size) {
+  return guarded([&] { return bindOutput(session, index, data, byte_size); });
+}
+
+tcc_status_t tcc_session_bind_output_by_name(tcc_session_t *session,
+                                             const char *name, void *data,
+                                             size_t byte_size) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    size_t index;
+    TCC_RETURN_IF_ERROR(
+        findTensor(session->model->outputs, name, "output", &index));
+    return bindOutput(session, index, data, byte_size);
+  });
+}
+
+tcc_status_t tcc_session_run(tcc_session_t *session) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    return session->run();
+  });
+}
+
+tcc_status_t tcc_session_output(tcc_session_t *session, size_t index,
+                                const void **out_data, size_t *out_byte_size) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    if (!out_data)
+      return nullArgument("out_data");
+    const auto &infos = session->model->outputs;
+    if (index >= infos.size())
+      return Status(TCC_STATUS_OUT_OF_RANGE,
+                    cat("output index ", index, " out of range (the model has ",
+                        infos.size(), ")"));
+    void *address = session->outputAddress(index);
+    if (!address)
+      return Status(TCC_STATUS_FAILED_PRECONDITION,
+                    cat("output ", index, " '", infos[index].name,
+                        "' has no data before the first run"));
+    *out_data = address;
+    if (out_byte_size)
+      *out_byte_size = infos[index].byteSize;
+    return Status();
+  });
+}
+
+} // extern "C"

@@ -1,0 +1,101 @@
+//===- Model.cpp - loading a verified artifact for execution --------------===//
+
+#include "Model.h"
+
+#include "ImportTable.h"
+#include "KernelLinkage.h"
+
+#include "../Artifact/Checks.h"
+
+#include "tcc/runtime/ArtifactFormat.h"
+
+#include <algorithm>
+
+using tcc::runtime::Status;
+using tcc::runtime::detail::cat;
+using tcc::runtime::detail::TensorInfo;
+using namespace tcc::artifact;
+
+namespace {
+
+std::vector<TensorInfo>
+tensorInfos(const flatbuffers::Vector<flatbuffers::Offset<TensorSpec>> *specs) {
+  std::vector<TensorInfo> infos;
+  for (uint32_t i = 0; specs && i < specs->size(); ++i) {
+    const TensorSpec *spec = specs->Get(i);
+    TensorInfo info;
+    info.name = spec->name()->str();
+    info.dtype = static_cast<tcc_dtype_t>(spec->dtype());
+    if (spec->shape())
+      info.shape.assign(spec->shape()->begin(), spec->shape()->end());
+    size_t bytes = tcc_dtype_size(info.dtype);
+    for (int64_t d : info.shape)
+      bytes *= size_t(d); // validated not to overflow
+    info.byteSize = bytes;
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+} // namespace
+
+Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
+                           uint32_t flags, tcc_model_s **out) {
+  const Model &m = artifact->model();
+  TCC_RETURN_IF_ERROR(tcc::runtime::checkHostSupports(m));
+
+  std::unique_ptr<tcc_model_s> model(new tcc_model_s());
+  uint32_t numKernels = m.kernels() ? m.kernels()->size() : 0;
+  uint32_t numImports = m.imports() ? m.imports()->size() : 0;
+  if ((numKernels || numImports) && !artifact->code())
+    return tcc::runtime::detail::corrupt(
+        "the model has kernels or imports but no code segment");
+  if (artifact->code()) {
+    TCC_RETURN_IF_ERROR(tcc::runtime::detail::CodeModule::load(
+        artifact->code(), artifact->codeBytes(),
+        flags & TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE, &model->code));
+  }
+  // Imports first: nothing in the code may run before its table is filled.
+  if (numImports) {
+    std::vector<void *> entries;
+    for (uint32_t i = 0; i < numImports; ++i) {
+      std::string name = m.imports()->Get(i)->str();
+      void *address = tcc::runtime::detail::findImport(name);
+      if (!address)
+        return Status(TCC_STATUS_UNIMPLEMENTED,
+                      cat("the code imports '", name,
+                          "', which this runtime does not provide"));
+      entries.push_back(address);
+    }
+    TCC_RETURN_IF_ERROR(model->code->fillImportTable(entries));
+  }
+  for (uint32_t i = 0; i < numKernels; ++i) {
+    void *address;
+    std::string symbol = m.kernels()->Get(i)->symbol()->str();
+    TCC_RETURN_IF_ERROR(
+        model->code->resolve(symbol, &address).withContext(cat("kernel ", i)));
+    model->kernels.push_back(reinterpret_cast<tcc_kernel_fn>(address));
+  }
+  const auto *plan = m.plan();
+  using tcc::runtime::detail::isLinked;
+  for (uint32_t i = 0; plan && i < plan->size(); ++i) {
+    const Step *step = plan->Get(i);
+    if (const KernelCall *call = step->op_as_KernelCall())
+      model->maxBindings = std::max(
+          model->maxBindings, call->bindings() ? call->bindings()->size() : 0);
+    bool missing =
+        (step->op_type() == Op::Sgemm && !isLinked(&tcc_sgemm)) ||
+        (step->op_type() == Op::Conv2d &&
+         (!isLinked(&tcc_conv2d) || !isLinked(&tcc_conv2d_workspace_size)));
+    if (missing)
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    cat("plan step ", i, " needs ", EnumNameOp(step->op_type()),
+                        ", but this runtime was built without the "
+                        "microkernels"));
+  }
+  model->inputs = tensorInfos(m.inputs());
+  model->outputs = tensorInfos(m.outputs());
+  model->artifact = std::move(artifact);
+  *out = model.release();
+  return Status();
+}

@@ -1,0 +1,96 @@
+//===- Model.h - a loaded model and its sessions ----------------*- C++ -*-===//
+//
+// The objects behind tcc_model_t and tcc_session_t. A model is immutable
+// after loading (only its reference count changes), so any number of
+// sessions on any threads share it. A session owns everything a run writes:
+// its arena, its output buffers, its conv2d workspace and its scratch
+// tables, so concurrent runs of different sessions share no mutable state.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_LIB_EXECUTOR_MODEL_H
+#define TCC_RUNTIME_LIB_EXECUTOR_MODEL_H
+
+#include "CodeModule.h"
+
+#include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/Status.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+// The C signature of a generated kernel (see Kernel in the schema).
+typedef void (*tcc_kernel_fn)(void *const *bindings, int64_t tile_begin,
+                              int64_t tile_end);
+
+namespace tcc {
+namespace runtime {
+namespace detail {
+
+struct TensorInfo {
+  std::string name;
+  tcc_dtype_t dtype;
+  std::vector<int64_t> shape;
+  size_t byteSize;
+};
+
+} // namespace detail
+} // namespace runtime
+} // namespace tcc
+
+struct tcc_model_s {
+  std::atomic<int> refs{1};
+  std::unique_ptr<tcc::runtime::Artifact> artifact;
+  std::unique_ptr<tcc::runtime::detail::CodeModule> code;
+  std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
+  std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
+  uint32_t maxBindings = 0; // over all KernelCalls
+
+  const tcc::artifact::Model &header() const { return artifact->model(); }
+
+  // Checks the host, maps the code, resolves every kernel and import.
+  static tcc::runtime::Status
+  create(std::unique_ptr<tcc::runtime::Artifact> artifact, uint32_t flags,
+         tcc_model_s **out);
+};
+
+struct tcc_session_s {
+  std::atomic<int> refs{1};
+  tcc_model_s *model = nullptr; // retained
+  tcc_allocator_t allocator{};
+  bool hasParallel = false;
+  tcc_parallel parallel{};
+
+  uint8_t *arena = nullptr;
+  std::vector<const void *> inputs; // caller's buffers, nullptr: unbound
+  std::vector<void *> boundOutputs; // caller's buffers, nullptr: own
+  std::vector<void *> ownOutputs;   // allocated on first use
+  // Conv2d workspace when the plan's own is too small for this pool.
+  uint8_t *workspace = nullptr;
+  size_t workspaceBytes = 0;
+  std::vector<bool> useSessionWorkspace; // by plan step
+
+  // Per-run scratch, sized at creation so runs do not allocate.
+  std::vector<uint8_t *> bufferAddresses; // by buffer index
+  std::vector<void *> bindings;
+
+  ~tcc_session_s();
+  static tcc::runtime::Status create(tcc_model_s *model,
+                                     const tcc_session_options_t &options,
+                                     tcc_session_s **out);
+  tcc::runtime::Status run();
+  void *outputAddress(size_t index) const {
+    return boundOutputs[index] ? boundOutputs[index] : ownOutputs[index];
+  }
+
+private:
+  tcc::runtime::Status prepareOutputs();
+  tcc::runtime::Status runStep(uint32_t index);
+  const tcc_parallel *parallelOrNull() const {
+    return hasParallel ? &parallel : nullptr;
+  }
+};
+
+#endif // TCC_RUNTIME_LIB_EXECUTOR_MODEL_H

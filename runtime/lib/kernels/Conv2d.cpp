@@ -1,0 +1,581 @@
+//===- Conv2d.cpp - fp32 2-D convolution through the GEMM -----------------===//
+//
+// Three paths, picked from the shape:
+// - pointwise (1x1, stride 1, no padding): the input already is the GEMM
+//   operand; no copy at all (NHWC runs the whole batch as one GEMM).
+// - depthwise (groups == in == out channels): a direct loop, since a GEMM of
+//   one row per group would waste the microkernel.
+// - everything else: im2col into the workspace, then the GEMM with the
+//   epilogue fused. NCHW writes the columns straight into the packed-B
+//   panel layout (out = W x cols), so the GEMM packs nothing; NHWC
+//   (out = cols x W^T) pre-packs the weights once per call and reuses them
+//   for every image.
+// Each GEMM and each copy runs in parallel through tcc_parallel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MicroKernel.h"
+#include "PackedB.h"
+#include "Sgemm.h"
+#include "Status.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+namespace {
+
+struct ConvShape {
+  int64_t batch, channels, height, width;
+  int64_t out_channels, kh, kw, sh, sw, ph, pw, dh, dw, groups;
+  int64_t out_h, out_w;
+  int64_t icg, ocg; // channels per group
+  int64_t k;        // GEMM depth: icg * kh * kw
+  int64_t pixels;   // out_h * out_w
+  bool nhwc;
+};
+
+enum class ConvPath { Pointwise, Depthwise, Im2col };
+
+ConvPath choose_path(const ConvShape &s) {
+  if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
+      s.pw == 0)
+    return ConvPath::Pointwise;
+  if (s.groups == s.channels && s.out_channels == s.channels)
+    return ConvPath::Depthwise;
+  return ConvPath::Im2col;
+}
+
+// a * b * ... without overflow, or -1.
+int64_t checked_product(std::initializer_list<int64_t> factors) {
+  int64_t product = 1;
+  for (int64_t f : factors)
+    if (f < 0 || __builtin_mul_overflow(product, f, &product))
+      return -1;
+  return product;
+}
+
+int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+// Workspace bytes for a checked shape, or -1 when the size overflows.
+int64_t workspace_bytes(const ConvShape &s) {
+  switch (choose_path(s)) {
+  case ConvPath::Pointwise:
+    return 0;
+  case ConvPath::Depthwise: // NHWC keeps the weights as [ky][kx][channel]
+    return s.nhwc ? checked_product({s.kh, s.kw, s.channels, 4}) : 0;
+  case ConvPath::Im2col:
+    break;
+  }
+  if (!s.nhwc) {
+    int64_t floats = packed_b_floats(s.k, s.pixels);
+    return floats < 0 ? -1 : int64_t(sizeof(PackedBHeader)) + 4 * floats;
+  }
+  int64_t per_group = packed_b_floats(s.k, s.ocg);
+  int64_t weights = checked_product({s.groups, per_group + 16, 4});
+  int64_t columns = checked_product({s.pixels, s.k, 4});
+  if (per_group < 0 || weights < 0 || columns < 0 ||
+      weights > INT64_MAX / 2 - columns)
+    return -1;
+  return weights + round_up(columns, 64);
+}
+
+// Sizes, strides and layout: all that the workspace size depends on.
+tcc_kernel_status check_shape(const tcc_conv2d_args *a, ConvShape *s) {
+  if (!a)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT, "conv2d: args is NULL");
+  if (a->layout != TCC_LAYOUT_NCHW && a->layout != TCC_LAYOUT_NHWC)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT, "conv2d: unknown layout %d",
+                a->layout);
+  struct Named {
+    const char *name;
+    int64_t value, min;
+  };
+  const Named sizes[] = {{"batch", a->batch, 0},
+                         {"in_channels", a->in_channels, 1},
+                         {"in_height", a->in_height, 1},
+                         {"in_width", a->in_width, 1},
+                         {"out_channels", a->out_channels, 1},
+                         {"kernel_height", a->kernel_height, 1},
+                         {"kernel_width", a->kernel_width, 1},
+                         {"stride_h", a->stride_h, 1},
+                         {"stride_w", a->stride_w, 1},
+                         {"pad_h", a->pad_h, 0},
+                         {"pad_w", a->pad_w, 0},
+                         {"dilation_h", a->dilation_h, 1},
+                         {"dilation_w", a->dilation_w, 1},
+                         {"groups", a->groups, 1}};
+  for (const Named &n : sizes)
+    if (n.value < n.min || n.value > INT32_MAX)
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "conv2d: %s is %lld, must be in [%lld, 2^31)", n.name,
+                  (long long)n.value, (long long)n.min);
+  if (a->in_channels % a->groups || a->out_channels % a->groups)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "conv2d: in_channels (%lld) and out_channels (%lld) must be "
+                "divisible by groups (%lld)",
+                (long long)a->in_channels, (long long)a->out_channels,
+                (long long)a->groups);
+  s->batch = a->batch;
+  s->channels = a->in_channels;
+  s->height = a->in_height;
+  s->width = a->in_width;
+  s->out_channels = a->out_channels;
+  s->kh = a->kernel_height;
+  s->kw = a->kernel_width;
+  s->sh = a->stride_h;
+  s->sw = a->stride_w;
+  s->ph = a->pad_h;
+  s->pw = a->pad_w;
+  s->dh = a->dilation_h;
+  s->dw = a->dilation_w;
+  s->groups = a->groups;
+  s->nhwc = a->layout == TCC_LAYOUT_NHWC;
+  s->icg = s->channels / s->groups;
+  s->ocg = s->out_channels / s->groups;
+  // Every size is below 2^31, so none of this overflows.
+  int64_t span_h = s->dh * (s->kh - 1) + 1, span_w = s->dw * (s->kw - 1) + 1;
+  int64_t padded_h = s->height + 2 * s->ph, padded_w = s->width + 2 * s->pw;
+  if (padded_h < span_h || padded_w < span_w)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "conv2d: the padded input (%lld x %lld) is smaller than the "
+                "dilated kernel (%lld x %lld)",
+                (long long)padded_h, (long long)padded_w, (long long)span_h,
+                (long long)span_w);
+  s->out_h = (padded_h - span_h) / s->sh + 1;
+  s->out_w = (padded_w - span_w) / s->sw + 1;
+  s->pixels = checked_product({s->out_h, s->out_w});
+  s->k = checked_product({s->icg, s->kh, s->kw});
+  int64_t input = checked_product({s->batch, s->channels, s->height, s->width});
+  int64_t output = checked_product({s->batch, s->out_channels, s->pixels});
+  int64_t weight = checked_product({s->out_channels, s->k});
+  if (s->pixels < 0 || s->k < 0 || input < 0 || output < 0 || weight < 0 ||
+      input > INT64_MAX / 8 || output > INT64_MAX / 8 ||
+      weight > INT64_MAX / 8 || workspace_bytes(*s) < 0)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "conv2d: tensor sizes overflow 64-bit byte offsets");
+  return TCC_KERNEL_OK;
+}
+
+tcc_kernel_status check_conv(const tcc_conv2d_args *a,
+                             const tcc_parallel *parallel, ConvShape *s) {
+  if (tcc_kernel_status st = check_shape(a, s))
+    return st;
+  if (parallel && (!parallel->parallel_for || parallel->num_threads < 1))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "tcc_parallel needs a parallel_for function and num_threads "
+                ">= 1 (got %d)",
+                parallel->num_threads);
+  if (s->batch == 0)
+    return TCC_KERNEL_OK;
+  if (!a->input || !a->weight || !a->output)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "conv2d: input, weight and output must not be NULL");
+  if (tcc_kernel_status st = check_epilogue(a->epilogue, 0, false))
+    return st;
+  if (workspace_bytes(*s) > 0) {
+    if (!a->workspace)
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "conv2d: workspace is NULL, needs %lld bytes "
+                  "(tcc_conv2d_workspace_size)",
+                  (long long)workspace_bytes(*s));
+    if (reinterpret_cast<uintptr_t>(a->workspace) % 64 != 0)
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "conv2d: workspace must be 64-byte aligned");
+  }
+  return TCC_KERNEL_OK;
+}
+
+void parallel_run(const tcc_parallel *parallel, int64_t count, tcc_task_fn task,
+                  void *arg) {
+  if (parallel && parallel->num_threads > 1 && count > 1)
+    parallel->parallel_for(parallel->pool, count, task, arg);
+  else
+    for (int64_t i = 0; i < count; ++i)
+      task(arg, i);
+}
+
+int64_t task_count(const tcc_parallel *parallel, int64_t items) {
+  int64_t threads = parallel ? parallel->num_threads : 1;
+  return std::max<int64_t>(1, std::min(items, 4 * threads));
+}
+
+// --- im2col ------------------------------------------------------------------
+
+// One image and group of an NCHW input (icg x height x width) written as
+// packed-B panels of 32 output pixels: panel p, row kk = (ic, ky, kx).
+struct Im2colNchw {
+  const ConvShape *s;
+  const float *input;
+  float *panels;
+  int64_t panel_count, tasks;
+};
+
+void im2col_nchw_panel(const ConvShape &s, const float *input, int64_t panel,
+                       float *dst) {
+  // The panel's pixels as runs along one output row.
+  struct Run {
+    int64_t oy, ox, count, offset;
+  } runs[kPanelWidth];
+  int num_runs = 0;
+  int64_t first = panel * kPanelWidth;
+  int64_t last = std::min(s.pixels, first + kPanelWidth);
+  for (int64_t p = first; p < last;) {
+    int64_t oy = p / s.out_w, ox = p % s.out_w;
+    int64_t count = std::min(last - p, s.out_w - ox);
+    runs[num_runs++] = {oy, ox, count, p - first};
+    p += count;
+  }
+  const int64_t used = last - first;
+  for (int64_t kk = 0; kk < s.k; ++kk, dst += kPanelWidth) {
+    const int64_t ic = kk / (s.kh * s.kw), ky = kk / s.kw % s.kh,
+                  kx = kk % s.kw;
+    for (int r = 0; r < num_runs; ++r) {
+      const Run &run = runs[r];
+      float *out = dst + run.offset;
+      int64_t iy = run.oy * s.sh - s.ph + ky * s.dh;
+      if (iy < 0 || iy >= s.height) {
+        std::memset(out, 0, sizeof(float) * run.count);
+        continue;
+      }
+      const float *row = input + (ic * s.height + iy) * s.width;
+      // Output columns j whose input column 0 <= x0 + j * sw < width.
+      int64_t x0 = run.ox * s.sw - s.pw + kx * s.dw;
+      int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
+      int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
+      lo = std::min(lo, run.count);
+      hi = std::max(lo, std::min(hi, run.count));
+      for (int64_t j = 0; j < lo; ++j)
+        out[j] = 0.0f;
+      if (s.sw == 1)
+        std::memcpy(out + lo, row + x0 + lo, sizeof(float) * (hi - lo));
+      else
+        for (int64_t j = lo; j < hi; ++j)
+          out[j] = row[x0 + j * s.sw];
+      for (int64_t j = hi; j < run.count; ++j)
+        out[j] = 0.0f;
+    }
+    for (int64_t j = used; j < kPanelWidth; ++j)
+      dst[j] = 0.0f;
+  }
+}
+
+void im2col_nchw_task(void *arg, int64_t task) {
+  const Im2colNchw &job = *static_cast<const Im2colNchw *>(arg);
+  int64_t per = (job.panel_count + job.tasks - 1) / job.tasks;
+  int64_t end = std::min(job.panel_count, (task + 1) * per);
+  for (int64_t p = task * per; p < end; ++p)
+    im2col_nchw_panel(*job.s, job.input, p,
+                      job.panels + p * job.s->k * kPanelWidth);
+}
+
+// One image and group of an NHWC input as a pixels x k row-major matrix:
+// row (oy, ox), column kk = (ky, kx, ic), matching OHWI weights.
+struct Im2colNhwc {
+  const ConvShape *s;
+  const float *input; // the image, offset to the group's first channel
+  float *columns;
+  int64_t tasks;
+};
+
+void im2col_nhwc_task(void *arg, int64_t task) {
+  const Im2colNhwc &job = *static_cast<const Im2colNhwc *>(arg);
+  const ConvShape &s = *job.s;
+  int64_t per = (s.pixels + job.tasks - 1) / job.tasks;
+  int64_t end = std::min(s.pixels, (task + 1) * per);
+  for (int64_t p = task * per; p < end; ++p) {
+    int64_t oy = p / s.out_w, ox = p % s.out_w;
+    float *dst = job.columns + p * s.k;
+    for (int64_t ky = 0; ky < s.kh; ++ky)
+      for (int64_t kx = 0; kx < s.kw; ++kx, dst += s.icg) {
+        int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+        int64_t ix = ox * s.sw - s.pw + kx * s.dw;
+        if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width)
+          std::memset(dst, 0, sizeof(float) * s.icg);
+        else
+          std::memcpy(dst, job.input + (iy * s.width + ix) * s.channels,
+                      sizeof(float) * s.icg);
+      }
+  }
+}
+
+// --- the epilogue outside the GEMM (depthwise)
+// ---------------------------------
+
+struct Epilogue {
+  float alpha = 1.0f, beta = 0.0f, clamp_min = 0.0f, clamp_max = 0.0f;
+  const float *bias = nullptr, *residual = nullptr;
+  int activation = TCC_ACTIVATION_NONE;
+
+  explicit Epilogue(const tcc_epilogue *e) {
+    if (!e)
+      return;
+    alpha = e->alpha;
+    bias = e->bias;
+    beta = e->beta;
+    residual = e->beta != 0.0f ? e->residual : nullptr;
+    activation = e->activation;
+    clamp_min = e->clamp_min;
+    clamp_max = e->clamp_max;
+  }
+
+  // out[i] = act(alpha * out[i] + bias[i * bias_step] + beta * res[i]);
+  // bias_step 0 broadcasts one channel's bias.
+  void apply(const IsaKernels &isa, float *out, int64_t count,
+             const float *bias_at, int64_t bias_step,
+             const float *residual_at) const {
+    for (int64_t i = 0; i < count; ++i) {
+      float x = alpha * out[i];
+      if (bias)
+        x += bias_at[i * bias_step];
+      if (residual)
+        x += beta * residual_at[i];
+      out[i] = x;
+    }
+    if (activation != TCC_ACTIVATION_NONE)
+      isa.activate(out, count, activation, clamp_min, clamp_max);
+  }
+};
+
+// --- depthwise
+// -------------------------------------------------------------------
+
+struct Depthwise {
+  const ConvShape *s;
+  const IsaKernels *isa;
+  const float *input, *weight; // NHWC: weight as [ky][kx][channel]
+  float *output;
+  Epilogue epilogue;
+  int64_t tasks;
+};
+
+// One output plane (image, channel) of NCHW.
+void depthwise_nchw_plane(const Depthwise &d, int64_t plane) {
+  const ConvShape &s = *d.s;
+  const int64_t ch = plane % s.channels;
+  const float *in = d.input + plane * s.height * s.width;
+  const float *w = d.weight + ch * s.kh * s.kw;
+  float *out_plane = d.output + plane * s.pixels;
+  for (int64_t oy = 0; oy < s.out_h; ++oy) {
+    float *out = out_plane + oy * s.out_w;
+    std::fill(out, out + s.out_w, 0.0f);
+    for (int64_t ky = 0; ky < s.kh; ++ky) {
+      int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+      if (iy < 0 || iy >= s.height)
+        continue;
+      const float *row = in + iy * s.width;
+      for (int64_t kx = 0; kx < s.kw; ++kx) {
+        const float wv = w[ky * s.kw + kx];
+        int64_t x0 = kx * s.dw - s.pw; // input column of output column 0
+        int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
+        int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
+        hi = std::min(hi, s.out_w);
+        if (s.sw == 1)
+          for (int64_t ox = lo; ox < hi; ++ox)
+            out[ox] += wv * row[x0 + ox];
+        else
+          for (int64_t ox = lo; ox < hi; ++ox)
+            out[ox] += wv * row[x0 + ox * s.sw];
+      }
+    }
+    const Epilogue &e = d.epilogue;
+    e.apply(*d.isa, out, s.out_w, e.bias ? e.bias + ch : nullptr, 0,
+            e.residual ? e.residual + plane * s.pixels + oy * s.out_w
+                       : nullptr);
+  }
+}
+
+// One output row (image, oy) of NHWC: vectorized along channels.
+void depthwise_nhwc_row(const Depthwise &d, int64_t image_row) {
+  const ConvShape &s = *d.s;
+  const int64_t image = image_row / s.out_h, oy = image_row % s.out_h;
+  const float *in = d.input + image * s.height * s.width * s.channels;
+  for (int64_t ox = 0; ox < s.out_w; ++ox) {
+    const int64_t offset = (image_row * s.out_w + ox) * s.channels;
+    float *out = d.output + offset;
+    std::fill(out, out + s.channels, 0.0f);
+    for (int64_t ky = 0; ky < s.kh; ++ky) {
+      int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+      if (iy < 0 || iy >= s.height)
+        continue;
+      for (int64_t kx = 0; kx < s.kw; ++kx) {
+        int64_t ix = ox * s.sw - s.pw + kx * s.dw;
+        if (ix < 0 || ix >= s.width)
+          continue;
+        const float *px = in + (iy * s.width + ix) * s.channels;
+        const float *w = d.weight + (ky * s.kw + kx) * s.channels;
+        for (int64_t c = 0; c < s.channels; ++c)
+          out[c] += w[c] * px[c];
+      }
+    }
+    const Epilogue &e = d.epilogue;
+    e.apply(*d.isa, out, s.channels, e.bias, 1,
+            e.residual ? e.residual + offset : nullptr);
+  }
+}
+
+void depthwise_task(void *arg, int64_t task) {
+  const Depthwise &d = *static_cast<const Depthwise *>(arg);
+  const ConvShape &s = *d.s;
+  int64_t items = s.nhwc ? s.batch * s.out_h : s.batch * s.channels;
+  int64_t per = (items + d.tasks - 1) / d.tasks;
+  int64_t end = std::min(items, (task + 1) * per);
+  for (int64_t i = task * per; i < end; ++i)
+    s.nhwc ? depthwise_nhwc_row(d, i) : depthwise_nchw_plane(d, i);
+}
+
+// --- the GEMM paths
+// ----------------------------------------------------------------
+
+// The user's epilogue with bias and residual moved to one GEMM's origin.
+tcc_epilogue shifted_epilogue(const tcc_epilogue *e, int64_t bias_offset,
+                              bool bias_per_row, int64_t residual_offset,
+                              int64_t ld_residual) {
+  tcc_epilogue out = *e;
+  out.bias = e->bias ? e->bias + bias_offset : nullptr;
+  out.bias_per_row = bias_per_row;
+  out.residual = e->residual ? e->residual + residual_offset : nullptr;
+  out.ld_residual = ld_residual;
+  return out;
+}
+
+tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
+                            ConvPath path, const tcc_parallel *parallel) {
+  const IsaKernels &isa = active_kernels();
+  const tcc_epilogue *user = a->epilogue;
+  tcc_epilogue epilogue;
+  tcc_sgemm_args g{};
+  g.epilogue = user ? &epilogue : nullptr;
+  const int64_t image_in = s.channels * s.height * s.width;
+  const int64_t image_out = s.out_channels * s.pixels;
+  char *workspace = static_cast<char *>(a->workspace);
+
+  if (s.nhwc) {
+    // Im2col's workspace: each group's packed weights, then the columns.
+    const int64_t packed_stride = int64_t(tcc_sgemm_packed_b_size(s.k, s.ocg));
+    float *columns = nullptr;
+    if (path == ConvPath::Im2col) {
+      columns = reinterpret_cast<float *>(workspace + s.groups * packed_stride);
+      for (int64_t grp = 0; grp < s.groups; ++grp) // weights: once per call
+        if (tcc_kernel_status st =
+                tcc_sgemm_pack_b(s.k, s.ocg, a->weight + grp * s.ocg * s.k, s.k,
+                                 1, workspace + grp * packed_stride))
+          return st;
+    }
+    // Pointwise runs the whole batch as one GEMM per group.
+    const int64_t images = path == ConvPath::Pointwise ? 1 : s.batch;
+    for (int64_t image = 0; image < images; ++image)
+      for (int64_t grp = 0; grp < s.groups; ++grp) {
+        const int64_t out_offset = image * image_out + grp * s.ocg;
+        g.n = s.ocg;
+        g.k = s.k;
+        g.c = a->output + out_offset;
+        g.ldc = s.out_channels;
+        if (path == ConvPath::Pointwise) {
+          g.m = s.batch * s.pixels;
+          g.a = a->input + grp * s.icg;
+          g.lda = s.channels;
+          g.b = a->weight + grp * s.ocg * s.icg;
+          g.ldb = s.icg;
+          g.trans_b = 1;
+        } else {
+          Im2colNhwc job{&s, a->input + image * image_in + grp * s.icg, columns,
+                         task_count(parallel, s.pixels)};
+          parallel_run(parallel, job.tasks, im2col_nhwc_task, &job);
+          g.m = s.pixels;
+          g.a = columns;
+          g.lda = s.k;
+          g.packed_b = workspace + grp * packed_stride;
+        }
+        if (user)
+          epilogue = shifted_epilogue(user, grp * s.ocg, false, out_offset,
+                                      s.out_channels);
+        if (tcc_kernel_status st = sgemm_with(isa, &g, parallel))
+          return st;
+      }
+    return TCC_KERNEL_OK;
+  }
+
+  // NCHW: out (ocg x pixels) = W (ocg x k) x columns (k x pixels).
+  for (int64_t image = 0; image < s.batch; ++image)
+    for (int64_t grp = 0; grp < s.groups; ++grp) {
+      const float *input =
+          a->input + image * image_in + grp * s.icg * s.height * s.width;
+      const int64_t out_offset = image * image_out + grp * s.ocg * s.pixels;
+      g.m = s.ocg;
+      g.n = s.pixels;
+      g.k = s.k;
+      g.a = a->weight + grp * s.ocg * s.k;
+      g.lda = s.k;
+      g.c = a->output + out_offset;
+      g.ldc = s.pixels;
+      if (path == ConvPath::Pointwise) {
+        g.b = input;
+        g.ldb = s.pixels;
+      } else {
+        write_packed_b_header(s.k, s.pixels, workspace);
+        Im2colNchw job{
+            &s, input,
+            reinterpret_cast<float *>(workspace + sizeof(PackedBHeader)),
+            (s.pixels + kPanelWidth - 1) / kPanelWidth, 0};
+        job.tasks = task_count(parallel, job.panel_count);
+        parallel_run(parallel, job.tasks, im2col_nchw_task, &job);
+        g.packed_b = workspace;
+      }
+      if (user)
+        epilogue =
+            shifted_epilogue(user, grp * s.ocg, true, out_offset, s.pixels);
+      if (tcc_kernel_status st = sgemm_with(isa, &g, parallel))
+        return st;
+    }
+  return TCC_KERNEL_OK;
+}
+
+} // namespace
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
+
+using namespace tcc::runtime::kernels;
+
+extern "C" size_t tcc_conv2d_workspace_size(const tcc_conv2d_args *args,
+                                            const tcc_parallel *parallel) {
+  ConvShape s;
+  if (check_shape(args, &s) != TCC_KERNEL_OK)
+    return 0;
+  (void)parallel; // the workspace does not grow with the thread count
+  return size_t(workspace_bytes(s));
+}
+
+extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
+                                        const tcc_parallel *parallel) {
+  ConvShape s;
+  if (tcc_kernel_status st = check_conv(args, parallel, &s))
+    return st;
+  if (s.batch == 0)
+    return TCC_KERNEL_OK;
+  ConvPath path = choose_path(s);
+  if (path != ConvPath::Depthwise)
+    return gemm_conv(args, s, path, parallel);
+
+  Depthwise d{&s,
+              &active_kernels(),
+              args->input,
+              args->weight,
+              args->output,
+              Epilogue(args->epilogue),
+              0};
+  if (s.nhwc) { // weights [channel][ky][kx] -> [ky][kx][channel]
+    float *w = static_cast<float *>(args->workspace);
+    for (int64_t c = 0; c < s.channels; ++c)
+      for (int64_t i = 0; i < s.kh * s.kw; ++i)
+        w[i * s.channels + c] = args->weight[c * s.kh * s.kw + i];
+    d.weight = w;
+  }
+  d.tasks =
+      task_count(parallel, s.nhwc ? s.batch * s.out_h : s.batch * s.channels);
+  parallel_run(parallel, d.tasks, depthwise_task, &d);
+  return TCC_KERNEL_OK;
+}

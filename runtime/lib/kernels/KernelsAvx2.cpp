@@ -1,0 +1,170 @@
+//===- KernelsAvx2.cpp - AVX2+FMA variant: 6x16 ymm microkernel -----------===//
+//
+// A 6 x 16 tile of C lives in 12 ymm accumulators; per k the kernel loads
+// two vectors of the B panel and broadcasts 6 values of A. Every function
+// here carries TCC_TARGET and internal linkage (see Isa.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MicroKernel.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+namespace {
+
+#define TCC_TARGET __attribute__((target("avx2,fma")))
+#define TCC_INLINE TCC_TARGET inline __attribute__((always_inline))
+
+using V = __m256;
+using M = __m256;
+constexpr int kWidth = 8;
+
+TCC_INLINE V vset(float x) { return _mm256_set1_ps(x); }
+TCC_INLINE V vload(const float *p) { return _mm256_loadu_ps(p); }
+TCC_INLINE void vstore(float *p, V v) { _mm256_storeu_ps(p, v); }
+TCC_INLINE V vadd(V a, V b) { return _mm256_add_ps(a, b); }
+TCC_INLINE V vsub(V a, V b) { return _mm256_sub_ps(a, b); }
+TCC_INLINE V vmul(V a, V b) { return _mm256_mul_ps(a, b); }
+TCC_INLINE V vdiv(V a, V b) { return _mm256_div_ps(a, b); }
+TCC_INLINE V vfma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+TCC_INLINE V vmax(V a, V b) { return _mm256_max_ps(a, b); }
+TCC_INLINE V vmin(V a, V b) { return _mm256_min_ps(a, b); }
+TCC_INLINE V vabs(V v) {
+  return _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+}
+TCC_INLINE V vcopysign(V mag, V sign) {
+  const V sign_bit = _mm256_castsi256_ps(_mm256_set1_epi32(int(0x80000000u)));
+  return _mm256_or_ps(_mm256_andnot_ps(sign_bit, mag),
+                      _mm256_and_ps(sign_bit, sign));
+}
+TCC_INLINE V vround(V v) {
+  return _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+TCC_INLINE V vpow2i(V n) {
+  __m256i e = _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(e, 23));
+}
+TCC_INLINE M vlt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+TCC_INLINE M vgt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+TCC_INLINE M visnan(V v) { return _mm256_cmp_ps(v, v, _CMP_UNORD_Q); }
+TCC_INLINE V vselect(M m, V yes, V no) { return _mm256_blendv_ps(no, yes, m); }
+
+#include "VecMath.inc"
+
+constexpr int kMR = 6;
+constexpr int kNR = 16;
+
+// Lanes < cols set; masked loads never touch the other lanes' memory.
+TCC_INLINE __m256i column_mask(int cols) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(cols),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+template <int R>
+TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
+                            int64_t ldb, int cols, const TileStore &st) {
+  V c0[R], c1[R];
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r)
+    c0[r] = c1[r] = _mm256_setzero_ps();
+  for (int64_t k = 0; k < kc; ++k) {
+    V b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + kWidth);
+#pragma GCC unroll 6
+    for (int r = 0; r < R; ++r) {
+      V ar = _mm256_broadcast_ss(a + r);
+      c0[r] = _mm256_fmadd_ps(ar, b0, c0[r]);
+      c1[r] = _mm256_fmadd_ps(ar, b1, c1[r]);
+    }
+    a += kMR;
+    b += ldb;
+  }
+
+  const __m256i m0 = column_mask(cols), m1 = column_mask(cols - kWidth);
+  const V alpha = vset(st.alpha);
+  V bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
+  if (st.bias && !st.bias_per_row) {
+    bias0 = _mm256_maskload_ps(st.bias, m0);
+    bias1 = _mm256_maskload_ps(st.bias + kWidth, m1);
+  }
+  const V beta = vset(st.beta);
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) {
+    float *cr = st.c + r * st.ldc;
+    V x0 = vmul(c0[r], alpha), x1 = vmul(c1[r], alpha);
+    if (st.accumulate) {
+      x0 = vadd(x0, _mm256_maskload_ps(cr, m0));
+      x1 = vadd(x1, _mm256_maskload_ps(cr + kWidth, m1));
+    } else {
+      if (st.bias) {
+        V b0 = st.bias_per_row ? vset(st.bias[r]) : bias0;
+        V b1 = st.bias_per_row ? vset(st.bias[r]) : bias1;
+        x0 = vadd(x0, b0);
+        x1 = vadd(x1, b1);
+      }
+      if (st.residual) {
+        const float *rr = st.residual + r * st.ld_residual;
+        x0 = vfma(beta, _mm256_maskload_ps(rr, m0), x0);
+        x1 = vfma(beta, _mm256_maskload_ps(rr + kWidth, m1), x1);
+      }
+    }
+    _mm256_maskstore_ps(cr, m0, x0);
+    _mm256_maskstore_ps(cr + kWidth, m1, x1);
+  }
+  if (st.activation != TCC_ACTIVATION_NONE)
+    for (int r = 0; r < R; ++r)
+      activate(st.c + r * st.ldc, cols, st.activation, st.clamp_min,
+               st.clamp_max);
+}
+
+using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
+                           const TileStore &);
+constexpr RowKernel kRowKernels[kMR] = {microkernel<1>, microkernel<2>,
+                                        microkernel<3>, microkernel<4>,
+                                        microkernel<5>, microkernel<6>};
+
+TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, const float *b,
+                                     int64_t ldb, int rows, int cols,
+                                     const TileStore &st) {
+  kRowKernels[rows - 1](kc, a, b, ldb, cols, st);
+}
+
+constexpr int kKC = 256, kMC = 96, kNC = 1024;
+static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
+                  kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
+              "blocking must fit the scratch sizes of MicroKernel.h");
+
+const IsaKernels kKernels = {Isa::Avx2,
+                             kMR,
+                             kNR,
+                             kKC,
+                             kMC,
+                             kNC,
+                             dispatch_microkernel,
+                             pack_a_portable,
+                             pack_b_panel_portable,
+                             activate};
+
+} // namespace
+
+const IsaKernels *avx2_kernels() { return &kKernels; }
+
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
+
+#else // not x86-64
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+const IsaKernels *avx2_kernels() { return nullptr; }
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
+
+#endif

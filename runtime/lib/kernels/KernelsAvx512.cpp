@@ -1,0 +1,284 @@
+//===- KernelsAvx512.cpp - AVX-512 variant: 12x32 zmm microkernel ---------===//
+//
+// A 12 x 32 tile of C lives in 24 zmm accumulators; per k the kernel loads
+// two vectors of the B panel and broadcasts 12 values of A (24 FMAs for 14
+// loads). Every function here carries TCC_TARGET and internal linkage (see
+// Isa.h for why no -mavx512f flag is used).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MicroKernel.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_ps(), which
+// -Wmaybe-uninitialized reports at every use (GCC bug 105593).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+namespace {
+
+#define TCC_TARGET __attribute__((target("avx512f,avx2,fma")))
+#define TCC_INLINE TCC_TARGET inline __attribute__((always_inline))
+
+using V = __m512;
+using M = __mmask16;
+constexpr int kWidth = 16;
+
+TCC_INLINE V vset(float x) { return _mm512_set1_ps(x); }
+TCC_INLINE V vload(const float *p) { return _mm512_loadu_ps(p); }
+TCC_INLINE void vstore(float *p, V v) { _mm512_storeu_ps(p, v); }
+TCC_INLINE V vadd(V a, V b) { return _mm512_add_ps(a, b); }
+TCC_INLINE V vsub(V a, V b) { return _mm512_sub_ps(a, b); }
+TCC_INLINE V vmul(V a, V b) { return _mm512_mul_ps(a, b); }
+TCC_INLINE V vdiv(V a, V b) { return _mm512_div_ps(a, b); }
+TCC_INLINE V vfma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+TCC_INLINE V vmax(V a, V b) { return _mm512_max_ps(a, b); }
+TCC_INLINE V vmin(V a, V b) { return _mm512_min_ps(a, b); }
+TCC_INLINE V vabs(V v) {
+  return _mm512_castsi512_ps(
+      _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff)));
+}
+TCC_INLINE V vcopysign(V mag, V sign) {
+  __m512i m =
+      _mm512_and_si512(_mm512_castps_si512(mag), _mm512_set1_epi32(0x7fffffff));
+  __m512i s = _mm512_and_si512(_mm512_castps_si512(sign),
+                               _mm512_set1_epi32(int(0x80000000u)));
+  return _mm512_castsi512_ps(_mm512_or_si512(m, s));
+}
+TCC_INLINE V vround(V v) {
+  return _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+TCC_INLINE V vpow2i(V n) {
+  __m512i e = _mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(e, 23));
+}
+TCC_INLINE M vlt(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+TCC_INLINE M vgt(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+TCC_INLINE M visnan(V v) { return _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q); }
+TCC_INLINE V vselect(M m, V yes, V no) {
+  return _mm512_mask_blend_ps(m, no, yes);
+}
+
+#include "VecMath.inc"
+
+constexpr int kMR = 12;
+constexpr int kNR = 32;
+
+TCC_INLINE M column_mask(int cols) {
+  return cols >= kWidth ? M(0xffff) : cols <= 0 ? M(0) : M((1u << cols) - 1);
+}
+
+template <int R>
+TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
+                            int64_t ldb, int cols, const TileStore &st) {
+  V c0[R], c1[R];
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r)
+    c0[r] = c1[r] = _mm512_setzero_ps();
+    // The tile of C is read or written after the loop: fetch it meanwhile.
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+    _mm_prefetch(reinterpret_cast<const char *>(st.c + r * st.ldc),
+                 _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char *>(st.c + r * st.ldc + 31),
+                 _MM_HINT_T0);
+  }
+  for (int64_t k = 0; k < kc; ++k) {
+    V b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + kWidth);
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      V ar = _mm512_set1_ps(a[r]);
+      c0[r] = _mm512_fmadd_ps(ar, b0, c0[r]);
+      c1[r] = _mm512_fmadd_ps(ar, b1, c1[r]);
+    }
+    a += kMR;
+    b += ldb;
+  }
+
+  const M m0 = column_mask(cols), m1 = column_mask(cols - kWidth);
+  const V alpha = vset(st.alpha);
+  V bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
+  if (st.bias && !st.bias_per_row) {
+    bias0 = _mm512_maskz_loadu_ps(m0, st.bias);
+    bias1 = _mm512_maskz_loadu_ps(m1, st.bias + kWidth);
+  }
+  const V beta = vset(st.beta);
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+    float *cr = st.c + r * st.ldc;
+    V x0 = vmul(c0[r], alpha), x1 = vmul(c1[r], alpha);
+    if (st.accumulate) {
+      x0 = vadd(x0, _mm512_maskz_loadu_ps(m0, cr));
+      x1 = vadd(x1, _mm512_maskz_loadu_ps(m1, cr + kWidth));
+    } else {
+      if (st.bias) {
+        V b0 = st.bias_per_row ? vset(st.bias[r]) : bias0;
+        V b1 = st.bias_per_row ? vset(st.bias[r]) : bias1;
+        x0 = vadd(x0, b0);
+        x1 = vadd(x1, b1);
+      }
+      if (st.residual) {
+        const float *rr = st.residual + r * st.ld_residual;
+        x0 = vfma(beta, _mm512_maskz_loadu_ps(m0, rr), x0);
+        x1 = vfma(beta, _mm512_maskz_loadu_ps(m1, rr + kWidth), x1);
+      }
+    }
+    _mm512_mask_storeu_ps(cr, m0, x0);
+    _mm512_mask_storeu_ps(cr + kWidth, m1, x1);
+  }
+  if (st.activation != TCC_ACTIVATION_NONE)
+    for (int r = 0; r < R; ++r)
+      activate(st.c + r * st.ldc, cols, st.activation, st.clamp_min,
+               st.clamp_max);
+}
+
+// In-register transpose: on return r[j] holds column j of the 16 x 16
+// block whose rows were r[0..15] (unpack, then 32-bit, then 128-bit lane
+// shuffles).
+TCC_INLINE void transpose16x16(V r[16]) {
+  V t[16], u[16];
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; i += 4) {
+    u[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+    u[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xee);
+    u[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    u[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xee);
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < 4; ++i) {
+    t[i] = _mm512_shuffle_f32x4(u[i], u[i + 4], 0x88);
+    t[i + 4] = _mm512_shuffle_f32x4(u[i], u[i + 4], 0xdd);
+    t[i + 8] = _mm512_shuffle_f32x4(u[i + 8], u[i + 12], 0x88);
+    t[i + 12] = _mm512_shuffle_f32x4(u[i + 8], u[i + 12], 0xdd);
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < 8; ++i) {
+    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
+  }
+}
+
+// Transposes `lines` (<= 16) strided lines of `len` (<= 16) floats: line i
+// starts at src + i * stride. Writes out_len floats of column j (lane i =
+// line i, zero past `lines`) to dst + j * dst_stride, for j < len.
+TCC_INLINE void transpose_block(const float *src, int64_t stride, int lines,
+                                int len, float *dst, int64_t dst_stride,
+                                M out_mask) {
+  V r[16];
+  const M in_mask = column_mask(len);
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i)
+    r[i] = i < lines ? _mm512_maskz_loadu_ps(in_mask, src + i * stride)
+                     : _mm512_setzero_ps();
+  transpose16x16(r);
+#pragma GCC unroll 16
+  for (int j = 0; j < 16; ++j) // constant indices keep r in registers
+    if (j < len)
+      _mm512_mask_storeu_ps(dst + j * dst_stride, out_mask, r[j]);
+}
+
+TCC_TARGET void pack_a(const float *a, int64_t row_stride, int64_t col_stride,
+                       int64_t rows, int64_t kc, int mr, float *dst) {
+  const M panel_mask = column_mask(kMR);
+  for (int64_t i = 0; i < rows; i += kMR, dst += kMR * kc) {
+    const int lines = int(rows - i < kMR ? rows - i : kMR);
+    const float *src = a + i * row_stride;
+    if (col_stride == 1) { // rows contiguous: transpose 16 k at a time
+      for (int64_t k = 0; k < kc; k += 16)
+        transpose_block(src + k, row_stride, lines,
+                        int(kc - k < 16 ? kc - k : 16), dst + k * kMR, kMR,
+                        panel_mask);
+    } else if (row_stride == 1) { // A transposed: copy kMR rows per k
+      const M in_mask = column_mask(lines);
+      for (int64_t k = 0; k < kc; ++k)
+        _mm512_mask_storeu_ps(
+            dst + k * kMR, panel_mask,
+            _mm512_maskz_loadu_ps(in_mask, src + k * col_stride));
+    } else {
+      pack_a_portable(src, row_stride, col_stride, lines, kc, kMR, dst);
+    }
+  }
+}
+
+TCC_TARGET void pack_b_panel(const float *b, int64_t k_stride,
+                             int64_t col_stride, int64_t kc, int cols,
+                             float *dst) {
+  if (col_stride == 1) {
+    const M m0 = column_mask(cols), m1 = column_mask(cols - kWidth);
+    for (int64_t k = 0; k < kc; ++k) {
+      const float *src = b + k * k_stride;
+      _mm512_storeu_ps(dst + k * kPanelWidth, _mm512_maskz_loadu_ps(m0, src));
+      _mm512_storeu_ps(dst + k * kPanelWidth + kWidth,
+                       _mm512_maskz_loadu_ps(m1, src + kWidth));
+    }
+  } else if (k_stride == 1) { // B transposed: columns contiguous
+    for (int half = 0; half < 2; ++half) {
+      int lines = cols - half * kWidth;
+      lines = lines < 0 ? 0 : lines > kWidth ? kWidth : lines;
+      for (int64_t k = 0; k < kc; k += 16)
+        transpose_block(b + half * kWidth * col_stride + k, col_stride, lines,
+                        int(kc - k < 16 ? kc - k : 16),
+                        dst + k * kPanelWidth + half * kWidth, kPanelWidth,
+                        M(0xffff));
+    }
+  } else {
+    pack_b_panel_portable(b, k_stride, col_stride, kc, cols, dst);
+  }
+}
+
+using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
+                           const TileStore &);
+constexpr RowKernel kRowKernels[kMR] = {
+    microkernel<1>, microkernel<2>,  microkernel<3>,  microkernel<4>,
+    microkernel<5>, microkernel<6>,  microkernel<7>,  microkernel<8>,
+    microkernel<9>, microkernel<10>, microkernel<11>, microkernel<12>};
+
+TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, const float *b,
+                                     int64_t ldb, int rows, int cols,
+                                     const TileStore &st) {
+  kRowKernels[rows - 1](kc, a, b, ldb, cols, st);
+}
+
+// Tuned on a Xeon with 48 KiB L1d and 2 MiB L2 per core: the 96 x 384 A
+// block and the 384 x 1024 B block both stay in L2; a larger K block means
+// fewer passes over C.
+constexpr int kKC = 384, kMC = 96, kNC = 1024;
+static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
+                  kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
+              "blocking must fit the scratch sizes of MicroKernel.h");
+
+const IsaKernels kKernels = {
+    Isa::Avx512,          kMR,    kNR,          kKC,     kMC, kNC,
+    dispatch_microkernel, pack_a, pack_b_panel, activate};
+
+} // namespace
+
+const IsaKernels *avx512_kernels() { return &kKernels; }
+
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
+
+#else // not x86-64
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+const IsaKernels *avx512_kernels() { return nullptr; }
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
+
+#endif

@@ -1,0 +1,107 @@
+//===- MicroKernel.h - What each ISA variant provides to the GEMM driver --===//
+//
+// The driver (Sgemm.cpp) does blocking, packing and threading in portable
+// C++; each ISA variant provides a register-blocked microkernel that computes
+// a rows x cols tile of C over one block of K and stores it with the epilogue
+// applied, plus packing routines.
+//
+// Packed layouts (shared by all variants, so a pre-packed B works with each):
+// - A: micro-panels of `mr` rows; inside one, element (r, k) is at k*mr + r.
+// - B: panels of kPanelWidth columns; inside one, element (k, c) is at
+//   k*ldb + c (ldb = kPanelWidth when packed), zero beyond the last column.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_RUNTIME_KERNELS_MICROKERNEL_H
+#define TCC_RUNTIME_KERNELS_MICROKERNEL_H
+
+#include "Isa.h"
+#include "tcc/runtime/kernels.h"
+
+#include <cstdint>
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+
+/// Columns per packed B panel, for every ISA (the packed-B format).
+constexpr int kPanelWidth = 32;
+
+/// How a microkernel stores its tile; pointers are at the tile's origin.
+struct TileStore {
+  float *c;
+  int64_t ldc;
+  /// Later K blocks: c += alpha * acc. The first: c = alpha * acc + bias +
+  /// beta * residual (bias and residual may be null).
+  bool accumulate;
+  float alpha;
+  const float *bias; // bias[row] when bias_per_row, else bias[col]
+  bool bias_per_row;
+  const float *residual;
+  int64_t ld_residual;
+  float beta;
+  /// Applied after the store on the last K block (TCC_ACTIVATION_NONE on the
+  /// others).
+  int activation;
+  float clamp_min, clamp_max;
+};
+
+/// acc = sum over k < kc of a[k*mr + r] * b[k*ldb + c], for r < rows
+/// (1..mr) and c < cols (1..nr), then stored as `store` says. Reads nr
+/// columns of b even when cols < nr.
+using MicroKernelFn = void (*)(int64_t kc, const float *a, const float *b,
+                               int64_t ldb, int rows, int cols,
+                               const TileStore &store);
+
+/// Packs rows x kc of A (row r, column k at a[r*row_stride + k*col_stride])
+/// into micro-panels of mr rows.
+using PackAFn = void (*)(const float *a, int64_t row_stride, int64_t col_stride,
+                         int64_t rows, int64_t kc, int mr, float *dst);
+
+/// Packs one B panel: kc x cols (cols <= kPanelWidth; element (k, c) at
+/// b[k*k_stride + c*col_stride]), zero-filling columns cols..kPanelWidth.
+using PackBPanelFn = void (*)(const float *b, int64_t k_stride,
+                              int64_t col_stride, int64_t kc, int cols,
+                              float *dst);
+
+/// In place: x[i] = activation(x[i]) for i < n.
+using ActivateFn = void (*)(float *x, int64_t n, int activation,
+                            float clamp_min, float clamp_max);
+
+struct IsaKernels {
+  Isa isa;
+  int mr; // rows per microkernel call
+  int nr; // columns per microkernel call; divides kPanelWidth
+  int kc; // K block: a kc x kPanelWidth B panel stays in L1
+  int mc; // rows of A packed at once (multiple of mr): stays in L2
+  int nc; // columns of B packed at once (multiple of kPanelWidth)
+  MicroKernelFn microkernel;
+  PackAFn pack_a;
+  PackBPanelFn pack_b_panel;
+  ActivateFn activate;
+};
+
+/// The variants; the x86 ones are null when not built for x86.
+const IsaKernels *avx512_kernels();
+const IsaKernels *avx2_kernels();
+const IsaKernels &portable_kernels();
+/// The variant active_isa() names.
+const IsaKernels &active_kernels();
+
+/// Largest blocking over all variants, for sizing scratch memory.
+constexpr int kMaxMr = 12;
+constexpr int kMaxKc = 384;
+constexpr int kMaxMc = 384;
+constexpr int kMaxNc = 2048;
+
+/// Portable packers, which variants may reuse.
+void pack_a_portable(const float *a, int64_t row_stride, int64_t col_stride,
+                     int64_t rows, int64_t kc, int mr, float *dst);
+void pack_b_panel_portable(const float *b, int64_t k_stride, int64_t col_stride,
+                           int64_t kc, int cols, float *dst);
+
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
+
+#endif // TCC_RUNTIME_KERNELS_MICROKERNEL_H

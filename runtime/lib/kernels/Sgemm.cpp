@@ -1,0 +1,484 @@
+//===- Sgemm.cpp - fp32 GEMM driver: checks, blocking, packing, threads ---===//
+//
+// Goto/BLIS blocking around the ISA microkernel. C is cut into one
+// rectangle per task; each task loops over NC-column blocks of B, KC-deep
+// blocks of K and MC-row blocks of A, packs what it reads into its own
+// scratch, and runs the microkernel over mr x nr tiles. Tasks share nothing
+// writable, so one parallel_for suffices and there is no barrier.
+//
+// Every element of C sees the same sequence of FMAs whatever the task grid
+// (K blocking depends only on k and the ISA), so results are bitwise
+// identical for any thread count.
+//
+// Scratch: each thread lazily allocates, once, a thread-local buffer for its
+// packed A and B blocks (no allocation per call). Should that allocation
+// fail, the task falls back to small blocks in a bounded stack buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sgemm.h"
+#include "MicroKernel.h"
+#include "PackedB.h"
+#include "Status.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+
+int64_t packed_b_floats(int64_t k, int64_t n) {
+  int64_t panels = (n + kPanelWidth - 1) / kPanelWidth, floats;
+  if (k < 0 || n < 0 ||
+      __builtin_mul_overflow(panels, int64_t(kPanelWidth) * k, &floats) ||
+      floats > (INT64_MAX - 64) / 4)
+    return -1;
+  return floats;
+}
+
+void write_packed_b_header(int64_t k, int64_t n, void *packed) {
+  PackedBHeader header;
+  std::memset(&header, 0, sizeof header);
+  std::memcpy(header.magic, kPackedBMagic, sizeof header.magic);
+  header.version = TCC_PACKED_B_VERSION;
+  header.panel_width = kPanelWidth;
+  header.k = k;
+  header.n = n;
+  std::memcpy(packed, &header, sizeof header);
+}
+
+namespace {
+
+// Below this many multiply-adds a call runs on one thread: waking workers
+// costs more than it saves.
+constexpr int64_t kMinParallelWork = int64_t(1) << 21;
+
+enum class BSource {
+  PrePacked, // tcc_sgemm_pack_b's panels
+  OnTheFly,  // packed by each task, one kc x nc block at a time
+  Direct,    // row-major B read in place (few rows of A: packing won't pay)
+};
+
+struct Gemm {
+  const IsaKernels *isa;
+  int64_t m, n, k;
+  // A(i, kk) = a[i * a_row_stride + kk * a_col_stride]
+  const float *a;
+  int64_t a_row_stride, a_col_stride;
+  // B(kk, j) = b[kk * b_k_stride + j * b_col_stride]
+  const float *b;
+  int64_t b_k_stride, b_col_stride;
+  const float *panels; // pre-packed panel data
+  BSource source;
+  float *c;
+  int64_t ldc;
+  float alpha, beta, clamp_min, clamp_max;
+  const float *bias;
+  bool bias_per_row;
+  const float *residual;
+  int64_t ld_residual;
+  int activation;
+  // K blocks of kc (the last may be shorter); one empty block when k == 0.
+  int64_t kc, k_blocks;
+  // The task grid: rectangles of task_rows x task_cols.
+  int64_t task_rows, task_cols, m_tasks, n_tasks;
+};
+
+struct Scratch {
+  float *a;   // mc x kc packed A
+  float *b;   // kc x nc packed B
+  int64_t mc; // multiple of mr
+  int64_t nc; // multiple of kPanelWidth
+};
+
+// Grown once per thread to the largest blocking in use, freed at thread exit.
+struct ThreadScratch {
+  float *a = nullptr, *b = nullptr;
+  size_t a_floats = 0, b_floats = 0;
+  ~ThreadScratch() { release(); }
+  void release() {
+    ::operator delete(a, std::align_val_t(64));
+    ::operator delete(b, std::align_val_t(64));
+    a = b = nullptr;
+    a_floats = b_floats = 0;
+  }
+  bool reserve(size_t want_a, size_t want_b) {
+    if (want_a <= a_floats && want_b <= b_floats)
+      return true;
+    release();
+    a = static_cast<float *>(::operator new(
+        want_a * sizeof(float), std::align_val_t(64), std::nothrow));
+    b = static_cast<float *>(::operator new(
+        want_b * sizeof(float), std::align_val_t(64), std::nothrow));
+    if (!a || !b) {
+      release();
+      return false;
+    }
+    a_floats = want_a;
+    b_floats = want_b;
+    return true;
+  }
+};
+thread_local ThreadScratch tls_scratch;
+
+TileStore tile_store(const Gemm &g, int64_t i, int64_t j, int64_t kb) {
+  TileStore st;
+  st.c = g.c + i * g.ldc + j;
+  st.ldc = g.ldc;
+  st.accumulate = kb > 0;
+  st.alpha = g.alpha;
+  st.bias = nullptr;
+  st.bias_per_row = g.bias_per_row;
+  if (kb == 0 && g.bias)
+    st.bias = g.bias_per_row ? g.bias + i : g.bias + j;
+  st.residual =
+      kb == 0 && g.residual ? g.residual + i * g.ld_residual + j : nullptr;
+  st.ld_residual = g.ld_residual;
+  st.beta = g.beta;
+  st.activation =
+      kb == g.k_blocks - 1 ? g.activation : int(TCC_ACTIVATION_NONE);
+  st.clamp_min = g.clamp_min;
+  st.clamp_max = g.clamp_max;
+  return st;
+}
+
+// C[r0:r1, c0:c1] of the task's rectangle.
+void run_task(const Gemm &g, int64_t task, const Scratch &s) {
+  const IsaKernels &isa = *g.isa;
+  const int64_t r0 = task / g.n_tasks * g.task_rows;
+  const int64_t r1 = std::min(g.m, r0 + g.task_rows);
+  const int64_t c0 = task % g.n_tasks * g.task_cols;
+  const int64_t c1 = std::min(g.n, c0 + g.task_cols);
+  // Direct B has no packed block to bound: take all columns at once.
+  const int64_t nc_step = g.source == BSource::Direct ? c1 - c0 : s.nc;
+
+  for (int64_t jc = c0; jc < c1; jc += nc_step) {
+    const int64_t nc = std::min(nc_step, c1 - jc);
+    const int64_t panels = (nc + kPanelWidth - 1) / kPanelWidth;
+    for (int64_t kb = 0; kb < g.k_blocks; ++kb) {
+      const int64_t pc = kb * g.kc, kc = std::min(g.kc, g.k - pc);
+
+      // Where panel q of this block starts, and its row stride.
+      auto panel = [&](int64_t q, int64_t *ldb) -> const float * {
+        int64_t j = jc + q * kPanelWidth;
+        switch (g.source) {
+        case BSource::PrePacked:
+          *ldb = kPanelWidth;
+          return g.panels + (j / kPanelWidth) * g.k * kPanelWidth +
+                 pc * kPanelWidth;
+        case BSource::OnTheFly:
+          *ldb = kPanelWidth;
+          return s.b + q * kc * kPanelWidth;
+        case BSource::Direct:
+          if (j + kPanelWidth > g.n) { // partial panel: packed, zero-padded
+            *ldb = kPanelWidth;
+            return s.b;
+          }
+          *ldb = g.b_k_stride;
+          return g.b + pc * g.b_k_stride + j;
+        }
+        return nullptr;
+      };
+      if (g.source == BSource::OnTheFly) {
+        for (int64_t q = 0; q < panels; ++q) {
+          int64_t j = jc + q * kPanelWidth;
+          isa.pack_b_panel(g.b + pc * g.b_k_stride + j * g.b_col_stride,
+                           g.b_k_stride, g.b_col_stride, kc,
+                           int(std::min<int64_t>(kPanelWidth, c1 - j)),
+                           s.b + q * kc * kPanelWidth);
+        }
+      } else if (g.source == BSource::Direct) {
+        int64_t j = jc + (panels - 1) * kPanelWidth;
+        if (j + kPanelWidth > g.n)
+          isa.pack_b_panel(g.b + pc * g.b_k_stride + j, g.b_k_stride, 1, kc,
+                           int(g.n - j), s.b);
+      }
+
+      for (int64_t ic = r0; ic < r1; ic += s.mc) {
+        const int64_t mc = std::min(s.mc, r1 - ic);
+        isa.pack_a(g.a + ic * g.a_row_stride + pc * g.a_col_stride,
+                   g.a_row_stride, g.a_col_stride, mc, kc, isa.mr, s.a);
+        for (int64_t q = 0; q < panels; ++q) {
+          int64_t ldb = kPanelWidth;
+          const float *bp = panel(q, &ldb);
+          const int64_t panel_end =
+              std::min(c1, jc + (q + 1) * int64_t(kPanelWidth));
+          for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
+            int cols = int(std::min<int64_t>(isa.nr, panel_end - j));
+            const float *bj = bp + (j - jc - q * kPanelWidth);
+            for (int64_t ir = 0; ir < mc; ir += isa.mr) {
+              int rows = int(std::min<int64_t>(isa.mr, mc - ir));
+              isa.microkernel(kc, s.a + ir * kc, bj, ldb, rows, cols,
+                              tile_store(g, ic + ir, j, kb));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The bounded-stack fallback when the thread's scratch cannot be allocated:
+// one micro-panel of A and one panel of B at a time.
+__attribute__((noinline)) void run_task_on_stack(const Gemm &g, int64_t task) {
+  alignas(64) float a[kMaxMr * kMaxKc];
+  alignas(64) float b[kMaxKc * kPanelWidth];
+  run_task(g, task, Scratch{a, b, g.isa->mr, kPanelWidth});
+}
+
+void gemm_task(void *arg, int64_t task) {
+  const Gemm &g = *static_cast<const Gemm *>(arg);
+  const IsaKernels &isa = *g.isa;
+  if (tls_scratch.reserve(size_t(isa.mc) * isa.kc, size_t(isa.kc) * isa.nc))
+    run_task(g, task, Scratch{tls_scratch.a, tls_scratch.b, isa.mc, isa.nc});
+  else
+    run_task_on_stack(g, task);
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Splits C into about `threads` equal rectangles, cutting the dimension
+// whose cut repacks less: cutting n repacks A once per task, cutting m
+// repacks B once per task.
+void plan_tasks(Gemm &g, int threads) {
+  const int64_t mr = g.isa->mr;
+  const int64_t m_panels = ceil_div(g.m, mr);
+  const int64_t n_panels = ceil_div(g.n, kPanelWidth);
+  int64_t m_tasks = 1, n_tasks = 1;
+  if (threads > 1 &&
+      g.m * g.n * std::max<int64_t>(g.k, 1) >= kMinParallelWork) {
+    if ((g.n >= g.m && n_panels >= threads) || m_panels < threads) {
+      n_tasks = std::min<int64_t>(threads, n_panels);
+      m_tasks = std::min(m_panels, ceil_div(threads, n_tasks));
+    } else {
+      m_tasks = threads;
+    }
+  }
+  g.task_rows = ceil_div(m_panels, m_tasks) * mr;
+  g.task_cols = ceil_div(n_panels, n_tasks) * kPanelWidth;
+  g.m_tasks = ceil_div(g.m, g.task_rows);
+  g.n_tasks = ceil_div(g.n, g.task_cols);
+}
+
+bool fits(int64_t rows, int64_t ld, int64_t cols) {
+  // (rows - 1) * ld + cols elements must be addressable.
+  int64_t span;
+  return !__builtin_mul_overflow(rows - 1, ld, &span) &&
+         !__builtin_add_overflow(span, cols, &span) &&
+         span <= INT64_MAX / int64_t(sizeof(float));
+}
+
+tcc_kernel_status check_parallel(const tcc_parallel *parallel) {
+  if (parallel && (!parallel->parallel_for || parallel->num_threads < 1))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "tcc_parallel needs a parallel_for function and num_threads "
+                ">= 1 (got %d)",
+                parallel->num_threads);
+  return TCC_KERNEL_OK;
+}
+
+} // namespace
+
+tcc_kernel_status check_epilogue(const tcc_epilogue *e, int64_t n,
+                                 bool check_residual_ld) {
+  if (!e)
+    return TCC_KERNEL_OK;
+  if (e->activation < TCC_ACTIVATION_NONE ||
+      e->activation > TCC_ACTIVATION_TANH)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT, "epilogue: unknown activation %d",
+                e->activation);
+  if (e->activation == TCC_ACTIVATION_CLAMP && !(e->clamp_min <= e->clamp_max))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "epilogue: clamp_min (%g) must not exceed clamp_max (%g)",
+                double(e->clamp_min), double(e->clamp_max));
+  if (check_residual_ld && e->residual && e->beta != 0.0f &&
+      e->ld_residual < std::max<int64_t>(1, n))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "epilogue: ld_residual (%lld) must be >= n (%lld)",
+                (long long)e->ld_residual, (long long)n);
+  return TCC_KERNEL_OK;
+}
+
+tcc_kernel_status check_packed_b(const void *packed, int64_t k, int64_t n) {
+  if (reinterpret_cast<uintptr_t>(packed) % 64 != 0)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "packed_b must be 64-byte aligned");
+  PackedBHeader header;
+  std::memcpy(&header, packed, sizeof header);
+  if (std::memcmp(header.magic, kPackedBMagic, sizeof header.magic) != 0)
+    return fail(TCC_KERNEL_BAD_PACKED_DATA,
+                "packed_b does not start with a packed-B header");
+  if (header.version != TCC_PACKED_B_VERSION ||
+      header.panel_width != kPanelWidth)
+    return fail(TCC_KERNEL_BAD_PACKED_DATA,
+                "packed_b has format version %u (panel width %u); this "
+                "runtime reads version %d (panel width %d)",
+                header.version, header.panel_width, TCC_PACKED_B_VERSION,
+                kPanelWidth);
+  if (header.k != k || header.n != n)
+    return fail(TCC_KERNEL_BAD_PACKED_DATA,
+                "packed_b holds a %lld x %lld matrix, the call needs %lld x "
+                "%lld (k x n)",
+                (long long)header.k, (long long)header.n, (long long)k,
+                (long long)n);
+  return TCC_KERNEL_OK;
+}
+
+namespace {
+
+tcc_kernel_status check_sgemm(const tcc_sgemm_args *p,
+                              const tcc_parallel *parallel) {
+  if (!p)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT, "sgemm: args is NULL");
+  if (tcc_kernel_status s = check_parallel(parallel))
+    return s;
+  if (p->m < 0 || p->n < 0 || p->k < 0)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "sgemm: negative size m=%lld n=%lld k=%lld", (long long)p->m,
+                (long long)p->n, (long long)p->k);
+  if (p->m == 0 || p->n == 0)
+    return TCC_KERNEL_OK;
+  if (!p->c)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT, "sgemm: c is NULL");
+  if (p->ldc < p->n || !fits(p->m, p->ldc, p->n))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "sgemm: ldc (%lld) must be >= n (%lld)", (long long)p->ldc,
+                (long long)p->n);
+  if (tcc_kernel_status s = check_epilogue(p->epilogue, p->n, true))
+    return s;
+  if (p->packed_b)
+    if (tcc_kernel_status s = check_packed_b(p->packed_b, p->k, p->n))
+      return s;
+  if (p->k == 0)
+    return TCC_KERNEL_OK;
+  int64_t a_rows = p->trans_a ? p->k : p->m, a_cols = p->trans_a ? p->m : p->k;
+  if (!p->a)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT, "sgemm: a is NULL");
+  if (p->lda < a_cols || !fits(a_rows, p->lda, a_cols))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "sgemm: lda (%lld) must be >= %lld (%s)", (long long)p->lda,
+                (long long)a_cols, p->trans_a ? "m, as trans_a" : "k");
+  if (p->packed_b)
+    return TCC_KERNEL_OK;
+  int64_t b_rows = p->trans_b ? p->n : p->k, b_cols = p->trans_b ? p->k : p->n;
+  if (!p->b)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "sgemm: b is NULL and no packed_b is given");
+  if (p->ldb < b_cols || !fits(b_rows, p->ldb, b_cols))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "sgemm: ldb (%lld) must be >= %lld (%s)", (long long)p->ldb,
+                (long long)b_cols, p->trans_b ? "k, as trans_b" : "n");
+  return TCC_KERNEL_OK;
+}
+
+} // namespace
+
+tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
+                             const tcc_parallel *parallel) {
+  if (tcc_kernel_status s = check_sgemm(p, parallel))
+    return s;
+  if (p->m == 0 || p->n == 0)
+    return TCC_KERNEL_OK;
+
+  Gemm g;
+  g.isa = &isa;
+  g.m = p->m;
+  g.n = p->n;
+  g.k = p->k;
+  g.a = p->a;
+  g.a_row_stride = p->trans_a ? 1 : p->lda;
+  g.a_col_stride = p->trans_a ? p->lda : 1;
+  g.b = p->b;
+  g.b_k_stride = p->trans_b ? 1 : p->ldb;
+  g.b_col_stride = p->trans_b ? p->ldb : 1;
+  g.panels = nullptr;
+  if (p->packed_b) {
+    g.source = BSource::PrePacked;
+    g.panels = reinterpret_cast<const float *>(
+        static_cast<const char *>(p->packed_b) + sizeof(PackedBHeader));
+  } else if (!p->trans_b && p->m <= 2 * isa.mr) {
+    g.source = BSource::Direct;
+  } else {
+    g.source = BSource::OnTheFly;
+  }
+  g.c = p->c;
+  g.ldc = p->ldc;
+  const tcc_epilogue *e = p->epilogue;
+  g.alpha = e ? e->alpha : 1.0f;
+  g.bias = e ? e->bias : nullptr;
+  g.bias_per_row = e && e->bias_per_row;
+  // beta == 0 ignores the residual, NaNs included (as torch.addmm does).
+  g.residual = e && e->residual && e->beta != 0.0f ? e->residual : nullptr;
+  g.ld_residual = e ? e->ld_residual : 0;
+  g.beta = e ? e->beta : 0.0f;
+  g.activation = e ? e->activation : TCC_ACTIVATION_NONE;
+  g.clamp_min = e ? e->clamp_min : 0.0f;
+  g.clamp_max = e ? e->clamp_max : 0.0f;
+
+  g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, isa.kc));
+  g.kc = ceil_div(g.k, g.k_blocks); // equal blocks: no short tail
+  int threads = parallel ? parallel->num_threads : 1;
+  plan_tasks(g, threads);
+
+  int64_t tasks = g.m_tasks * g.n_tasks;
+  if (tasks == 1 || !parallel)
+    for (int64_t t = 0; t < tasks; ++t)
+      gemm_task(&g, t);
+  else
+    parallel->parallel_for(parallel->pool, tasks, gemm_task, &g);
+  return TCC_KERNEL_OK;
+}
+
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
+
+using namespace tcc::runtime::kernels;
+
+extern "C" tcc_kernel_status tcc_sgemm(const tcc_sgemm_args *args,
+                                       const tcc_parallel *parallel) {
+  return sgemm_with(active_kernels(), args, parallel);
+}
+
+extern "C" size_t tcc_sgemm_packed_b_size(int64_t k, int64_t n) {
+  int64_t floats = packed_b_floats(k, n);
+  if (floats < 0)
+    return 0;
+  return sizeof(PackedBHeader) + size_t(floats) * sizeof(float);
+}
+
+extern "C" tcc_kernel_status tcc_sgemm_pack_b(int64_t k, int64_t n,
+                                              const float *b, int64_t ldb,
+                                              int32_t trans_b, void *packed) {
+  if (k < 0 || n < 0 || packed_b_floats(k, n) < 0)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "pack_b: invalid size k=%lld n=%lld", (long long)k,
+                (long long)n);
+  if (!packed)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT, "pack_b: packed is NULL");
+  if (reinterpret_cast<uintptr_t>(packed) % 64 != 0)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "pack_b: packed must be 64-byte aligned");
+  int64_t rows = trans_b ? n : k, cols = trans_b ? k : n;
+  if (k > 0 && n > 0) {
+    if (!b)
+      return fail(TCC_KERNEL_INVALID_ARGUMENT, "pack_b: b is NULL");
+    if (ldb < cols || !fits(rows, ldb, cols))
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "pack_b: ldb (%lld) must be >= %lld (%s)", (long long)ldb,
+                  (long long)cols, trans_b ? "k, as trans_b" : "n");
+  }
+  write_packed_b_header(k, n, packed);
+  float *panels = reinterpret_cast<float *>(static_cast<char *>(packed) +
+                                            sizeof(PackedBHeader));
+  const IsaKernels &isa = active_kernels();
+  int64_t k_stride = trans_b ? 1 : ldb, col_stride = trans_b ? ldb : 1;
+  for (int64_t j = 0; j < n; j += kPanelWidth)
+    isa.pack_b_panel(b + j * col_stride, k_stride, col_stride, k,
+                     int(std::min<int64_t>(kPanelWidth, n - j)),
+                     panels + (j / kPanelWidth) * k * kPanelWidth);
+  return TCC_KERNEL_OK;
+}

@@ -1,0 +1,68 @@
+// RUN: tcc-opt --split-input-file --tcc-lower-to-linalg %s | FileCheck %s
+
+// Tests that a broadcasting add becomes one linalg.generic whose broadcast
+// operand reads through a projected map.
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @add_broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK: arith.addf
+// CHECK-NOT: tcc.
+func.func @add_broadcast(%a: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
+  %0 = tcc.add %a, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that a size-1 dimension broadcasts by reading index 0.
+// CHECK-DAG: #[[$ONE:.*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-LABEL: func.func @add_size_one
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$ONE]], #{{.*}}]
+// CHECK: arith.addi
+func.func @add_size_one(%a: tensor<4x3xi32>, %b: tensor<1x3xi32>) -> tensor<4x3xi32> {
+  %0 = tcc.add %a, %b : (tensor<4x3xi32>, tensor<1x3xi32>) -> tensor<4x3xi32>
+  return %0 : tensor<4x3xi32>
+}
+
+// -----
+
+// Tests that exp becomes math.exp in a generic.
+// CHECK-LABEL: func.func @exp
+// CHECK: linalg.generic
+// CHECK: math.exp
+func.func @exp(%a: tensor<5xf32>) -> tensor<5xf32> {
+  %0 = tcc.exp %a : tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+// Tests that a batched matmul with a broadcast batch reduces over k on a
+// zero-filled accumulator.
+// CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+// CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: outs(%[[FILL]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<2x3x5xf32>) -> tensor<2x4x5xf32> {
+  %0 = tcc.matmul %a, %b : (tensor<4x3xf32>, tensor<2x3x5xf32>) -> tensor<2x4x5xf32>
+  return %0 : tensor<2x4x5xf32>
+}
+
+// -----
+
+// Tests that reshape becomes a view (tensor.reshape) and constants arith.constant.
+// CHECK-LABEL: func.func @reshape
+// CHECK: %[[C:.*]] = arith.constant dense<1.000000e+00> : tensor<2x3xf32>
+// CHECK: tensor.reshape %{{.*}}
+// CHECK: return %{{.*}}, %[[C]]
+func.func @reshape(%x: tensor<2x3xf32>) -> (tensor<6xf32>, tensor<2x3xf32>) {
+  %0 = tcc.constant dense<1.0> : tensor<2x3xf32>
+  %1 = tcc.reshape %x : tensor<2x3xf32> to tensor<6xf32>
+  return %1, %0 : tensor<6xf32>, tensor<2x3xf32>
+}

@@ -1,0 +1,340 @@
+//===- Conv2dTest.cpp - tcc_conv2d against a float64 reference ------------===//
+
+#include "KernelReference.h"
+#include "tcc/runtime/ThreadPool.h"
+#include "tcc/runtime/kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+using namespace tcc_test;
+
+namespace {
+
+struct ConvCase {
+  int64_t batch, channels, height, width, out_channels, kh, kw;
+  int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1, groups = 1;
+  // Epilogue.
+  bool bias = false, residual = false;
+  float alpha = 1.0f, beta = 0.0f;
+  int activation = TCC_ACTIVATION_NONE;
+
+  int64_t out_h() const {
+    return (height + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
+  }
+  int64_t out_w() const {
+    return (width + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
+  }
+  std::string name(int layout) const {
+    return std::string(layout ? "NHWC " : "NCHW ") + std::to_string(batch) +
+           "x" + std::to_string(channels) + "x" + std::to_string(height) + "x" +
+           std::to_string(width) + " -> " + std::to_string(out_channels) +
+           " k" + std::to_string(kh) + "x" + std::to_string(kw) + " s" +
+           std::to_string(sh) + "," + std::to_string(sw) + " p" +
+           std::to_string(ph) + "," + std::to_string(pw) + " d" +
+           std::to_string(dh) + "," + std::to_string(dw) + " g" +
+           std::to_string(groups) + " act " + std::to_string(activation);
+  }
+};
+
+// Tensors held in canonical NCHW / OIHW order, converted for each layout.
+struct ConvRun {
+  ConvCase cs;
+  int layout;
+  int64_t oh, ow, icg, ocg;
+  std::vector<float> input, weight, bias, residual; // canonical order
+  std::vector<float> in_l, w_l, res_l, out_l;       // in the tested layout
+  tcc_epilogue epilogue{};
+  AlignedBuffer workspace{0};
+
+  ConvRun(const ConvCase &c, int layout_) : cs(c), layout(layout_) {
+    oh = cs.out_h();
+    ow = cs.out_w();
+    icg = cs.channels / cs.groups;
+    ocg = cs.out_channels / cs.groups;
+    input = random_floats(size_t(cs.batch * cs.channels * cs.height * cs.width),
+                          11);
+    weight = random_floats(size_t(cs.out_channels * icg * cs.kh * cs.kw), 12);
+    bias = random_floats(size_t(cs.out_channels), 13);
+    residual = random_floats(size_t(cs.batch * cs.out_channels * oh * ow), 14);
+    in_l = to_layout(input, cs.batch, cs.channels, cs.height, cs.width);
+    w_l = to_layout(weight, cs.out_channels, icg, cs.kh, cs.kw);
+    res_l = to_layout(residual, cs.batch, cs.out_channels, oh, ow);
+    out_l.assign(residual.size(), -777.0f);
+    epilogue.alpha = cs.alpha;
+    epilogue.bias = cs.bias ? bias.data() : nullptr;
+    epilogue.residual = cs.residual ? res_l.data() : nullptr;
+    epilogue.beta = cs.beta;
+    epilogue.activation = cs.activation;
+  }
+
+  std::vector<float> to_layout(const std::vector<float> &t, int64_t n,
+                               int64_t c, int64_t h, int64_t w) const {
+    if (layout == TCC_LAYOUT_NCHW)
+      return t;
+    std::vector<float> out(t.size());
+    for (int64_t a = 0; a < n; ++a)
+      for (int64_t b = 0; b < c; ++b)
+        for (int64_t y = 0; y < h; ++y)
+          for (int64_t x = 0; x < w; ++x)
+            out[((a * h + y) * w + x) * c + b] =
+                t[((a * c + b) * h + y) * w + x];
+    return out;
+  }
+
+  tcc_conv2d_args args() {
+    tcc_conv2d_args a{};
+    a.batch = cs.batch;
+    a.in_channels = cs.channels;
+    a.in_height = cs.height;
+    a.in_width = cs.width;
+    a.out_channels = cs.out_channels;
+    a.kernel_height = cs.kh;
+    a.kernel_width = cs.kw;
+    a.stride_h = cs.sh;
+    a.stride_w = cs.sw;
+    a.pad_h = cs.ph;
+    a.pad_w = cs.pw;
+    a.dilation_h = cs.dh;
+    a.dilation_w = cs.dw;
+    a.groups = cs.groups;
+    a.layout = layout;
+    a.input = in_l.data();
+    a.weight = w_l.data();
+    a.output = out_l.data();
+    bool any = cs.bias || cs.residual || cs.alpha != 1.0f ||
+               cs.activation != TCC_ACTIVATION_NONE;
+    a.epilogue = any ? &epilogue : nullptr;
+    return a;
+  }
+
+  tcc_kernel_status run(const tcc_parallel *parallel = nullptr) {
+    tcc_conv2d_args a = args();
+    workspace = AlignedBuffer(tcc_conv2d_workspace_size(&a, parallel));
+    a.workspace = workspace.get();
+    return tcc_conv2d(&a, parallel);
+  }
+
+  float out_at(int64_t n, int64_t c, int64_t y, int64_t x) const {
+    return layout == TCC_LAYOUT_NCHW
+               ? out_l[size_t(((n * cs.out_channels + c) * oh + y) * ow + x)]
+               : out_l[size_t(((n * oh + y) * ow + x) * cs.out_channels + c)];
+  }
+
+  void expect_matches_reference() const {
+    const double slope = cs.activation == TCC_ACTIVATION_NONE ? 1.0 : 1.2;
+    const int64_t depth = icg * cs.kh * cs.kw;
+    int failures = 0;
+    for (int64_t n = 0; n < cs.batch; ++n)
+      for (int64_t oc = 0; oc < cs.out_channels; ++oc)
+        for (int64_t y = 0; y < oh; ++y)
+          for (int64_t x = 0; x < ow; ++x) {
+            int64_t grp = oc / ocg;
+            double acc = 0, magnitude = 0;
+            for (int64_t ic = 0; ic < icg; ++ic)
+              for (int64_t ky = 0; ky < cs.kh; ++ky)
+                for (int64_t kx = 0; kx < cs.kw; ++kx) {
+                  int64_t iy = y * cs.sh - cs.ph + ky * cs.dh;
+                  int64_t ix = x * cs.sw - cs.pw + kx * cs.dw;
+                  if (iy < 0 || iy >= cs.height || ix < 0 || ix >= cs.width)
+                    continue;
+                  double p =
+                      double(input[size_t(
+                          ((n * cs.channels + grp * icg + ic) * cs.height +
+                           iy) *
+                              cs.width +
+                          ix)]) *
+                      weight[size_t(((oc * icg + ic) * cs.kh + ky) * cs.kw +
+                                    kx)];
+                  acc += p;
+                  magnitude += std::abs(p);
+                }
+            double v = cs.alpha * acc, extra = std::abs(v);
+            if (cs.bias) {
+              v += bias[size_t(oc)];
+              extra += std::abs(bias[size_t(oc)]);
+            }
+            if (cs.residual && cs.beta != 0.0f) {
+              double r = double(cs.beta) *
+                         residual[size_t(
+                             ((n * cs.out_channels + oc) * oh + y) * ow + x)];
+              v += r;
+              extra += std::abs(r);
+            }
+            double want = activate_reference(v, epilogue);
+            double tol =
+                slope * ((depth + 16) * kUnitRoundoff *
+                             std::abs(double(cs.alpha)) * magnitude +
+                         4 * kUnitRoundoff * extra) +
+                activation_relative_tolerance(cs.activation) * std::abs(want) +
+                1e-30;
+            float got = out_at(n, oc, y, x);
+            if (!(std::abs(got - want) <= tol) && ++failures <= 5)
+              ADD_FAILURE() << cs.name(layout) << ": out(" << n << "," << oc
+                            << "," << y << "," << x << ") = " << got
+                            << ", want " << want << " +- " << tol;
+          }
+  }
+};
+
+void check_case(const ConvCase &cs) {
+  for (int layout : {TCC_LAYOUT_NCHW, TCC_LAYOUT_NHWC}) {
+    ConvRun run(cs, layout);
+    ASSERT_EQ(run.run(), TCC_KERNEL_OK)
+        << cs.name(layout) << ": " << tcc_kernels_last_error();
+    run.expect_matches_reference();
+  }
+}
+
+ConvCase with_epilogue(ConvCase cs, int activation) {
+  cs.bias = true;
+  cs.residual = true;
+  cs.alpha = 0.5f;
+  cs.beta = 2.0f;
+  cs.activation = activation;
+  return cs;
+}
+
+// Small enough for emulation, yet every path: pointwise, depthwise and
+// im2col, with stride, padding, dilation and groups, in both layouts.
+TEST(Conv2d, SmallCasesOnEveryPath) {
+  ConvCase cases[] = {
+      {1, 3, 7, 7, 5, 3, 3},                       // valid 3x3
+      {2, 4, 9, 8, 6, 3, 3, 1, 1, 1, 1},           // same padding
+      {1, 5, 9, 11, 4, 3, 3, 2, 2, 1, 1},          // stride 2
+      {1, 4, 10, 9, 4, 3, 2, 1, 2, 2, 0, 2, 1},    // dilation, asym
+      {2, 6, 7, 7, 4, 3, 3, 1, 1, 1, 1, 1, 1, 2},  // groups
+      {2, 7, 5, 6, 9, 1, 1},                       // pointwise
+      {1, 6, 7, 9, 4, 1, 1, 2, 2},                 // 1x1 stride 2
+      {2, 8, 9, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8},  // depthwise
+      {1, 5, 11, 8, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5}, // dw stride 2
+      {1, 4, 9, 9, 4, 5, 3, 1, 1, 2, 1, 2, 1, 4},  // dw dilated
+      {1, 4, 6, 6, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4},  // multiplier 2
+      {1, 2, 1, 40, 3, 1, 5, 1, 3, 0, 2},          // one row
+  };
+  int activation = TCC_ACTIVATION_RELU;
+  for (const ConvCase &cs : cases) {
+    check_case(cs);
+    check_case(with_epilogue(cs, activation));
+    activation = activation % TCC_ACTIVATION_TANH + 1;
+  }
+}
+
+TEST(Conv2d, OddSizes) {
+  for (int64_t size : {1, 7, 17, 33})
+    for (int64_t channels : {1, 7, 17}) {
+      check_case({1, channels, size, size, 7, 3, 3, 1, 1, 1, 1});
+      check_case({2, channels, size, size, 17, 1, 1});
+    }
+}
+
+TEST(Conv2d, ResNetShapedLayers) {
+  // Several K blocks and column panels, like the layers the bench times.
+  check_case(with_epilogue({1, 64, 14, 14, 64, 3, 3, 1, 1, 1, 1},
+                           TCC_ACTIVATION_RELU));
+  check_case(with_epilogue({1, 32, 15, 15, 48, 3, 3, 2, 2, 1, 1},
+                           TCC_ACTIVATION_NONE));
+  check_case(with_epilogue({2, 96, 8, 8, 40, 1, 1}, TCC_ACTIVATION_GELU));
+  check_case(with_epilogue({1, 32, 12, 12, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32},
+                           TCC_ACTIVATION_CLAMP));
+}
+
+TEST(Conv2d, ThreadCountDoesNotChangeTheBits) {
+  const ConvCase cases[] = {
+      with_epilogue({2, 16, 20, 20, 24, 3, 3, 1, 1, 1, 1}, TCC_ACTIVATION_SILU),
+      with_epilogue({2, 24, 13, 13, 24, 3, 3, 1, 1, 1, 1, 1, 1, 24},
+                    TCC_ACTIVATION_RELU),
+      {1, 64, 16, 16, 32, 1, 1}};
+  for (const ConvCase &cs : cases)
+    for (int layout : {TCC_LAYOUT_NCHW, TCC_LAYOUT_NHWC}) {
+      ConvRun serial(cs, layout);
+      ASSERT_EQ(serial.run(), TCC_KERNEL_OK);
+      serial.expect_matches_reference();
+      for (int threads : {1, 2, 3}) {
+        tcc::runtime::ThreadPool pool(threads);
+        tcc_parallel parallel = pool.c_parallel();
+        ConvRun run(cs, layout);
+        ASSERT_EQ(run.run(&parallel), TCC_KERNEL_OK);
+        EXPECT_EQ(0, std::memcmp(serial.out_l.data(), run.out_l.data(),
+                                 serial.out_l.size() * sizeof(float)))
+            << cs.name(layout) << " on " << threads << " threads";
+      }
+    }
+}
+
+TEST(Conv2d, WorkspaceOnlyWhereNeeded) {
+  ConvRun pointwise({1, 8, 5, 5, 4, 1, 1}, TCC_LAYOUT_NCHW);
+  tcc_conv2d_args a = pointwise.args();
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 0u);
+  a.workspace = nullptr;
+  EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_OK);
+  ConvRun general({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NCHW);
+  a = general.args();
+  size_t bytes = tcc_conv2d_workspace_size(&a, nullptr);
+  // The columns as packed panels: 64-byte header + k x 32 floats.
+  EXPECT_EQ(bytes, 64 + sizeof(float) * 8 * 9 * 32);
+}
+
+TEST(Conv2d, EmptyBatchDoesNothing) {
+  ConvRun run({0, 3, 5, 5, 2, 3, 3}, TCC_LAYOUT_NCHW);
+  tcc_conv2d_args a = run.args();
+  a.input = a.weight = nullptr;
+  a.output = nullptr;
+  EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_OK);
+}
+
+TEST(Conv2d, RejectsInvalidArguments) {
+  struct Bad {
+    const char *what;
+    void (*mutate)(tcc_conv2d_args &);
+    const char *message;
+  };
+  const Bad cases[] = {
+      {"groups", [](tcc_conv2d_args &a) { a.groups = 2; },
+       "divisible by groups"},
+      {"stride 0", [](tcc_conv2d_args &a) { a.stride_h = 0; }, "stride_h is 0"},
+      {"negative pad", [](tcc_conv2d_args &a) { a.pad_w = -1; }, "pad_w is -1"},
+      {"kernel too big", [](tcc_conv2d_args &a) { a.kernel_height = 9; },
+       "smaller than the dilated kernel"},
+      {"huge size", [](tcc_conv2d_args &a) { a.in_width = int64_t(1) << 40; },
+       "in_width"},
+      {"layout", [](tcc_conv2d_args &a) { a.layout = 7; }, "unknown layout 7"},
+      {"null input", [](tcc_conv2d_args &a) { a.input = nullptr; }, "NULL"},
+      {"null workspace", [](tcc_conv2d_args &a) { a.workspace = nullptr; },
+       "workspace is NULL"},
+      {"misaligned workspace",
+       [](tcc_conv2d_args &a) {
+         a.workspace = static_cast<char *>(a.workspace) + 4;
+       },
+       "64-byte aligned"},
+      {"activation",
+       [](tcc_conv2d_args &a) {
+         const_cast<tcc_epilogue *>(a.epilogue)->activation = -1;
+       },
+       "unknown activation"},
+  };
+  for (const Bad &bad : cases) {
+    ConvRun run(with_epilogue({1, 3, 5, 5, 3, 3, 3}, TCC_ACTIVATION_RELU),
+                TCC_LAYOUT_NCHW);
+    tcc_conv2d_args a = run.args();
+    run.workspace = AlignedBuffer(tcc_conv2d_workspace_size(&a, nullptr) + 64);
+    a.workspace = run.workspace.get();
+    bad.mutate(a);
+    EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_INVALID_ARGUMENT) << bad.what;
+    EXPECT_NE(std::string(tcc_kernels_last_error()).find(bad.message),
+              std::string::npos)
+        << bad.what << ": message was '" << tcc_kernels_last_error() << "'";
+    EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr) == 0,
+              std::string(bad.what) != "null input" &&
+                  std::string(bad.what) != "null workspace" &&
+                  std::string(bad.what) != "misaligned workspace" &&
+                  std::string(bad.what) != "activation")
+        << bad.what;
+  }
+  EXPECT_EQ(tcc_conv2d(nullptr, nullptr), TCC_KERNEL_INVALID_ARGUMENT);
+  EXPECT_EQ(tcc_conv2d_workspace_size(nullptr, nullptr), 0u);
+}
+
+} // namespace

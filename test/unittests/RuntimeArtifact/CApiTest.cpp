@@ -1,0 +1,261 @@
+//===- CApiTest.cpp - the C API's contracts -------------------------------===//
+
+#include "TestModels.h"
+#include "TestStatus.h"
+
+#include "tcc/runtime/Runtime.h"
+#include "tcc/runtime/tcc_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+using namespace tcc::test;
+using tcc::runtime::Status;
+
+extern "C" int tcc_test_run_from_c(const void *bytes, size_t size,
+                                   const float *x, const float *y, float *out);
+
+namespace {
+
+TEST(CApi, StatusCarriesCodeAndMessage) {
+  tcc_status_t s = tcc_status_make(TCC_STATUS_NOT_FOUND, "no such thing");
+  EXPECT_EQ(tcc_status_code(s), TCC_STATUS_NOT_FOUND);
+  EXPECT_STREQ(tcc_status_message(s), "no such thing");
+  tcc_status_free(s);
+  EXPECT_EQ(tcc_status_code(nullptr), TCC_STATUS_OK);
+  EXPECT_STREQ(tcc_status_message(nullptr), "");
+  tcc_status_free(nullptr);
+  EXPECT_STREQ(tcc_status_code_name(TCC_STATUS_DATA_LOSS), "DATA_LOSS");
+  // An error is never OK, even when made with TCC_STATUS_OK.
+  tcc_status_t odd = tcc_status_make(TCC_STATUS_OK, "");
+  EXPECT_NE(tcc_status_code(odd), TCC_STATUS_OK);
+  tcc_status_free(odd);
+}
+
+TEST(CApi, DTypeSizesAndNames) {
+  const std::map<tcc_dtype_t, std::pair<size_t, const char *>> expected = {
+      {TCC_DTYPE_F32, {4, "f32"}},  {TCC_DTYPE_F64, {8, "f64"}},
+      {TCC_DTYPE_F16, {2, "f16"}},  {TCC_DTYPE_BF16, {2, "bf16"}},
+      {TCC_DTYPE_I64, {8, "i64"}},  {TCC_DTYPE_I32, {4, "i32"}},
+      {TCC_DTYPE_I8, {1, "i8"}},    {TCC_DTYPE_U8, {1, "u8"}},
+      {TCC_DTYPE_BOOL, {1, "bool"}}};
+  ASSERT_EQ(expected.size(), size_t(TCC_DTYPE_COUNT));
+  for (const auto &[dtype, info] : expected) {
+    EXPECT_EQ(tcc_dtype_size(dtype), info.first);
+    EXPECT_STREQ(tcc_dtype_name(dtype), info.second);
+  }
+  EXPECT_EQ(tcc_dtype_size(tcc_dtype_t(99)), 0u);
+  EXPECT_STREQ(tcc_dtype_name(tcc_dtype_t(99)), "?");
+}
+
+TEST(CApi, WorksFromC) {
+  std::vector<uint8_t> bytes = addMulModel(3).finish();
+  float x[3] = {1, 2, 3}, y[3] = {1, 1, 1}, z[3] = {0, 0, 0};
+  ASSERT_EQ(tcc_test_run_from_c(bytes.data(), bytes.size(), x, y, z), 0);
+  EXPECT_EQ(z[0], 2.0f);
+  EXPECT_EQ(z[1], 6.0f);
+  EXPECT_EQ(z[2], 12.0f);
+}
+
+TEST(CApi, DescribesInputsAndOutputs) {
+  std::vector<uint8_t> bytes = countTilesModel(6).finish();
+  tcc_model_t *model = nullptr;
+  ASSERT_TCC_OK(
+      tcc_model_load_memory(bytes.data(), bytes.size(), nullptr, &model));
+  ASSERT_EQ(tcc_model_input_count(model), 1u);
+  ASSERT_EQ(tcc_model_output_count(model), 1u);
+  tcc_tensor_info_t info;
+  ASSERT_TCC_OK(tcc_model_output_info(model, 0, &info));
+  EXPECT_STREQ(info.name, "counts");
+  EXPECT_EQ(info.dtype, TCC_DTYPE_I32);
+  ASSERT_EQ(info.rank, 1u);
+  EXPECT_EQ(info.shape[0], 6);
+  EXPECT_EQ(info.byte_size, 24u);
+  EXPECT_TCC_ERROR(tcc_model_input_info(model, 1, &info),
+                   TCC_STATUS_OUT_OF_RANGE,
+                   "input index 1 out of range (the model has 1)");
+  size_t index = 99;
+  ASSERT_TCC_OK(tcc_model_find_output(model, "counts", &index));
+  EXPECT_EQ(index, 0u);
+  EXPECT_TCC_ERROR(tcc_model_find_input(model, "nope", &index),
+                   TCC_STATUS_NOT_FOUND,
+                   "the model has no input named 'nope' (inputs: 'counts')");
+  EXPECT_TCC_ERROR(tcc_model_find_input(model, nullptr, &index),
+                   TCC_STATUS_INVALID_ARGUMENT, "name is NULL");
+  tcc_model_release(model);
+}
+
+TEST(CApi, RejectsBadBindings) {
+  tcc::runtime::Model model;
+  std::vector<uint8_t> bytes = addMulModel(4).finish();
+  ASSERT_TCC_OK(
+      tcc::runtime::Model::loadMemory(bytes.data(), bytes.size(), &model));
+  tcc::runtime::Session session;
+  ASSERT_TCC_OK(model.createSession(nullptr, &session));
+  alignas(16) float data[8] = {};
+  EXPECT_TCC_ERROR(session.run(), TCC_STATUS_FAILED_PRECONDITION,
+                   "input 0 'x' is not bound");
+  EXPECT_TCC_ERROR(session.bindInput(0, data, 12), TCC_STATUS_INVALID_ARGUMENT,
+                   "input 0 'x': 12 bytes given, it takes 16 (f32)");
+  EXPECT_TCC_ERROR(session.bindInput(0, reinterpret_cast<char *>(data) + 1, 16),
+                   TCC_STATUS_INVALID_ARGUMENT,
+                   "input 0 'x': data is not aligned to its 4-byte elements");
+  EXPECT_TCC_ERROR(session.bindInput(2, data, 16), TCC_STATUS_OUT_OF_RANGE,
+                   "input index 2 out of range (the model has 2)");
+  EXPECT_TCC_ERROR(session.bindInput(0, nullptr, 16),
+                   TCC_STATUS_INVALID_ARGUMENT, "data is NULL");
+  EXPECT_TCC_ERROR(session.bindInput("w", data, 16), TCC_STATUS_NOT_FOUND,
+                   "no input named 'w' (inputs: 'x', 'y')");
+  EXPECT_TCC_ERROR(session.bindOutput("z", data, 8),
+                   TCC_STATUS_INVALID_ARGUMENT, "output 0 'z': 8 bytes given");
+  const float *out = nullptr;
+  EXPECT_TCC_ERROR(session.output(0, &out), TCC_STATUS_FAILED_PRECONDITION,
+                   "output 0 'z' has no data before the first run");
+  EXPECT_TCC_ERROR(session.output(1, &out), TCC_STATUS_OUT_OF_RANGE,
+                   "output index 1 out of range");
+}
+
+TEST(CApi, NullArgumentsAreErrorsNotCrashes) {
+  tcc_model_t *model = nullptr;
+  EXPECT_TCC_ERROR(tcc_model_load_file(nullptr, nullptr, &model),
+                   TCC_STATUS_INVALID_ARGUMENT, "path is NULL");
+  EXPECT_TCC_ERROR(tcc_model_load_file("x", nullptr, nullptr),
+                   TCC_STATUS_INVALID_ARGUMENT, "out_model is NULL");
+  EXPECT_TCC_ERROR(tcc_model_load_memory(nullptr, 10, nullptr, &model),
+                   TCC_STATUS_INVALID_ARGUMENT, "model data is NULL");
+  tcc_session_t *session = nullptr;
+  EXPECT_TCC_ERROR(tcc_session_create(nullptr, nullptr, &session),
+                   TCC_STATUS_INVALID_ARGUMENT, "model is NULL");
+  EXPECT_TCC_ERROR(tcc_session_run(nullptr), TCC_STATUS_INVALID_ARGUMENT,
+                   "session is NULL");
+  EXPECT_EQ(tcc_model_input_count(nullptr), 0u);
+  tcc_model_release(nullptr);
+  tcc_session_release(nullptr);
+  tcc_thread_pool_release(nullptr);
+  tcc_thread_pool_t *pool = nullptr;
+  EXPECT_TCC_ERROR(tcc_thread_pool_create(0, &pool),
+                   TCC_STATUS_INVALID_ARGUMENT, "num_threads is 0");
+}
+
+// Counts what goes through an allocator, to check it is used and balanced.
+struct CountingAllocator {
+  int allocs = 0, frees = 0;
+  size_t bytes = 0;
+  bool fail = false;
+  std::map<void *, size_t> live;
+  tcc_allocator_t get() {
+    return {this,
+            [](void *self, size_t size, size_t alignment) -> void * {
+              auto *c = static_cast<CountingAllocator *>(self);
+              if (c->fail)
+                return nullptr;
+              void *p = nullptr;
+              if (posix_memalign(&p, alignment, size) != 0)
+                return nullptr;
+              ++c->allocs;
+              c->bytes += size;
+              c->live[p] = alignment;
+              return p;
+            },
+            [](void *self, void *p) {
+              auto *c = static_cast<CountingAllocator *>(self);
+              ++c->frees;
+              c->live.erase(p);
+              std::free(p);
+            }};
+  }
+};
+
+TEST(CApi, LargeMemoryComesFromTheCallersAllocator) {
+  std::vector<uint8_t> bytes = addMulModel(10).finish();
+  CountingAllocator modelAlloc, sessionAlloc;
+  tcc_model_load_options_t loadOptions;
+  tcc_model_load_options_initialize(&loadOptions);
+  loadOptions.allocator = modelAlloc.get();
+  tcc_model_t *model = nullptr;
+  ASSERT_TCC_OK(
+      tcc_model_load_memory(bytes.data(), bytes.size(), &loadOptions, &model));
+  EXPECT_EQ(modelAlloc.allocs, 1); // the model's bytes
+  EXPECT_EQ(modelAlloc.bytes, bytes.size());
+
+  tcc_session_options_t options;
+  tcc_session_options_initialize(&options);
+  options.allocator = sessionAlloc.get();
+  tcc_session_t *session = nullptr;
+  ASSERT_TCC_OK(tcc_session_create(model, &options, &session));
+  EXPECT_EQ(sessionAlloc.allocs, 1); // the 40-byte arena
+  EXPECT_EQ(sessionAlloc.bytes, 40u);
+  float x[10] = {}, y[10] = {};
+  ASSERT_TCC_OK(tcc_session_bind_input(session, 0, x, sizeof(x)));
+  ASSERT_TCC_OK(tcc_session_bind_input(session, 1, y, sizeof(y)));
+  ASSERT_TCC_OK(tcc_session_run(session));
+  ASSERT_TCC_OK(tcc_session_run(session));
+  EXPECT_EQ(sessionAlloc.allocs, 2); // plus output z, once
+  for (const auto &entry : sessionAlloc.live)
+    EXPECT_EQ(uintptr_t(entry.first) % 64, 0u);
+
+  // The session keeps the model alive after the caller's release.
+  tcc_model_release(model);
+  EXPECT_EQ(modelAlloc.frees, 0);
+  ASSERT_TCC_OK(tcc_session_run(session));
+  tcc_session_release(session);
+  EXPECT_EQ(sessionAlloc.frees, 2);
+  EXPECT_EQ(modelAlloc.frees, 1);
+}
+
+TEST(CApi, AllocationFailuresAreErrors) {
+  std::vector<uint8_t> bytes = addMulModel(10).finish();
+  CountingAllocator failing;
+  failing.fail = true;
+  tcc_model_load_options_t loadOptions;
+  tcc_model_load_options_initialize(&loadOptions);
+  loadOptions.allocator = failing.get();
+  tcc_model_t *model = nullptr;
+  EXPECT_TCC_ERROR(
+      tcc_model_load_memory(bytes.data(), bytes.size(), &loadOptions, &model),
+      TCC_STATUS_RESOURCE_EXHAUSTED, "cannot allocate");
+  ASSERT_TCC_OK(
+      tcc_model_load_memory(bytes.data(), bytes.size(), nullptr, &model));
+  tcc_session_options_t options;
+  tcc_session_options_initialize(&options);
+  options.allocator = failing.get();
+  tcc_session_t *session = nullptr;
+  EXPECT_TCC_ERROR(tcc_session_create(model, &options, &session),
+                   TCC_STATUS_RESOURCE_EXHAUSTED,
+                   "cannot allocate the 40-byte arena");
+  // A huge arena fails the same way, not by crashing.
+  std::vector<uint8_t> huge = addMulModel(10).finish(
+      [](tcc::artifact::ModelT &m) { m.arena_bytes = uint64_t(1) << 62; });
+  tcc_model_t *hugeModel = nullptr;
+  ASSERT_TCC_OK(
+      tcc_model_load_memory(huge.data(), huge.size(), nullptr, &hugeModel));
+  EXPECT_TCC_ERROR(tcc_session_create(hugeModel, nullptr, &session),
+                   TCC_STATUS_RESOURCE_EXHAUSTED, "arena");
+  tcc_model_release(hugeModel);
+  tcc_model_release(model);
+}
+
+TEST(CApi, CppWrapperHandlesShareAndMove) {
+  std::vector<uint8_t> bytes = addMulModel(2).finish();
+  tcc::runtime::Model a;
+  ASSERT_TCC_OK(
+      tcc::runtime::Model::loadMemory(bytes.data(), bytes.size(), &a));
+  tcc::runtime::Model b = a; // retained
+  tcc::runtime::Model c = std::move(a);
+  EXPECT_FALSE(a);
+  EXPECT_EQ(b.get(), c.get());
+  tcc::runtime::TensorInfo info;
+  ASSERT_TCC_OK(b.input(1, &info));
+  EXPECT_EQ(info.name, "y");
+  EXPECT_EQ(info.shape, std::vector<int64_t>{2});
+  EXPECT_EQ(info.byteSize, 8u);
+  Status s = tcc::runtime::Model::loadFile("/nonexistent.bin", &a);
+  EXPECT_EQ(s.code(), TCC_STATUS_NOT_FOUND);
+  EXPECT_NE(s.toString().find("NOT_FOUND: /nonexistent.bin"),
+            std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,38 @@
+//===- TestModels.h - small artifacts for the runtime tests -----*- C++ -*-===//
+
+#ifndef TCC_TEST_RUNTIMEARTIFACT_TESTMODELS_H
+#define TCC_TEST_RUNTIMEARTIFACT_TESTMODELS_H
+
+#include "tcc/runtime/ArtifactBuilder.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcc {
+namespace test {
+
+std::vector<uint8_t> readFile(const std::string &path);
+void writeFile(const std::string &path, const std::vector<uint8_t> &bytes);
+
+// The ELF of TestKernels.c (no libc) and of TestKernelsWithLibc.c.
+const std::vector<uint8_t> &testKernels();
+const std::vector<uint8_t> &testKernelsWithLibc();
+
+// z = (x + y) * c for f32[n] inputs x, y and constant c[i] = i + 1: an add
+// into the arena and a multiply into the output, each one tile per element.
+runtime::ArtifactBuilder addMulModel(int64_t n);
+
+// out = exp(in) through the import table (imports: ["expf"]).
+runtime::ArtifactBuilder expModel(int64_t n);
+
+// counts[i] += 1 per tile i (i32 input/output "counts" via a Copy).
+runtime::ArtifactBuilder countTilesModel(int64_t tiles);
+
+// Rewrites the preamble's header hash after a test patched header bytes.
+void rehashHeader(std::vector<uint8_t> &file);
+
+} // namespace test
+} // namespace tcc
+
+#endif

@@ -1,0 +1,173 @@
+//===- Bench.cpp - tcc bench: latency and throughput of a model -----------===//
+
+#include "CommandLine.h"
+#include "Json.h"
+#include "ModelIO.h"
+#include "Subcommands.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace tcc {
+namespace tool {
+
+namespace {
+
+const char kHelp[] =
+    R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
+                 [--input [NAME=]X.npy ...] [--json]
+
+Runs MODEL.bin K times on one session after W warm-up runs and reports the
+latency distribution (min, median, p90, p99, max, mean) and the throughput.
+Inputs are seeded random values unless --input files are given (then every
+input needs one).
+
+options:
+  --threads N        intra-op threads (default 1)
+  --iterations K     timed runs (default 100)
+  --warmup W         untimed runs first (default 10)
+  --input [NAME=]F   an input from a .npy file (repeat for each)
+  --json             machine-readable output
+  --help             this text
+)";
+
+// Nearest-rank percentile of sorted values.
+double percentile(const std::vector<double> &sorted, double p) {
+  size_t rank = size_t(std::ceil(p / 100.0 * double(sorted.size())));
+  return sorted[std::min(sorted.size() - 1, rank ? rank - 1 : 0)];
+}
+
+} // namespace
+
+int benchMain(int argc, char **argv) {
+  const char *cmd = "bench";
+  CommandLine args(argc, argv);
+  std::string path, value, error;
+  std::vector<NamedPath> inputs;
+  int64_t threads = 1, iterations = 100, warmup = 10;
+  bool json = false;
+  while (!args.done()) {
+    std::string arg = args.next();
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+    if (arg == "--json") {
+      json = true;
+    } else if (args.option(arg, "--threads", &value, &error)) {
+      if (!error.empty() ||
+          !CommandLine::parsePositive(value, "--threads", &threads, &error))
+        return fail(cmd, error);
+    } else if (args.option(arg, "--iterations", &value, &error)) {
+      if (!error.empty() || !CommandLine::parsePositive(value, "--iterations",
+                                                        &iterations, &error))
+        return fail(cmd, error);
+    } else if (args.option(arg, "--warmup", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      if (value != "0" &&
+          !CommandLine::parsePositive(value, "--warmup", &warmup, &error))
+        return fail(cmd, error);
+      if (value == "0")
+        warmup = 0;
+    } else if (args.option(arg, "--input", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      inputs.push_back(parseNamedPath(value));
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return fail(cmd, "unknown option '" + arg + "' (see tcc bench --help)");
+    } else if (path.empty()) {
+      path = arg;
+    } else {
+      return fail(cmd, "unexpected argument '" + arg + "'");
+    }
+  }
+  if (path.empty())
+    return fail(cmd, "no model given (usage: tcc bench MODEL.bin)");
+
+  runtime::Model model;
+  runtime::Status s = runtime::Model::loadFile(path, &model);
+  if (!s.ok())
+    return fail(cmd, s.message());
+  runtime::Pool pool;
+  if (threads > 1 && !(s = runtime::Pool::create(int(threads), &pool)).ok())
+    return fail(cmd, s.message());
+  runtime::Session session;
+  if (!(s = model.createSession(pool ? pool.parallel() : nullptr, &session))
+           .ok())
+    return fail(cmd, s.message());
+  std::vector<runtime::NpyArray> arrays;
+  if (inputs.empty()) {
+    s = bindRandomInputs(model, session, /*seed=*/0, &arrays);
+  } else {
+    std::vector<std::string> paths;
+    if ((s = assignInputs(model, inputs, &paths)).ok())
+      s = bindNpyInputs(model, session, paths, &arrays);
+  }
+  if (!s.ok())
+    return fail(cmd, s.message());
+
+  for (int64_t i = 0; i < warmup; ++i)
+    if (!(s = session.run()).ok())
+      return fail(cmd, s.message());
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> ms;
+  ms.reserve(size_t(iterations));
+  auto start = Clock::now();
+  for (int64_t i = 0; i < iterations; ++i) {
+    auto t0 = Clock::now();
+    if (!(s = session.run()).ok())
+      return fail(cmd, s.message());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  }
+  double total = std::chrono::duration<double>(Clock::now() - start).count();
+  std::vector<double> sorted = ms;
+  std::sort(sorted.begin(), sorted.end());
+  double mean = 0;
+  for (double v : ms)
+    mean += v / double(ms.size());
+  double throughput = double(iterations) / total;
+
+  const std::pair<const char *, double> stats[] = {
+      {"min", sorted.front()},         {"p50", percentile(sorted, 50)},
+      {"p90", percentile(sorted, 90)}, {"p99", percentile(sorted, 99)},
+      {"max", sorted.back()},          {"mean", mean}};
+  if (json) {
+    JsonWriter j(stdout);
+    j.beginObject();
+    j.key("model");
+    j.value(path);
+    j.key("threads");
+    j.value(threads);
+    j.key("iterations");
+    j.value(iterations);
+    j.key("warmup");
+    j.value(warmup);
+    j.key("latency_ms");
+    j.beginObject();
+    for (auto [name, v] : stats) {
+      j.key(name);
+      j.value(v);
+    }
+    j.endObject();
+    j.key("throughput_per_s");
+    j.value(throughput);
+    j.endObject();
+    j.finish();
+    return 0;
+  }
+  std::printf("%s: %lld iterations after %lld warm-up, %lld thread%s\n",
+              path.c_str(), (long long)iterations, (long long)warmup,
+              (long long)threads, threads == 1 ? "" : "s");
+  std::printf("latency ms:");
+  for (auto [name, v] : stats)
+    std::printf(" %s %.4f", name, v);
+  std::printf("\nthroughput: %.1f runs/s\n", throughput);
+  return 0;
+}
+
+} // namespace tool
+} // namespace tcc

@@ -1,0 +1,51 @@
+//===- CommandLine.cpp - argument helpers for tcc subcommands -------------===//
+
+#include "CommandLine.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace tcc {
+namespace tool {
+
+bool CommandLine::option(const std::string &arg, const char *name,
+                         std::string *value, std::string *error) {
+  size_t n = std::strlen(name);
+  if (arg.compare(0, n, name) != 0)
+    return false;
+  if (arg.size() > n && arg[n] == '=') {
+    *value = arg.substr(n + 1);
+    return true;
+  }
+  if (arg.size() != n)
+    return false;
+  if (done()) {
+    *error = std::string(name) + " needs a value";
+    return true;
+  }
+  *value = next();
+  return true;
+}
+
+bool CommandLine::parsePositive(const std::string &text, const char *name,
+                                int64_t *out, std::string *error) {
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < 1) {
+    *error = std::string(name) + " '" + text + "' is not a positive integer";
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+int fail(const char *cmd, const std::string &message) {
+  std::fprintf(stderr, "tcc %s: error: %s\n", cmd, message.c_str());
+  return 1;
+}
+
+} // namespace tool
+} // namespace tcc

@@ -1,0 +1,42 @@
+//===- CommandLine.h - argument helpers for tcc subcommands -----*- C++ -*-===//
+
+#ifndef TCC_TOOLS_TCC_COMMANDLINE_H
+#define TCC_TOOLS_TCC_COMMANDLINE_H
+
+#include <cstdint>
+#include <string>
+
+namespace tcc {
+namespace tool {
+
+// Walks argv of one subcommand, reporting errors as "tcc <cmd>: error: ...".
+class CommandLine {
+public:
+  CommandLine(int argc, char **argv) : argc_(argc), argv_(argv) {}
+
+  bool done() const { return i_ >= argc_; }
+  // The current argument, then moves past it.
+  std::string next() { return argv_[i_++]; }
+
+  // True when `arg` is `--name=value` or `--name` followed by a value; sets
+  // *value. A `--name` without a value sets *error.
+  bool option(const std::string &arg, const char *name, std::string *value,
+              std::string *error);
+
+  // Parses a positive count for `name`, or sets *error.
+  static bool parsePositive(const std::string &text, const char *name,
+                            int64_t *out, std::string *error);
+
+private:
+  int argc_;
+  char **argv_;
+  int i_ = 1; // argv[0] is the subcommand
+};
+
+// Prints "tcc <cmd>: error: <message>" to stderr and returns 1.
+int fail(const char *cmd, const std::string &message);
+
+} // namespace tool
+} // namespace tcc
+
+#endif

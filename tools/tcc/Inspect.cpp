@@ -1,0 +1,385 @@
+//===- Inspect.cpp - tcc inspect: what a compiled model holds -------------===//
+//
+// Reads the artifact with every structural check (no code is mapped and the
+// host CPU is not required), then prints its signature, plan and sizes as
+// text or JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandLine.h"
+#include "Json.h"
+#include "ModelIO.h"
+#include "Subcommands.h"
+
+#include "tcc/runtime/Artifact.h"
+
+#include <cctype>
+#include <cstdio>
+#include <memory>
+
+namespace tcc {
+namespace tool {
+
+using namespace tcc::artifact;
+
+namespace {
+
+const char kHelp[] = R"(usage: tcc inspect MODEL.bin [--json]
+
+Verifies MODEL.bin (structure, sizes, hashes; no code is run) and shows its
+inputs and outputs, the execution plan (one entry per step, with the source
+ops each computes), the memory plan and the sizes of its parts.
+
+options:
+  --json   machine-readable output with the keys inputs, outputs, kernels,
+           buffers, arena_bytes, constant_bytes, code_bytes, file_bytes,
+           target, cpu, cpu_features, imports, version, format_version,
+           runs_on_host
+  --help   this text
+)";
+
+std::vector<int64_t> shapeOf(const flatbuffers::Vector<int64_t> *shape) {
+  return shape ? std::vector<int64_t>(shape->begin(), shape->end())
+               : std::vector<int64_t>();
+}
+
+std::string tensorText(DType dtype, const flatbuffers::Vector<int64_t> *shape) {
+  return describeTensor(tcc_dtype_t(dtype), shapeOf(shape));
+}
+
+std::vector<std::string> strings(
+    const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>> *v) {
+  std::vector<std::string> out;
+  for (uint32_t i = 0; v && i < v->size(); ++i)
+    out.push_back(v->Get(i)->str());
+  return out;
+}
+
+const char *storageName(Storage s) {
+  switch (s) {
+  case Storage::Arena:
+    return "arena";
+  case Storage::Constant:
+    return "constant";
+  case Storage::Input:
+    return "input";
+  case Storage::Output:
+    return "output";
+  }
+  return "?";
+}
+
+std::string lower(const char *s) {
+  std::string out(s ? s : "");
+  for (char &c : out)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+const char *opName(Op op) {
+  switch (op) {
+  case Op::KernelCall:
+    return "kernel";
+  case Op::Sgemm:
+    return "sgemm";
+  case Op::Conv2d:
+    return "conv2d";
+  case Op::Copy:
+    return "copy";
+  default:
+    return "?";
+  }
+}
+
+// What the ops of a step compute: the step's own list, else its kernel's.
+std::vector<std::string> sourceOps(const Model &m, const Step &step) {
+  std::vector<std::string> ops = strings(step.source_ops());
+  if (ops.empty())
+    if (const KernelCall *call = step.op_as_KernelCall())
+      ops = strings(m.kernels()->Get(call->kernel())->source_ops());
+  return ops;
+}
+
+std::string stepSummary(const Model &m, const Step &step) {
+  char buf[256];
+  switch (step.op_type()) {
+  case Op::KernelCall: {
+    const KernelCall *c = step.op_as_KernelCall();
+    std::snprintf(buf, sizeof(buf), "kernel %s (%u bindings, %lld tiles)",
+                  m.kernels()->Get(c->kernel())->symbol()->c_str(),
+                  c->bindings() ? c->bindings()->size() : 0,
+                  (long long)c->tiles());
+    break;
+  }
+  case Op::Sgemm: {
+    const Sgemm *g = step.op_as_Sgemm();
+    std::string activation;
+    if (g->epilogue() && g->epilogue()->activation() != Activation::None)
+      activation =
+          ", " + lower(EnumNameActivation(g->epilogue()->activation()));
+    std::snprintf(buf, sizeof(buf),
+                  "sgemm %lldx%lldx%lld (m x n x k), batch %lld%s%s%s%s",
+                  (long long)g->m(), (long long)g->n(), (long long)g->k(),
+                  (long long)g->batch(), g->trans_a() ? ", A^T" : "",
+                  g->trans_b() ? ", B^T" : "",
+                  g->b_packed() ? ", packed B" : "", activation.c_str());
+    break;
+  }
+  case Op::Conv2d: {
+    const Conv2d *c = step.op_as_Conv2d();
+    std::snprintf(buf, sizeof(buf),
+                  "conv2d %s %lldx%lldx%lldx%lld -> %lld channels, kernel "
+                  "%lldx%lld, stride %lldx%lld, pad %lldx%lld, groups %lld",
+                  c->nhwc() ? "NHWC" : "NCHW", (long long)c->batch(),
+                  (long long)c->in_channels(), (long long)c->in_height(),
+                  (long long)c->in_width(), (long long)c->out_channels(),
+                  (long long)c->kernel_height(), (long long)c->kernel_width(),
+                  (long long)c->stride_h(), (long long)c->stride_w(),
+                  (long long)c->pad_h(), (long long)c->pad_w(),
+                  (long long)c->groups());
+    break;
+  }
+  case Op::Copy:
+    std::snprintf(buf, sizeof(buf), "copy %llu bytes",
+                  (unsigned long long)step.op_as_Copy()->bytes());
+    break;
+  default:
+    std::snprintf(buf, sizeof(buf), "?");
+  }
+  return buf;
+}
+
+void writeTensorsJson(
+    JsonWriter &j,
+    const flatbuffers::Vector<flatbuffers::Offset<TensorSpec>> *specs) {
+  j.beginArray();
+  for (uint32_t i = 0; specs && i < specs->size(); ++i) {
+    const TensorSpec *t = specs->Get(i);
+    j.beginObject();
+    j.key("name");
+    j.value(t->name()->str());
+    j.key("dtype");
+    j.value(tcc_dtype_name(tcc_dtype_t(t->dtype())));
+    j.key("shape");
+    j.beginInlineArray();
+    for (int64_t d : shapeOf(t->shape()))
+      j.value(d);
+    j.endArray();
+    j.endObject();
+  }
+  j.endArray();
+}
+
+void writeStringsJson(JsonWriter &j, const std::vector<std::string> &v) {
+  j.beginInlineArray();
+  for (const std::string &s : v)
+    j.value(s);
+  j.endArray();
+}
+
+void writeStepJson(JsonWriter &j, const Model &m, uint32_t index,
+                   const Step &step) {
+  j.beginObject();
+  j.key("index");
+  j.value(uint64_t(index));
+  j.key("op");
+  j.value(opName(step.op_type()));
+  switch (step.op_type()) {
+  case Op::KernelCall: {
+    const KernelCall *c = step.op_as_KernelCall();
+    j.key("symbol");
+    j.value(m.kernels()->Get(c->kernel())->symbol()->str());
+    j.key("tiles");
+    j.value(int64_t(c->tiles()));
+    j.key("bindings");
+    j.beginInlineArray();
+    for (uint32_t i = 0; c->bindings() && i < c->bindings()->size(); ++i)
+      j.value(uint64_t(c->bindings()->Get(i)));
+    j.endArray();
+    break;
+  }
+  case Op::Sgemm: {
+    const Sgemm *g = step.op_as_Sgemm();
+    for (auto [k, v] :
+         {std::pair("m", g->m()), std::pair("n", g->n()),
+          std::pair("k", g->k()), std::pair("batch", g->batch())}) {
+      j.key(k);
+      j.value(int64_t(v));
+    }
+    j.key("b_packed");
+    j.value(bool(g->b_packed()));
+    break;
+  }
+  case Op::Conv2d: {
+    const Conv2d *c = step.op_as_Conv2d();
+    j.key("layout");
+    j.value(c->nhwc() ? "nhwc" : "nchw");
+    for (auto [k, v] : {std::pair("batch", c->batch()),
+                        std::pair("in_channels", c->in_channels()),
+                        std::pair("out_channels", c->out_channels()),
+                        std::pair("kernel_height", c->kernel_height()),
+                        std::pair("kernel_width", c->kernel_width()),
+                        std::pair("groups", c->groups())}) {
+      j.key(k);
+      j.value(int64_t(v));
+    }
+    break;
+  }
+  case Op::Copy:
+    j.key("bytes");
+    j.value(uint64_t(step.op_as_Copy()->bytes()));
+    break;
+  default:
+    break;
+  }
+  j.key("source_ops");
+  writeStringsJson(j, sourceOps(m, step));
+  j.endObject();
+}
+
+void printJson(const runtime::Artifact &a, const runtime::Status &host) {
+  const Model &m = a.model();
+  JsonWriter j(stdout);
+  j.beginObject();
+  j.key("version");
+  j.value(m.tcc_version() ? m.tcc_version()->str() : "");
+  j.key("format_version");
+  j.value(uint64_t(m.format_version()));
+  j.key("target");
+  j.value(m.target_triple() ? m.target_triple()->str() : "");
+  j.key("cpu");
+  j.value(m.cpu() ? m.cpu()->str() : "");
+  j.key("cpu_features");
+  writeStringsJson(j, strings(m.cpu_features()));
+  j.key("runs_on_host");
+  j.value(host.ok());
+  j.key("inputs");
+  writeTensorsJson(j, m.inputs());
+  j.key("outputs");
+  writeTensorsJson(j, m.outputs());
+  j.key("kernels");
+  j.beginArray();
+  for (uint32_t i = 0; m.plan() && i < m.plan()->size(); ++i)
+    writeStepJson(j, m, i, *m.plan()->Get(i));
+  j.endArray();
+  j.key("buffers");
+  j.beginArray();
+  for (uint32_t i = 0; m.buffers() && i < m.buffers()->size(); ++i) {
+    const Buffer *b = m.buffers()->Get(i);
+    j.beginObject();
+    j.key("dtype");
+    j.value(tcc_dtype_name(tcc_dtype_t(b->dtype())));
+    j.key("shape");
+    j.beginInlineArray();
+    for (int64_t d : shapeOf(b->shape()))
+      j.value(d);
+    j.endArray();
+    j.key("storage");
+    j.value(storageName(b->storage()));
+    j.key(b->storage() == Storage::Input || b->storage() == Storage::Output
+              ? "index"
+              : "offset");
+    j.value(uint64_t(b->storage() == Storage::Input ||
+                             b->storage() == Storage::Output
+                         ? b->index()
+                         : b->offset()));
+    j.key("byte_size");
+    j.value(uint64_t(b->byte_size()));
+    j.endObject();
+  }
+  j.endArray();
+  j.key("imports");
+  writeStringsJson(j, strings(m.imports()));
+  j.key("arena_bytes");
+  j.value(uint64_t(m.arena_bytes()));
+  j.key("constant_bytes");
+  j.value(uint64_t(a.constantBytes()));
+  j.key("code_bytes");
+  j.value(uint64_t(a.codeBytes()));
+  j.key("file_bytes");
+  j.value(uint64_t(a.fileSize()));
+  j.endObject();
+  j.finish();
+}
+
+void printText(const runtime::Artifact &a, const runtime::Status &host) {
+  const Model &m = a.model();
+  auto str = [](const flatbuffers::String *s) { return s ? s->str() : ""; };
+  std::printf("%s: tcc model, format %u, tcc %s\n", a.name().c_str(),
+              m.format_version(), str(m.tcc_version()).c_str());
+  std::string features;
+  for (const std::string &f : strings(m.cpu_features()))
+    features += " " + f;
+  std::printf("target: %s, cpu %s, features:%s\n",
+              str(m.target_triple()).c_str(), str(m.cpu()).c_str(),
+              features.empty() ? " none" : features.c_str());
+  std::printf("runs on this host: %s\n",
+              host.ok() ? "yes" : ("no (" + host.message() + ")").c_str());
+  for (auto [title, specs] :
+       {std::pair("inputs", m.inputs()), std::pair("outputs", m.outputs())}) {
+    std::printf("%s:\n", title);
+    for (uint32_t i = 0; specs && i < specs->size(); ++i)
+      std::printf(
+          "  %u %s: %s\n", i, specs->Get(i)->name()->c_str(),
+          tensorText(specs->Get(i)->dtype(), specs->Get(i)->shape()).c_str());
+  }
+  uint32_t steps = m.plan() ? m.plan()->size() : 0;
+  std::printf("plan: %u step%s\n", steps, steps == 1 ? "" : "s");
+  for (uint32_t i = 0; i < steps; ++i) {
+    const Step &step = *m.plan()->Get(i);
+    std::printf("  %u %s\n", i, stepSummary(m, step).c_str());
+    for (const std::string &op : sourceOps(m, step))
+      std::printf("      %s\n", op.c_str());
+  }
+  std::string imports;
+  for (const std::string &s : strings(m.imports()))
+    imports += " " + s;
+  if (!imports.empty())
+    std::printf("imports:%s\n", imports.c_str());
+  std::printf("memory: arena %llu bytes, %u buffers\n",
+              (unsigned long long)m.arena_bytes(),
+              m.buffers() ? m.buffers()->size() : 0);
+  std::printf("sizes: constants %llu bytes, code %llu bytes, file %llu bytes\n",
+              (unsigned long long)a.constantBytes(),
+              (unsigned long long)a.codeBytes(),
+              (unsigned long long)a.fileSize());
+}
+
+} // namespace
+
+int inspectMain(int argc, char **argv) {
+  const char *cmd = "inspect";
+  CommandLine args(argc, argv);
+  std::string path;
+  bool json = false;
+  while (!args.done()) {
+    std::string arg = args.next();
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+    if (arg == "--json")
+      json = true;
+    else if (arg.size() > 1 && arg[0] == '-')
+      return fail(cmd, "unknown option '" + arg + "' (see tcc inspect --help)");
+    else if (path.empty())
+      path = arg;
+    else
+      return fail(cmd, "unexpected argument '" + arg + "'");
+  }
+  if (path.empty())
+    return fail(cmd, "no model given (usage: tcc inspect MODEL.bin [--json])");
+  std::unique_ptr<runtime::Artifact> artifact;
+  runtime::Status s = runtime::Artifact::openFile(path, &artifact);
+  if (!s.ok())
+    return fail(cmd, s.message());
+  runtime::Status host = runtime::checkHostSupports(artifact->model());
+  if (json)
+    printJson(*artifact, host);
+  else
+    printText(*artifact, host);
+  return 0;
+}
+
+} // namespace tool
+} // namespace tcc

@@ -1,0 +1,104 @@
+//===- Run.cpp - tcc run: a compiled model on .npy inputs -----------------===//
+
+#include "CommandLine.h"
+#include "ModelIO.h"
+#include "Subcommands.h"
+
+#include <cstdio>
+
+namespace tcc {
+namespace tool {
+
+namespace {
+
+const char kHelp[] =
+    R"(usage: tcc run MODEL.bin --input [NAME=]X.npy ... [--output [NAME=]Y.npy ...]
+               [--threads N]
+
+Loads MODEL.bin, binds each --input file to an input of the model and runs
+it once. Outputs with an --output file are saved there; the others are
+printed. Files without NAME= bind inputs/outputs in order (skipping those
+bound by name). Each input's dtype and shape must match the model's.
+
+options:
+  --input [NAME=]FILE.npy    an input (repeat for each)
+  --output [NAME=]FILE.npy   where to save an output (repeat for each)
+  --threads N                intra-op threads (default 1)
+  --help                     this text
+)";
+
+} // namespace
+
+int runMain(int argc, char **argv) {
+  const char *cmd = "run";
+  CommandLine args(argc, argv);
+  std::string modelPath, value, error;
+  std::vector<NamedPath> inputs, outputs;
+  int64_t threads = 1;
+  while (!args.done()) {
+    std::string arg = args.next();
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+    if (args.option(arg, "--input", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      inputs.push_back(parseNamedPath(value));
+    } else if (args.option(arg, "--output", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      outputs.push_back(parseNamedPath(value));
+    } else if (args.option(arg, "--threads", &value, &error)) {
+      if (!error.empty() ||
+          !CommandLine::parsePositive(value, "--threads", &threads, &error))
+        return fail(cmd, error);
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return fail(cmd, "unknown option '" + arg + "' (see tcc run --help)");
+    } else if (modelPath.empty()) {
+      modelPath = arg;
+    } else {
+      return fail(cmd, "unexpected argument '" + arg + "'");
+    }
+  }
+  if (modelPath.empty())
+    return fail(cmd, "no model given (usage: tcc run MODEL.bin --input X.npy)");
+
+  runtime::Model model;
+  runtime::Status s = runtime::Model::loadFile(modelPath, &model);
+  if (!s.ok())
+    return fail(cmd, s.message());
+  std::vector<std::string> inputPaths, outputPaths;
+  if (!(s = assignInputs(model, inputs, &inputPaths)).ok() ||
+      !(s = assignOutputs(model, outputs, &outputPaths)).ok())
+    return fail(cmd, s.message());
+
+  runtime::Pool pool;
+  if (threads > 1 && !(s = runtime::Pool::create(int(threads), &pool)).ok())
+    return fail(cmd, s.message());
+  runtime::Session session;
+  std::vector<runtime::NpyArray> arrays;
+  if (!(s = model.createSession(pool ? pool.parallel() : nullptr, &session))
+           .ok() ||
+      !(s = bindNpyInputs(model, session, inputPaths, &arrays)).ok() ||
+      !(s = session.run()).ok())
+    return fail(cmd, s.message());
+
+  for (size_t i = 0; i < model.outputCount(); ++i) {
+    runtime::TensorInfo info;
+    const void *data = nullptr;
+    if (!(s = model.output(i, &info)).ok() ||
+        !(s = session.output(i, &data)).ok())
+      return fail(cmd, s.message());
+    if (outputPaths[i].empty())
+      printTensor(stdout, info, data);
+    else if (!(s = runtime::writeNpy(outputPaths[i], info.dtype, info.shape,
+                                     data, info.byteSize))
+                  .ok())
+      return fail(cmd, s.message());
+  }
+  return 0;
+}
+
+} // namespace tool
+} // namespace tcc
