@@ -40,6 +40,11 @@ struct ConvShape {
 
 enum class ConvPath { Pointwise, Depthwise, Im2col };
 
+ConvGeometry geometry(const ConvShape &s) {
+  return {s.channels, s.height, s.width, s.out_w, s.kh, s.kw,
+          s.sh,       s.sw,     s.ph,    s.pw,    s.dh, s.dw};
+}
+
 ConvPath choose_path(const ConvShape &s) {
   if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
       s.pw == 0)
@@ -218,7 +223,7 @@ int64_t task_count(const tcc_parallel *parallel, int64_t items) {
 // p = (oy, ox). Never stored whole: the GEMM asks for kc x 32 panels as it
 // goes, so the columns are built in cache right before use.
 struct ImplicitColumns {
-  const ConvShape *s;
+  ConvGeometry geometry;
   const IsaKernels *isa;
   const float *input;
 };
@@ -226,58 +231,7 @@ struct ImplicitColumns {
 void pack_columns(const void *context, int64_t k0, int64_t kc, int64_t first,
                   int cols, float *dst) {
   const ImplicitColumns &c = *static_cast<const ImplicitColumns *>(context);
-  const ConvShape &s = *c.s;
-  // The panel's pixels as runs along one output row.
-  struct Run {
-    int64_t oy, ox, count, offset;
-  } runs[kPanelWidth];
-  int num_runs = 0;
-  for (int64_t p = first; p < first + cols;) {
-    int64_t oy = p / s.out_w, ox = p % s.out_w;
-    int64_t count = std::min(first + cols - p, s.out_w - ox);
-    runs[num_runs++] = {oy, ox, count, p - first};
-    p += count;
-  }
-  // kk = (ic, ky, kx), stepped without divisions.
-  int64_t ic = k0 / (s.kh * s.kw), ky = k0 / s.kw % s.kh, kx = k0 % s.kw;
-  for (int64_t kk = k0; kk < k0 + kc; ++kk, dst += kPanelWidth) {
-    for (int r = 0; r < num_runs; ++r) {
-      const Run &run = runs[r];
-      float *out = dst + run.offset;
-      int64_t iy = run.oy * s.sh - s.ph + ky * s.dh;
-      if (iy < 0 || iy >= s.height) {
-        for (int64_t j = 0; j < run.count; ++j)
-          out[j] = 0.0f;
-        continue;
-      }
-      const float *row = c.input + (ic * s.height + iy) * s.width;
-      int64_t x0 = run.ox * s.sw - s.pw + kx * s.dw;
-      if (s.sw == 1) {
-        c.isa->copy_window(out, row, x0, run.count, s.width);
-        continue;
-      }
-      // Output columns j whose input column 0 <= x0 + j * sw < width.
-      int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
-      int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
-      lo = std::min(lo, run.count);
-      hi = std::max(lo, std::min(hi, run.count));
-      for (int64_t j = 0; j < lo; ++j)
-        out[j] = 0.0f;
-      for (int64_t j = lo; j < hi; ++j)
-        out[j] = row[x0 + j * s.sw];
-      for (int64_t j = hi; j < run.count; ++j)
-        out[j] = 0.0f;
-    }
-    for (int64_t j = cols; j < kPanelWidth; ++j)
-      dst[j] = 0.0f;
-    if (++kx == s.kw) {
-      kx = 0;
-      if (++ky == s.kh) {
-        ky = 0;
-        ++ic;
-      }
-    }
-  }
+  c.isa->conv_columns(c.geometry, c.input, k0, kc, first, cols, dst);
 }
 
 // One image and group of an NHWC input as a pixels x k row-major matrix:
@@ -356,7 +310,7 @@ struct Epilogue {
 
 struct Depthwise {
   const ConvShape *s;
-  DepthwiseShape shape;
+  ConvGeometry shape;
   const IsaKernels *isa;
   const float *input, *weight; // NHWC: weight as [ky][kx][channel]
   float *output;
@@ -451,7 +405,7 @@ tcc_kernel_status nchw_gemm(const NchwGemms &job, int64_t item) {
   g.ldc = s.pixels;
   g.b = input;
   g.ldb = s.pixels;
-  ImplicitColumns columns{&s, job.isa, input};
+  ImplicitColumns columns{geometry(s), job.isa, input};
   BPanelSource source{pack_columns, &columns};
   return sgemm_with(*job.isa, &g, job.parallel,
                     job.path == ConvPath::Pointwise ? nullptr : &source);
@@ -571,9 +525,7 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
   if (path != ConvPath::Depthwise)
     return gemm_conv(args, s, path, parallel);
 
-  DepthwiseShape shape{s.channels, s.height, s.width, s.out_w, s.kh, s.kw,
-                       s.sh,       s.sw,     s.ph,    s.pw,    s.dh, s.dw};
-  Depthwise d{&s,           shape,        &active_kernels(),        args->input,
+  Depthwise d{&s,           geometry(s),  &active_kernels(),        args->input,
               args->weight, args->output, Epilogue(args->epilogue), 0};
   if (s.nhwc) { // weights [channel][ky][kx] -> [ky][kx][channel]
     float *w = static_cast<float *>(args->workspace);

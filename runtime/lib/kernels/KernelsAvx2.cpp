@@ -86,6 +86,7 @@ TCC_INLINE V vgather(const float *p, int64_t stride, int64_t n) {
 
 // After SmallGemm.inc, whose partial loads it uses.
 #include "Depthwise.inc"
+#include "Im2col.inc"
 
 constexpr int kMR = 6;
 constexpr int kNR = 16;
@@ -179,7 +180,7 @@ const IsaKernels kKernels = {Isa::Avx2,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,
-                             copy_window_portable,
+                             conv_columns,
                              small_rows,
                              small_dots,
                              depthwise_nchw_row,
