@@ -3,14 +3,17 @@
 // Three paths, picked from the shape:
 // - pointwise (1x1, stride 1, no padding): the input already is the GEMM
 //   operand; no copy at all (NHWC runs the whole batch as one GEMM).
-// - depthwise (groups == in == out channels): a direct loop, since a GEMM of
-//   one row per group would waste the microkernel.
+// - depthwise (groups == in == out channels, up to 64 taps): direct
+//   vectorized kernels (Depthwise.inc), since a GEMM of one row per group
+//   would waste the microkernel.
 // - everything else: im2col, then the GEMM with the epilogue fused. NCHW
 //   (out = W x cols) never stores the columns: the GEMM builds each panel
-//   of them in cache as it packs B (an implicit GEMM). NHWC (out = cols x
-//   W^T) writes the columns to the workspace and packs the weights once per
-//   call for every image.
-// Each GEMM and each copy runs in parallel through tcc_parallel.
+//   of them in cache as it packs B (an implicit GEMM, Im2col.inc). NHWC
+//   (out = cols x W^T) writes the columns of as many images as fit ~16 MiB
+//   to the workspace, runs one tall GEMM over them, and packs the weights
+//   once per call.
+// Each GEMM and each copy runs in parallel through tcc_parallel; NCHW
+// images whose GEMMs are too small to split run one per thread.
 //
 //===----------------------------------------------------------------------===//
 
