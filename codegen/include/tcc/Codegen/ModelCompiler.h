@@ -1,0 +1,45 @@
+//===- ModelCompiler.h - A tcc module to a model artifact -------*- C++ -*-===//
+//
+// Compiles the entry function of a tcc module into the bytes of a `model.bin`
+// (runtime/schema/artifact.fbs): each op becomes a step of the execution
+// plan (a generated kernel, a microkernel call, or nothing for views), every
+// intermediate value a buffer in one arena planned from lifetimes, every
+// constant bytes in the constants segment.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_CODEGEN_MODELCOMPILER_H
+#define TCC_CODEGEN_MODELCOMPILER_H
+
+#include "tcc/Codegen/KernelCompiler.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::tcc {
+
+struct ModelCompileOptions {
+  CpuTarget target = CpuTarget::host();
+  /// fp32 matmuls run as calls of the runtime's tcc_sgemm rather than as
+  /// generated loops.
+  bool useMicrokernels = true;
+};
+
+/// What `tcc inspect` reports too, for the compiler's own summary.
+struct ModelCompileStats {
+  size_t kernels = 0, libraryCalls = 0, copies = 0;
+  uint64_t arenaBytes = 0, intermediateBytes = 0, constantBytes = 0,
+           codeBytes = 0;
+};
+
+/// The entry function: `main`, else the only public function.
+FailureOr<func::FuncOp> findEntryFunction(ModuleOp module);
+
+/// Compiles `module` (left lowered; pass a clone to keep it). Diagnostics go
+/// to the module's context.
+FailureOr<std::vector<uint8_t>>
+compileModel(ModuleOp module, const ModelCompileOptions &options,
+             ModelCompileStats *stats = nullptr);
+
+} // namespace mlir::tcc
+
+#endif // TCC_CODEGEN_MODELCOMPILER_H
