@@ -13,6 +13,9 @@
 #include "tcc/Frontend/Factories.h"
 #include "tcc/Frontend/Functions.h"
 #include "tcc/Frontend/GradMode.h"
+#include "tcc/Frontend/Ops/Indexing.h"
+#include "tcc/Frontend/Ops/Loss.h"
+#include "tcc/Frontend/Ops/NN.h"
 #include "tcc/Frontend/Tensor.h"
 
 #endif // TCC_TCC_H

@@ -67,6 +67,7 @@ void registerBinaryOps();
 void registerUnaryOps();
 void registerReductionOps();
 void registerLinalgOps();
+void registerNNOps();
 
 namespace {
 struct Registry {
@@ -84,6 +85,7 @@ void registerAll() {
   registerUnaryOps();
   registerReductionOps();
   registerLinalgOps();
+  registerNNOps();
 }
 const Registry &loadedRegistry() {
   static std::once_flag once;

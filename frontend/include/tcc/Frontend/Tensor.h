@@ -345,6 +345,29 @@ public:
   Tensor addmm(const Tensor &mat1, const Tensor &mat2, const Scalar &beta = 1,
                const Scalar &alpha = 1) const;
 
+  // --- Joining and indexing (Ops/Indexing.h) ------------------------------------
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes,
+                                       int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor gather(int64_t dim, const Tensor &index, bool sparse_grad = false) const;
+  Tensor scatter(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
+  Tensor scatter_add(int64_t dim, const Tensor &index, const Tensor &src) const;
+  const Tensor &scatter_(int64_t dim, const Tensor &index,
+                         const Tensor &src) const;
+  const Tensor &scatter_(int64_t dim, const Tensor &index,
+                         const Scalar &value) const;
+  const Tensor &scatter_add_(int64_t dim, const Tensor &index,
+                             const Tensor &src) const;
+  Tensor index_select(int64_t dim, const Tensor &index) const;
+  Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
+  Tensor masked_fill(const Tensor &mask, const Tensor &value) const;
+  const Tensor &masked_fill_(const Tensor &mask, const Scalar &value) const;
+  const Tensor &masked_fill_(const Tensor &mask, const Tensor &value) const;
+
   // --- Operators ------------------------------------------------------------------
   Tensor operator-() const { return neg(); }
   const Tensor &operator+=(const Tensor &o) const { return add_(o); }
