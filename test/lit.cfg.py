@@ -1,5 +1,6 @@
 # lit configuration for tcc's FileCheck suites.
 import os
+import sys
 
 import lit.formats
 
@@ -9,6 +10,9 @@ config.suffixes = [".mlir"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unittests"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
+
+# RUN lines generate big inputs with %python.
+config.substitutions.append(("%python", sys.executable))
 
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 

@@ -382,6 +382,7 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
       builder.model().buffers[buffer]->offset = plan.offsets[life];
   builder.model().arena_bytes = plan.arenaBytes;
 
+  builder.model().tcc_version = TCC_VERSION;
   builder.model().target_triple = options.target.triple;
   builder.model().cpu = options.target.cpu;
   builder.model().cpu_features = options.target.requiredFeatures();

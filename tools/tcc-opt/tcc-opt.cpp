@@ -53,7 +53,8 @@ static int tccOptMain(int argc, char **argv) {
                     "interrupt)\n";
 
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &error);
   if (!input) {
     llvm::errs() << error << "\n";
     return EXIT_FAILURE;

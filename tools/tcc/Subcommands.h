@@ -21,6 +21,7 @@ struct Subcommand {
   SubcommandMain main;
 };
 
+int compileMain(int argc, char **argv);
 int runMain(int argc, char **argv);
 int inspectMain(int argc, char **argv);
 int benchMain(int argc, char **argv);

@@ -15,6 +15,7 @@ using namespace tcc::tool;
 namespace {
 
 const Subcommand kSubcommands[] = {
+    {"compile", "compile a model.ir into a model.bin artifact", compileMain},
     {"run", "run a compiled model on .npy inputs", runMain},
     {"inspect", "show a compiled model's signature, plan and sizes",
      inspectMain},

@@ -16,7 +16,41 @@ thread_local uint64_t nextSequenceNr = 0;
 }
 
 Node::Node() : sequenceNr_(nextSequenceNr++) {}
-Node::~Node() = default;
+
+namespace {
+thread_local std::vector<std::shared_ptr<Node>> *dying = nullptr;
+} // namespace
+
+void releaseNode(std::shared_ptr<Node> &&node) {
+  if (!node)
+    return;
+  if (node.use_count() > 1) {
+    node.reset();
+    return;
+  }
+  if (dying) { // inside a drain loop: queue instead of recursing
+    dying->push_back(std::move(node));
+    return;
+  }
+  std::vector<std::shared_ptr<Node>> queue;
+  dying = &queue;
+  queue.push_back(std::move(node));
+  while (!queue.empty()) {
+    std::shared_ptr<Node> n = std::move(queue.back());
+    queue.pop_back();
+    n.reset(); // its destructor queues what it held last
+  }
+  dying = nullptr;
+}
+
+Node::~Node() {
+  for (Edge &e : nextEdges_)
+    releaseNode(std::move(e.function));
+  for (auto *hooks : {&preHooks_, &retainHooks_})
+    hooks->clear();
+}
+
+AutogradMeta::~AutogradMeta() { releaseNode(std::move(grad_fn)); }
 
 AutogradMeta &autogradMeta(const Tensor &t) {
   TensorImpl *impl = t.unsafeGetTensorImpl();

@@ -32,7 +32,7 @@ bool Tensor::requires_grad() const {
 }
 
 const Tensor &Tensor::requires_grad_(bool r) const {
-  if (!r && !requires_grad())
+  if (r == requires_grad())
     return *this;
   TCC_CHECK(is_leaf(), "you can only change requires_grad flags of leaf "
                        "variables. If you want to use a computed variable in "

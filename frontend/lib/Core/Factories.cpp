@@ -9,6 +9,7 @@
 #include "tcc/Frontend/Factories.h"
 #include "tcc/Frontend/Functions.h"
 #include "tcc/Frontend/GradMode.h"
+#include "tcc/Frontend/OpObserver.h"
 
 #include <cmath>
 
@@ -23,6 +24,8 @@ Generator &detail::globalGenerator() {
 
 void manual_seed(uint64_t seed) { globalGenerator().seed(seed); }
 
+// Factories are not reported to the op observer: a tracer sees the tensors
+// they make as constants.
 namespace {
 Tensor finish(Tensor t, const TensorOptions &o) {
   if (o.requires_grad())
@@ -75,6 +78,7 @@ Tensor full(IntArrayRef size, const Scalar &value, const TensorOptions &o) {
   Tensor out = makeEmpty(size, t, o.device());
   {
     NoGradGuard noGrad;
+    RecordPauseGuard pause;
     out.fill_(value);
   }
   return finish(out, o);

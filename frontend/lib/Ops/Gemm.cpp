@@ -6,6 +6,10 @@
 
 #include "../Core/Parallel.h"
 
+#include "tcc/Frontend/Check.h"
+#include "tcc/runtime/ThreadPool.h"
+#include "tcc/runtime/kernels.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -73,10 +77,47 @@ void block(int64_t i0, int64_t i1, int64_t k0, int64_t k1, int64_t j0,
 
 } // namespace
 
+/// float32 on the runtime's tuned sgemm, parallel on the shared pool.
+void sgemm(int64_t m, int64_t n, int64_t k, double alpha, const float *a,
+           int64_t lda, const float *b, int64_t ldb, double beta, float *c,
+           int64_t ldc) {
+  std::vector<float> residual;
+  tcc_epilogue ep{};
+  ep.alpha = float(alpha);
+  ep.activation = TCC_ACTIVATION_NONE;
+  if (beta != 0) { // C's old values enter through the residual input
+    residual.resize(size_t(m * n));
+    for (int64_t i = 0; i < m; ++i)
+      std::copy(c + i * ldc, c + i * ldc + n, residual.data() + i * n);
+    ep.residual = residual.data();
+    ep.ld_residual = n;
+    ep.beta = float(beta);
+  }
+  tcc_sgemm_args args{};
+  args.m = m;
+  args.n = n;
+  args.k = k;
+  args.a = a;
+  args.lda = lda;
+  args.b = b;
+  args.ldb = ldb;
+  args.c = c;
+  args.ldc = ldc;
+  args.epilogue = &ep;
+  tcc_parallel par = runtime::default_thread_pool().c_parallel();
+  tcc_kernel_status st = tcc_sgemm(&args, &par);
+  TCC_CHECK(st == TCC_KERNEL_OK, "internal error: tcc_sgemm failed with status ",
+            int(st));
+}
+
 template <class T>
 void gemm(int64_t m, int64_t n, int64_t k, double alpha, const T *a,
           int64_t lda, const T *b, int64_t ldb, double beta, T *c,
           int64_t ldc) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (m > 0 && n > 0 && k > 0)
+      return sgemm(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
   using Acc = std::conditional_t<std::is_same<T, double>::value, double,
                                  std::conditional_t<std::is_integral<T>::value,
                                                     T, float>>;

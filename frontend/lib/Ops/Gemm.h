@@ -1,10 +1,10 @@
 //===- Gemm.h - Matrix multiply kernels of the eager ops ------------------===//
 //
 // gemm() computes C = alpha * A @ B + beta * C on row-major matrices with
-// unit column stride. float32 goes to the runtime's tuned sgemm once it
-// lands (runtime/include/tcc/runtime/kernels.h); until then, and for the
-// other dtypes, a cache-blocked loop nest whose inner loop the compiler
-// vectorizes (ISA variants for float and double).
+// unit column stride. float32 goes to the runtime's tuned sgemm
+// (runtime/include/tcc/runtime/kernels.h); the other dtypes use a
+// cache-blocked loop nest whose inner loop the compiler vectorizes (ISA
+// variants for double).
 //
 //===----------------------------------------------------------------------===//
 

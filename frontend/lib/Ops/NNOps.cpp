@@ -2,10 +2,8 @@
 
 #include "NNUtils.h"
 
-#include "../Core/Parallel.h"
-
-#include "tcc/Frontend/Functions.h"
 #include "tcc/Frontend/OpRegistry.h"
+#include "tcc/runtime/ThreadPool.h"
 
 namespace tcc {
 namespace detail {
@@ -36,16 +34,7 @@ void registerNNOps() {
 }
 
 tcc_parallel eagerKernelParallel() {
-  tcc_parallel p;
-  p.pool = nullptr;
-  p.num_threads = inParallelRegion() ? 1 : get_num_threads();
-  p.parallel_for = [](void *, int64_t count, tcc_task_fn task, void *arg) {
-    parallelFor(0, count, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i)
-        task(arg, i);
-    });
-  };
-  return p;
+  return runtime::default_thread_pool().c_parallel();
 }
 
 void runSgemm(const tcc_sgemm_args &args) {

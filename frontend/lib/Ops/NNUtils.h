@@ -16,8 +16,8 @@
 namespace tcc {
 namespace detail {
 
-/// The runtime kernels' view of the eager intra-op pool (parallelFor), so
-/// tcc::set_num_threads governs them as it governs every eager kernel.
+/// The runtime kernels' view of the shared intra-op pool (the one
+/// parallelFor and tcc::set_num_threads use).
 tcc_parallel eagerKernelParallel();
 
 /// Runs tcc_sgemm on the eager pool; throws with the kernel's message.

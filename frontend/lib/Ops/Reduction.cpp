@@ -23,14 +23,19 @@
 namespace tcc {
 namespace detail {
 
-static const OpDef kSum{"sum",
-                        "sum(Tensor self, int[]? dim=None, bool keepdim=False, "
-                        "ScalarType? dtype=None) -> Tensor",
-                        "SumBackward1"};
+static const OpDef kSum{"sum", "sum(Tensor self, ScalarType? dtype=None) -> Tensor",
+                        "SumBackward0"};
+static const OpDef kSumDim{"sum.dim",
+                           "sum.dim(Tensor self, int[] dim, bool keepdim=False, "
+                           "ScalarType? dtype=None) -> Tensor",
+                           "SumBackward1"};
 static const OpDef kMean{"mean",
-                         "mean(Tensor self, int[]? dim=None, bool "
-                         "keepdim=False, ScalarType? dtype=None) -> Tensor",
-                         "MeanBackward1"};
+                         "mean(Tensor self, ScalarType? dtype=None) -> Tensor",
+                         "MeanBackward0"};
+static const OpDef kMeanDim{"mean.dim",
+                            "mean.dim(Tensor self, int[] dim, bool "
+                            "keepdim=False, ScalarType? dtype=None) -> Tensor",
+                            "MeanBackward1"};
 static const OpDef kProd{"prod",
                          "prod(Tensor self, int? dim=None, bool keepdim=False, "
                          "ScalarType? dtype=None) -> Tensor",
@@ -88,7 +93,7 @@ static const OpDef kLogSoftmax{
 
 void registerReductionOps() {
   for (const OpDef *op :
-       {&kSum, &kMean, &kProd, &kMaxAll, &kMinAll, &kMaxDim, &kMinDim, &kAmax,
+       {&kSum, &kSumDim, &kMean, &kMeanDim, &kProd, &kMaxAll, &kMinAll, &kMaxDim, &kMinDim, &kAmax,
         &kAmin, &kArgmax, &kArgmin, &kVar, &kStd, &kNorm, &kAll, &kAny,
         &kLogsumexp, &kSoftmax, &kLogSoftmax})
     registerOp(*op);
@@ -435,7 +440,8 @@ using namespace detail;
 // --- sum / mean -----------------------------------------------------------------
 
 static Tensor sumImpl(const Tensor &self, IntArrayRef dims, bool keepdim,
-                      std::optional<ScalarType> dtype, bool mean) {
+                      std::optional<ScalarType> dtype, bool mean,
+                      bool hasDims) {
   if (mean) {
     ScalarType t = dtype ? *dtype : self.dtype();
     TCC_CHECK(isFloatingType(t), "mean(): could not infer output dtype. Input "
@@ -444,8 +450,10 @@ static Tensor sumImpl(const Tensor &self, IntArrayRef dims, bool keepdim,
               t);
   }
   std::vector<int64_t> dimv = dims.vec();
+  const OpDef &op = mean ? (hasDims ? kMeanDim : kMean)
+                         : (hasDims ? kSumDim : kSum);
   return recordOp(
-      mean ? kMean : kSum, {self},
+      op, {self},
       [&] { return sumKernel(self, dimv, keepdim, dtype, mean); },
       [&](const Tensor &) -> FunctionNode::Formula {
         ReduceInfo ri = info(self, dimv);
@@ -455,25 +463,29 @@ static Tensor sumImpl(const Tensor &self, IntArrayRef dims, bool keepdim,
         };
       },
       [&] {
-        return AttrList{{"dim", dimv},
-                        {"keepdim", keepdim},
-                        {"dtype", dtype ? AttrValue(*dtype) : AttrValue()}};
+        AttrList a;
+        if (hasDims) {
+          a.push_back({"dim", dimv});
+          a.push_back({"keepdim", keepdim});
+        }
+        a.push_back({"dtype", dtype ? AttrValue(*dtype) : AttrValue()});
+        return a;
       });
 }
 
 Tensor sum(const Tensor &s, std::optional<ScalarType> dtype) {
-  return sumImpl(s, {}, false, dtype, false);
+  return sumImpl(s, {}, false, dtype, false, false);
 }
 Tensor sum(const Tensor &s, IntArrayRef dim, bool keepdim,
            std::optional<ScalarType> dtype) {
-  return sumImpl(s, dim, keepdim, dtype, false);
+  return sumImpl(s, dim, keepdim, dtype, false, true);
 }
 Tensor mean(const Tensor &s, std::optional<ScalarType> dtype) {
-  return sumImpl(s, {}, false, dtype, true);
+  return sumImpl(s, {}, false, dtype, true, false);
 }
 Tensor mean(const Tensor &s, IntArrayRef dim, bool keepdim,
             std::optional<ScalarType> dtype) {
-  return sumImpl(s, dim, keepdim, dtype, true);
+  return sumImpl(s, dim, keepdim, dtype, true, true);
 }
 
 // --- prod ---------------------------------------------------------------------

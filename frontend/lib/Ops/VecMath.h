@@ -51,9 +51,11 @@ inline float vexp(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   float y = p * r * r + r + 1.0f;
-  // 2^n as 2^(n-1) * 2 so that n = 128 still fits the exponent field.
-  float scale = asFloat((int32_t(n) + 126) << 23);
-  y = y * scale * 2.0f;
+  // 2^n as 2^n1 * 2^n2 (n1 = floor(n/2)) so that every n in [-126, 128]
+  // uses two normal scale factors.
+  int32_t ni = int32_t(n);
+  int32_t n1 = ni >> 1, n2 = ni - n1;
+  y = y * asFloat((n1 + 127) << 23) * asFloat((n2 + 127) << 23);
   y = x > hi ? INFINITY : y;
   y = x < lo ? 0.0f : y;
   return x != x ? x : y;

@@ -112,7 +112,9 @@ OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
       adaptor.getInput(), getType(),
       [](double x) { return std::isnan(x) ? x : (x > 0) - (x < 0) + 0.0; },
       [](APInt x, bool isUnsigned) -> std::optional<APInt> {
-        int64_t sign = x.isZero() ? 0 : (!isUnsigned && x.isNegative()) ? -1 : 1;
+        int64_t sign = x.isZero()                        ? 0
+                       : (!isUnsigned && x.isNegative()) ? -1
+                                                         : 1;
         return APInt(x.getBitWidth(), sign, /*isSigned=*/true);
       });
 }
@@ -124,8 +126,8 @@ OpFoldResult LogicalNotOp::fold(FoldAdaptor adaptor) {
   auto value = dyn_cast_or_null<IntegerAttr>(getSplatValue(adaptor.getInput()));
   if (!value)
     return {};
-  return makeSplat(getType(), IntegerAttr::get(value.getType(),
-                                               value.getValue().isZero()));
+  return makeSplat(
+      getType(), IntegerAttr::get(value.getType(), value.getValue().isZero()));
 }
 
 OpFoldResult GeluOp::fold(FoldAdaptor adaptor) {
@@ -186,10 +188,10 @@ OpFoldResult ClampOp::fold(FoldAdaptor adaptor) {
         if (std::fabs(v) >= 0x1p53)
           return std::nullopt;
         double r = clamp(v);
-        if (!fitsIntegerType(r, IntegerType::get(
-                                    getContext(), x.getBitWidth(),
-                                    isUnsigned ? IntegerType::Unsigned
-                                               : IntegerType::Signed)))
+        if (!fitsIntegerType(r, IntegerType::get(getContext(), x.getBitWidth(),
+                                                 isUnsigned
+                                                     ? IntegerType::Unsigned
+                                                     : IntegerType::Signed)))
           return std::nullopt;
         return APInt(x.getBitWidth(), static_cast<int64_t>(r),
                      /*isSigned=*/true);
@@ -218,16 +220,19 @@ static OpFoldResult foldSplats(ArrayRef<Attribute> operands, Type resultType,
                                FloatFn floatFn, IntFn intFn) {
   Attribute lhs = getSplatValue(operands[0]), rhs = getSplatValue(operands[1]);
   auto type = cast<ShapedType>(resultType);
-  auto lf = dyn_cast_or_null<FloatAttr>(lhs), rf = dyn_cast_or_null<FloatAttr>(rhs);
+  auto lf = dyn_cast_or_null<FloatAttr>(lhs),
+       rf = dyn_cast_or_null<FloatAttr>(rhs);
   if (lf && rf && lf.getType() == rf.getType()) {
     std::optional<APFloat> r = floatFn(lf.getValue(), rf.getValue());
     return r ? makeSplat(type, FloatAttr::get(lf.getType(), *r)) : Attribute();
   }
-  auto li = dyn_cast_or_null<IntegerAttr>(lhs), ri = dyn_cast_or_null<IntegerAttr>(rhs);
+  auto li = dyn_cast_or_null<IntegerAttr>(lhs),
+       ri = dyn_cast_or_null<IntegerAttr>(rhs);
   if (li && ri && li.getType() == ri.getType()) {
-    std::optional<APInt> r = intFn(li.getValue(), ri.getValue(),
-                                   li.getType().isUnsignedInteger());
-    return r ? makeSplat(type, IntegerAttr::get(li.getType(), *r)) : Attribute();
+    std::optional<APInt> r =
+        intFn(li.getValue(), ri.getValue(), li.getType().isUnsignedInteger());
+    return r ? makeSplat(type, IntegerAttr::get(li.getType(), *r))
+             : Attribute();
   }
   return {};
 }
@@ -245,7 +250,8 @@ static auto noInt = [](APInt, APInt, bool) -> std::optional<APInt> {
 };
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0))
+  if (OpFoldResult r =
+          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -254,7 +260,8 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0))
+  if (OpFoldResult r =
+          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -263,7 +270,8 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
+  if (OpFoldResult r =
+          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -272,7 +280,8 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
+  if (OpFoldResult r =
+          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -282,7 +291,8 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   // pow(x, 1) == x exactly for floats and integers.
-  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
+  if (OpFoldResult r =
+          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -340,21 +350,23 @@ static auto noFloat = [](APFloat, APFloat) -> std::optional<APFloat> {
 };
 
 OpFoldResult RemainderOp::fold(FoldAdaptor adaptor) {
-  return foldSplats(adaptor.getOperands(), getType(), noFloat,
-                    [](APInt a, APInt b, bool isUnsigned) -> std::optional<APInt> {
-                      if (auto qr = floorDivMod(a, b, isUnsigned))
-                        return qr->second;
-                      return std::nullopt;
-                    });
+  return foldSplats(
+      adaptor.getOperands(), getType(), noFloat,
+      [](APInt a, APInt b, bool isUnsigned) -> std::optional<APInt> {
+        if (auto qr = floorDivMod(a, b, isUnsigned))
+          return qr->second;
+        return std::nullopt;
+      });
 }
 
 OpFoldResult FloorDivideOp::fold(FoldAdaptor adaptor) {
-  return foldSplats(adaptor.getOperands(), getType(), noFloat,
-                    [](APInt a, APInt b, bool isUnsigned) -> std::optional<APInt> {
-                      if (auto qr = floorDivMod(a, b, isUnsigned))
-                        return qr->first;
-                      return std::nullopt;
-                    });
+  return foldSplats(
+      adaptor.getOperands(), getType(), noFloat,
+      [](APInt a, APInt b, bool isUnsigned) -> std::optional<APInt> {
+        if (auto qr = floorDivMod(a, b, isUnsigned))
+          return qr->first;
+        return std::nullopt;
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -368,27 +380,37 @@ static OpFoldResult foldCompare(ArrayRef<Attribute> operands, Type resultType,
                                 Pick pick) {
   Attribute lhs = getSplatValue(operands[0]), rhs = getSplatValue(operands[1]);
   int order = 2;
-  auto lf = dyn_cast_or_null<FloatAttr>(lhs), rf = dyn_cast_or_null<FloatAttr>(rhs);
-  auto li = dyn_cast_or_null<IntegerAttr>(lhs), ri = dyn_cast_or_null<IntegerAttr>(rhs);
+  auto lf = dyn_cast_or_null<FloatAttr>(lhs),
+       rf = dyn_cast_or_null<FloatAttr>(rhs);
+  auto li = dyn_cast_or_null<IntegerAttr>(lhs),
+       ri = dyn_cast_or_null<IntegerAttr>(rhs);
   if (lf && rf) {
     switch (lf.getValue().compare(rf.getValue())) {
-    case APFloat::cmpLessThan: order = -1; break;
-    case APFloat::cmpEqual: order = 0; break;
-    case APFloat::cmpGreaterThan: order = 1; break;
-    case APFloat::cmpUnordered: order = 2; break;
+    case APFloat::cmpLessThan:
+      order = -1;
+      break;
+    case APFloat::cmpEqual:
+      order = 0;
+      break;
+    case APFloat::cmpGreaterThan:
+      order = 1;
+      break;
+    case APFloat::cmpUnordered:
+      order = 2;
+      break;
     }
   } else if (li && ri && li.getType() == ri.getType()) {
     // i1 and ui8 compare as unsigned (true > false, as in PyTorch).
-    bool isSigned = !li.getType().isUnsignedInteger() &&
-                    !li.getType().isInteger(1);
+    bool isSigned =
+        !li.getType().isUnsignedInteger() && !li.getType().isInteger(1);
     const APInt &a = li.getValue(), &b = ri.getValue();
     order = a == b ? 0 : (isSigned ? a.slt(b) : a.ult(b)) ? -1 : 1;
   } else {
     return {};
   }
   auto type = cast<ShapedType>(resultType);
-  return makeSplat(type, IntegerAttr::get(type.getElementType(),
-                                          pick(order) ? 1 : 0));
+  return makeSplat(
+      type, IntegerAttr::get(type.getElementType(), pick(order) ? 1 : 0));
 }
 
 OpFoldResult EqOp::fold(FoldAdaptor adaptor) {
@@ -417,22 +439,19 @@ OpFoldResult GeOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult LogicalAndOp::fold(FoldAdaptor adaptor) {
-  return foldSplats(adaptor.getOperands(), getType(), noFloat,
-                    [](APInt a, APInt b, bool) -> std::optional<APInt> {
-                      return a & b;
-                    });
+  return foldSplats(
+      adaptor.getOperands(), getType(), noFloat,
+      [](APInt a, APInt b, bool) -> std::optional<APInt> { return a & b; });
 }
 OpFoldResult LogicalOrOp::fold(FoldAdaptor adaptor) {
-  return foldSplats(adaptor.getOperands(), getType(), noFloat,
-                    [](APInt a, APInt b, bool) -> std::optional<APInt> {
-                      return a | b;
-                    });
+  return foldSplats(
+      adaptor.getOperands(), getType(), noFloat,
+      [](APInt a, APInt b, bool) -> std::optional<APInt> { return a | b; });
 }
 OpFoldResult LogicalXorOp::fold(FoldAdaptor adaptor) {
-  return foldSplats(adaptor.getOperands(), getType(), noFloat,
-                    [](APInt a, APInt b, bool) -> std::optional<APInt> {
-                      return a ^ b;
-                    });
+  return foldSplats(
+      adaptor.getOperands(), getType(), noFloat,
+      [](APInt a, APInt b, bool) -> std::optional<APInt> { return a ^ b; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -440,7 +459,8 @@ OpFoldResult LogicalXorOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
-  auto cond = dyn_cast_or_null<IntegerAttr>(getSplatValue(adaptor.getCondition()));
+  auto cond =
+      dyn_cast_or_null<IntegerAttr>(getSplatValue(adaptor.getCondition()));
   if (!cond)
     return {};
   Value chosen = cond.getValue().isZero() ? getFalseValue() : getTrueValue();
@@ -456,7 +476,8 @@ static Attribute castScalar(Attribute value, Type to) {
     if (toInt.getWidth() == 1) {
       if (auto f = dyn_cast<FloatAttr>(value))
         return IntegerAttr::get(to, !f.getValue().isZero());
-      return IntegerAttr::get(to, !cast<IntegerAttr>(value).getValue().isZero());
+      return IntegerAttr::get(to,
+                              !cast<IntegerAttr>(value).getValue().isZero());
     }
     if (auto f = dyn_cast<FloatAttr>(value)) {
       llvm::APSInt result(toInt.getWidth(), toInt.isUnsigned());
@@ -467,7 +488,8 @@ static Attribute castScalar(Attribute value, Type to) {
       return IntegerAttr::get(to, result);
     }
     auto i = cast<IntegerAttr>(value);
-    bool fromSigned = !i.getType().isUnsignedInteger() && !i.getType().isInteger(1);
+    bool fromSigned =
+        !i.getType().isUnsignedInteger() && !i.getType().isInteger(1);
     APInt v = i.getValue();
     return IntegerAttr::get(to, fromSigned ? v.sextOrTrunc(toInt.getWidth())
                                            : v.zextOrTrunc(toInt.getWidth()));
@@ -480,7 +502,8 @@ static Attribute castScalar(Attribute value, Type to) {
     return FloatAttr::get(to, v);
   }
   auto i = cast<IntegerAttr>(value);
-  bool fromSigned = !i.getType().isUnsignedInteger() && !i.getType().isInteger(1);
+  bool fromSigned =
+      !i.getType().isUnsignedInteger() && !i.getType().isInteger(1);
   APFloat v(toFloat.getFloatSemantics());
   v.convertFromAPInt(i.getValue(), fromSigned, APFloat::rmNearestTiesToEven);
   return FloatAttr::get(to, v);

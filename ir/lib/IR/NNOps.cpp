@@ -21,8 +21,8 @@ using namespace mlir::tcc::detail;
 //===----------------------------------------------------------------------===//
 
 LogicalResult tcc::detail::inferMatmul(const OpDiag &diag, Value lhsValue,
-                                  Value rhsValue,
-                                  SmallVectorImpl<Type> &results) {
+                                       Value rhsValue,
+                                       SmallVectorImpl<Type> &results) {
   auto lhs = getStaticTensor(diag, lhsValue, "lhs");
   auto rhs = getStaticTensor(diag, rhsValue, "rhs");
   if (failed(lhs) || failed(rhs))
@@ -46,8 +46,8 @@ LogicalResult tcc::detail::inferMatmul(const OpDiag &diag, Value lhsValue,
 }
 
 LogicalResult tcc::detail::inferLinear(const OpDiag &diag, Value inputValue,
-                                  Value weightValue, Value biasValue,
-                                  SmallVectorImpl<Type> &results) {
+                                       Value weightValue, Value biasValue,
+                                       SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   auto weight = getStaticTensor(diag, weightValue, "weight");
   if (failed(input) || failed(weight))
@@ -145,8 +145,9 @@ static FailureOr<int64_t> windowOutputSize(const OpDiag &diag, StringRef axis,
   return out;
 }
 
-LogicalResult tcc::detail::inferConv2d(const OpDiag &diag, Conv2dOp::Adaptor adaptor,
-                                  SmallVectorImpl<Type> &results) {
+LogicalResult tcc::detail::inferConv2d(const OpDiag &diag,
+                                       Conv2dOp::Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, adaptor.getInput(), "input");
   auto weight = getStaticTensor(diag, adaptor.getWeight(), "weight");
   if (failed(input) || failed(weight))
@@ -160,7 +161,8 @@ LogicalResult tcc::detail::inferConv2d(const OpDiag &diag, Conv2dOp::Adaptor ada
     return diag("input must be ", inName, ", got ", *input);
   if (weight->getRank() != 4)
     return diag("weight must be ", wName, ", got ", *weight);
-  ArrayRef<int64_t> stride = adaptor.getStride(), padding = adaptor.getPadding(),
+  ArrayRef<int64_t> stride = adaptor.getStride(),
+                    padding = adaptor.getPadding(),
                     dilation = adaptor.getDilation();
   if (failed(checkPair(diag, stride, "stride", 1)) ||
       failed(checkPair(diag, padding, "padding", 0)) ||
@@ -172,7 +174,8 @@ LogicalResult tcc::detail::inferConv2d(const OpDiag &diag, Conv2dOp::Adaptor ada
 
   ImageDims in = getImageDims(layout);
   // The weight's dims in the same order as the image's: O, I, kH, kW.
-  ImageDims w = layout == Layout::NHWC ? ImageDims{3, 1, 2} : ImageDims{1, 2, 3};
+  ImageDims w =
+      layout == Layout::NHWC ? ImageDims{3, 1, 2} : ImageDims{1, 2, 3};
   int64_t channels = input->getDimSize(in.channel);
   int64_t outChannels = weight->getDimSize(0);
   int64_t kernelH = weight->getDimSize(w.height);
@@ -199,14 +202,14 @@ LogicalResult tcc::detail::inferConv2d(const OpDiag &diag, Conv2dOp::Adaptor ada
   if (failed(requireSameElementType(diag, types)))
     return failure();
 
-  auto outH = windowOutputSize(diag, "height", input->getDimSize(in.height),
-                               kernelH, stride[0], padding[0], dilation[0],
-                               false);
+  auto outH =
+      windowOutputSize(diag, "height", input->getDimSize(in.height), kernelH,
+                       stride[0], padding[0], dilation[0], false);
   if (failed(outH))
     return failure();
-  auto outW = windowOutputSize(diag, "width", input->getDimSize(in.width),
-                               kernelW, stride[1], padding[1], dilation[1],
-                               false);
+  auto outW =
+      windowOutputSize(diag, "width", input->getDimSize(in.width), kernelW,
+                       stride[1], padding[1], dilation[1], false);
   if (failed(outW))
     return failure();
   SmallVector<int64_t> shape(4);
@@ -219,13 +222,11 @@ LogicalResult tcc::detail::inferConv2d(const OpDiag &diag, Conv2dOp::Adaptor ada
 }
 
 /// Shared by max and average pooling.
-static LogicalResult inferPool2d(const OpDiag &diag, Value inputValue,
-                                 DenseI64ArrayAttr kernelAttr,
-                                 DenseI64ArrayAttr strideAttr,
-                                 ArrayRef<int64_t> padding,
-                                 ArrayRef<int64_t> dilation, bool ceilMode,
-                                 Layout layout,
-                                 SmallVectorImpl<Type> &results) {
+static LogicalResult
+inferPool2d(const OpDiag &diag, Value inputValue, DenseI64ArrayAttr kernelAttr,
+            DenseI64ArrayAttr strideAttr, ArrayRef<int64_t> padding,
+            ArrayRef<int64_t> dilation, bool ceilMode, Layout layout,
+            SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   if (failed(input))
     return failure();
@@ -263,30 +264,32 @@ static LogicalResult inferPool2d(const OpDiag &diag, Value inputValue,
 }
 
 LogicalResult tcc::detail::inferMaxPool2d(const OpDiag &diag,
-                                     MaxPool2dOp::Adaptor adaptor,
-                                     SmallVectorImpl<Type> &results) {
-  return inferPool2d(diag, adaptor.getInput(), adaptor.getKernelSizeAttr(),
-                     adaptor.getStrideAttr(), adaptor.getPadding(),
+                                          MaxPool2dOp::Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return inferPool2d(diag, adaptor.getInput(),
+                     adaptor.getProperties().kernel_size,
+                     adaptor.getProperties().stride, adaptor.getPadding(),
                      adaptor.getDilation(), adaptor.getCeilMode(),
                      adaptor.getLayout(), results);
 }
 
 LogicalResult tcc::detail::inferAvgPool2d(const OpDiag &diag,
-                                     AvgPool2dOp::Adaptor adaptor,
-                                     SmallVectorImpl<Type> &results) {
+                                          AvgPool2dOp::Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
   if (std::optional<uint64_t> divisor = adaptor.getDivisorOverride())
     if (*divisor == 0)
       return diag("'divisor_override' must not be 0");
   const int64_t noDilation[] = {1, 1};
-  return inferPool2d(diag, adaptor.getInput(), adaptor.getKernelSizeAttr(),
-                     adaptor.getStrideAttr(), adaptor.getPadding(), noDilation,
-                     adaptor.getCeilMode(), adaptor.getLayout(), results);
+  return inferPool2d(
+      diag, adaptor.getInput(), adaptor.getProperties().kernel_size,
+      adaptor.getProperties().stride, adaptor.getPadding(), noDilation,
+      adaptor.getCeilMode(), adaptor.getLayout(), results);
 }
 
 LogicalResult
 tcc::detail::inferAdaptiveAvgPool2d(const OpDiag &diag,
-                               AdaptiveAvgPool2dOp::Adaptor adaptor,
-                               SmallVectorImpl<Type> &results) {
+                                    AdaptiveAvgPool2dOp::Adaptor adaptor,
+                                    SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
@@ -295,7 +298,7 @@ tcc::detail::inferAdaptiveAvgPool2d(const OpDiag &diag,
     return diag("input must be ",
                 layout == Layout::NHWC ? "[N, H, W, C]" : "[N, C, H, W]",
                 ", got ", *input);
-  DenseI64ArrayAttr outputSize = adaptor.getOutputSizeAttr();
+  DenseI64ArrayAttr outputSize = adaptor.getProperties().output_size;
   if (!outputSize)
     return diag("requires attribute 'output_size'");
   if (failed(checkPair(diag, outputSize.asArrayRef(), "output_size", 1)))
@@ -304,7 +307,8 @@ tcc::detail::inferAdaptiveAvgPool2d(const OpDiag &diag,
   SmallVector<int64_t> shape(input->getShape());
   for (int64_t d : {dims.channel, dims.height, dims.width})
     if (shape[d] == 0)
-      return diag("input ", *input, " must be non-empty in every non-batch dim");
+      return diag("input ", *input,
+                  " must be non-empty in every non-batch dim");
   shape[dims.height] = outputSize[0];
   shape[dims.width] = outputSize[1];
   results.push_back(RankedTensorType::get(shape, input->getElementType()));
@@ -316,9 +320,9 @@ tcc::detail::inferAdaptiveAvgPool2d(const OpDiag &diag,
 //===----------------------------------------------------------------------===//
 
 LogicalResult tcc::detail::inferReduce(const OpDiag &diag, Value inputValue,
-                                  DenseI64ArrayAttr dimsAttr, bool keepdim,
-                                  bool requireNonEmpty,
-                                  SmallVectorImpl<Type> &results) {
+                                       DenseI64ArrayAttr dimsAttr, bool keepdim,
+                                       bool requireNonEmpty,
+                                       SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   if (failed(input))
     return failure();
@@ -345,8 +349,7 @@ LogicalResult tcc::detail::inferReduce(const OpDiag &diag, Value inputValue,
 }
 
 /// Rewrites `dims` in place to sorted non-negative form; true if it changed.
-template <typename Op>
-static bool canonicalizeDims(Op op) {
+template <typename Op> static bool canonicalizeDims(Op op) {
   int64_t rank = op.getInput().getType().getRank();
   SmallVector<int64_t> dims;
   for (int64_t d : op.getDims())
@@ -359,8 +362,7 @@ static bool canonicalizeDims(Op op) {
 }
 
 /// A reduction over size-1 dims with keepdim changes nothing.
-template <typename Op>
-static OpFoldResult foldReduce(Op op) {
+template <typename Op> static OpFoldResult foldReduce(Op op) {
   if (canonicalizeDims(op))
     return op.getResult();
   if (op.getKeepdim() && op.getInput().getType() == op.getType())
@@ -375,8 +377,8 @@ OpFoldResult ReduceMaxOp::fold(FoldAdaptor) { return foldReduce(*this); }
 OpFoldResult ReduceMinOp::fold(FoldAdaptor) { return foldReduce(*this); }
 
 LogicalResult tcc::detail::inferArgReduce(const OpDiag &diag, Value inputValue,
-                                     IntegerAttr dimAttr, bool keepdim,
-                                     SmallVectorImpl<Type> &results) {
+                                          IntegerAttr dimAttr, bool keepdim,
+                                          SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   if (failed(input))
     return failure();
@@ -392,26 +394,25 @@ LogicalResult tcc::detail::inferArgReduce(const OpDiag &diag, Value inputValue,
     shape[*dim] = 1;
   else
     shape.erase(shape.begin() + *dim);
-  results.push_back(RankedTensorType::get(
-      shape, IntegerType::get(input->getContext(), 64)));
+  results.push_back(
+      RankedTensorType::get(shape, IntegerType::get(input->getContext(), 64)));
   return success();
 }
 
 OpFoldResult ArgmaxOp::fold(FoldAdaptor) {
   return canonicalizeDim(*this, getInput().getType().getRank()) ? getResult()
-                                                                 : Value();
+                                                                : Value();
 }
 OpFoldResult ArgminOp::fold(FoldAdaptor) {
   return canonicalizeDim(*this, getInput().getType().getRank()) ? getResult()
-                                                                 : Value();
+                                                                : Value();
 }
 
 //===----------------------------------------------------------------------===//
 // Softmax and normalization
 //===----------------------------------------------------------------------===//
 
-template <typename Op>
-static LogicalResult verifySoftmax(Op op) {
+template <typename Op> static LogicalResult verifySoftmax(Op op) {
   OpDiag diag{op.getLoc(), op.getOperationName()};
   return normalizeDim(diag, static_cast<int64_t>(op.getDim()),
                       op.getInput().getType().getRank());
@@ -434,12 +435,12 @@ static LogicalResult checkEps(const OpDiag &diag, const APFloat &eps) {
 }
 
 LogicalResult tcc::detail::inferLayerNorm(const OpDiag &diag,
-                                     LayerNormOp::Adaptor adaptor,
-                                     SmallVectorImpl<Type> &results) {
+                                          LayerNormOp::Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
-  DenseI64ArrayAttr normalizedAttr = adaptor.getNormalizedShapeAttr();
+  DenseI64ArrayAttr normalizedAttr = adaptor.getProperties().normalized_shape;
   if (!normalizedAttr)
     return diag("requires attribute 'normalized_shape'");
   ArrayRef<int64_t> normalized = normalizedAttr.asArrayRef();
@@ -469,8 +470,8 @@ LogicalResult tcc::detail::inferLayerNorm(const OpDiag &diag,
 }
 
 LogicalResult tcc::detail::inferBatchNorm(const OpDiag &diag,
-                                     BatchNormOp::Adaptor adaptor,
-                                     SmallVectorImpl<Type> &results) {
+                                          BatchNormOp::Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, adaptor.getInput(), "input");
   if (failed(input))
     return failure();
@@ -478,16 +479,16 @@ LogicalResult tcc::detail::inferBatchNorm(const OpDiag &diag,
     return diag("input must be [N, C, ...] (rank 2 or more), got ", *input);
   int64_t channels = input->getDimSize(1);
   SmallVector<RankedTensorType> types = {*input};
-  for (auto [value, name] :
-       {std::pair{adaptor.getWeight(), "weight"}, {adaptor.getBias(), "bias"},
-        {adaptor.getRunningMean(), "running_mean"},
-        {adaptor.getRunningVar(), "running_var"}}) {
+  for (auto [value, name] : {std::pair{adaptor.getWeight(), "weight"},
+                             {adaptor.getBias(), "bias"},
+                             {adaptor.getRunningMean(), "running_mean"},
+                             {adaptor.getRunningVar(), "running_var"}}) {
     auto type = getStaticTensor(diag, value, name);
     if (failed(type))
       return failure();
     if (type->getRank() != 1 || type->getDimSize(0) != channels)
-      return diag(name, " must be [", channels, "] (the input's channels), got ",
-                  *type);
+      return diag(name, " must be [", channels,
+                  "] (the input's channels), got ", *type);
     types.push_back(*type);
   }
   if (failed(requireSameElementType(diag, types)) ||

@@ -11,9 +11,8 @@ using namespace mlir;
 using namespace mlir::tcc;
 using namespace mlir::tcc::detail;
 
-FailureOr<RankedTensorType> tcc::detail::getStaticTensor(const OpDiag &diag,
-                                                    Value value,
-                                                    StringRef what) {
+FailureOr<RankedTensorType>
+tcc::detail::getStaticTensor(const OpDiag &diag, Value value, StringRef what) {
   if (!value)
     return diag(what, " is missing");
   auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -24,7 +23,7 @@ FailureOr<RankedTensorType> tcc::detail::getStaticTensor(const OpDiag &diag,
 }
 
 FailureOr<int64_t> tcc::detail::normalizeDim(const OpDiag &diag, int64_t dim,
-                                        int64_t rank, StringRef what) {
+                                             int64_t rank, StringRef what) {
   if (dim < -rank || dim >= rank)
     return diag(what, " ", dim, " is out of range [", -rank, ", ", rank,
                 ") for rank ", rank);
@@ -33,7 +32,7 @@ FailureOr<int64_t> tcc::detail::normalizeDim(const OpDiag &diag, int64_t dim,
 
 FailureOr<SmallVector<int64_t>>
 tcc::detail::normalizeDims(const OpDiag &diag, ArrayRef<int64_t> dims,
-                      int64_t rank) {
+                           int64_t rank) {
   SmallVector<int64_t> result;
   SmallVector<bool> seen(rank, false);
   for (int64_t dim : dims) {
@@ -50,7 +49,7 @@ tcc::detail::normalizeDims(const OpDiag &diag, ArrayRef<int64_t> dims,
 
 LogicalResult
 tcc::detail::requireSameElementType(const OpDiag &diag,
-                               ArrayRef<RankedTensorType> types) {
+                                    ArrayRef<RankedTensorType> types) {
   for (RankedTensorType type : types.drop_front())
     if (type.getElementType() != types.front().getElementType())
       return diag("operands have different element types: ",
@@ -83,9 +82,9 @@ static LogicalResult broadcastShapes(const OpDiag &diag,
 }
 
 LogicalResult tcc::detail::inferBroadcast(const OpDiag &diag,
-                                     ArrayRef<Value> operands,
-                                     Type resultElement,
-                                     SmallVectorImpl<Type> &results) {
+                                          ArrayRef<Value> operands,
+                                          Type resultElement,
+                                          SmallVectorImpl<Type> &results) {
   SmallVector<RankedTensorType> types;
   for (auto [i, operand] : llvm::enumerate(operands)) {
     auto type = getStaticTensor(diag, operand, i == 0 ? "lhs" : "rhs");
@@ -103,8 +102,8 @@ LogicalResult tcc::detail::inferBroadcast(const OpDiag &diag,
 }
 
 LogicalResult tcc::detail::inferSelect(const OpDiag &diag, Value condition,
-                                  Value onTrue, Value onFalse,
-                                  SmallVectorImpl<Type> &results) {
+                                       Value onTrue, Value onFalse,
+                                       SmallVectorImpl<Type> &results) {
   auto cond = getStaticTensor(diag, condition, "condition");
   auto a = getStaticTensor(diag, onTrue, "true_value");
   auto b = getStaticTensor(diag, onFalse, "false_value");

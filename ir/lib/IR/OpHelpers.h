@@ -22,8 +22,7 @@ struct OpDiag {
   std::optional<Location> loc;
   StringRef opName;
 
-  template <typename... Args>
-  LogicalResult operator()(Args &&...args) const {
+  template <typename... Args> LogicalResult operator()(Args &&...args) const {
     return emitOptionalError(loc, "'", opName, "' op ",
                              std::forward<Args>(args)...);
   }
@@ -38,9 +37,8 @@ FailureOr<int64_t> normalizeDim(const OpDiag &diag, int64_t dim, int64_t rank,
                                 StringRef what = "dim");
 
 /// `dims` made non-negative; rejects out-of-range and repeated dims.
-FailureOr<SmallVector<int64_t>> normalizeDims(const OpDiag &diag,
-                                              ArrayRef<int64_t> dims,
-                                              int64_t rank);
+FailureOr<SmallVector<int64_t>>
+normalizeDims(const OpDiag &diag, ArrayRef<int64_t> dims, int64_t rank);
 
 /// Fails unless every tensor in `types` has `types[0]`'s element type.
 LogicalResult requireSameElementType(const OpDiag &diag,
@@ -69,8 +67,7 @@ LogicalResult inferAdaptiveAvgPool2d(const OpDiag &diag,
                                      SmallVectorImpl<Type> &results);
 LogicalResult inferReduce(const OpDiag &diag, Value input,
                           DenseI64ArrayAttr dims, bool keepdim,
-                          bool requireNonEmpty,
-                          SmallVectorImpl<Type> &results);
+                          bool requireNonEmpty, SmallVectorImpl<Type> &results);
 LogicalResult inferArgReduce(const OpDiag &diag, Value input, IntegerAttr dim,
                              bool keepdim, SmallVectorImpl<Type> &results);
 LogicalResult inferLayerNorm(const OpDiag &diag, LayerNormOp::Adaptor adaptor,
@@ -84,8 +81,8 @@ LogicalResult inferSlice(const OpDiag &diag, Value input,
                          DenseI64ArrayAttr start, DenseI64ArrayAttr end,
                          DenseI64ArrayAttr step,
                          SmallVectorImpl<Type> &results);
-LogicalResult inferConcat(const OpDiag &diag, ValueRange inputs, IntegerAttr dim,
-                          SmallVectorImpl<Type> &results);
+LogicalResult inferConcat(const OpDiag &diag, ValueRange inputs,
+                          IntegerAttr dim, SmallVectorImpl<Type> &results);
 LogicalResult inferGather(const OpDiag &diag, Value input, Value index,
                           IntegerAttr dim, SmallVectorImpl<Type> &results);
 LogicalResult inferIndexSelect(const OpDiag &diag, Value input, Value index,
@@ -113,8 +110,7 @@ bool fitsIntegerType(double value, Type elementType);
 /// Rewrites an op's negative `dim` attribute in place to the canonical
 /// non-negative form; true if it changed (the folder then returns the op's
 /// own result to report an in-place update).
-template <typename Op>
-bool canonicalizeDim(Op op, int64_t rank) {
+template <typename Op> bool canonicalizeDim(Op op, int64_t rank) {
   auto dim = static_cast<int64_t>(op.getDim());
   if (dim >= 0)
     return false;

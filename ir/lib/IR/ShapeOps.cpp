@@ -55,8 +55,8 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult tcc::detail::inferTranspose(const OpDiag &diag, Value inputValue,
-                                     DenseI64ArrayAttr permutationAttr,
-                                     SmallVectorImpl<Type> &results) {
+                                          DenseI64ArrayAttr permutationAttr,
+                                          SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   if (failed(input))
     return failure();
@@ -134,21 +134,21 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult tcc::detail::inferSlice(const OpDiag &diag, Value inputValue,
-                                 DenseI64ArrayAttr startAttr,
-                                 DenseI64ArrayAttr endAttr,
-                                 DenseI64ArrayAttr stepAttr,
-                                 SmallVectorImpl<Type> &results) {
+                                      DenseI64ArrayAttr startAttr,
+                                      DenseI64ArrayAttr endAttr,
+                                      DenseI64ArrayAttr stepAttr,
+                                      SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   if (failed(input))
     return failure();
   if (!startAttr || !endAttr || !stepAttr)
     return diag("requires attributes 'start', 'end' and 'step'");
   int64_t rank = input->getRank();
-  for (auto [attr, name] : {std::pair{startAttr, "start"}, {endAttr, "end"},
-                            {stepAttr, "step"}})
+  for (auto [attr, name] :
+       {std::pair{startAttr, "start"}, {endAttr, "end"}, {stepAttr, "step"}})
     if (attr.size() != rank)
-      return diag("'", name, "' must have one value per dim (", rank,
-                  "), got ", attr.size());
+      return diag("'", name, "' must have one value per dim (", rank, "), got ",
+                  attr.size());
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t start = startAttr[d], end = endAttr[d], step = stepAttr[d];
@@ -176,8 +176,8 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult tcc::detail::inferConcat(const OpDiag &diag, ValueRange inputs,
-                                  IntegerAttr dimAttr,
-                                  SmallVectorImpl<Type> &results) {
+                                       IntegerAttr dimAttr,
+                                       SmallVectorImpl<Type> &results) {
   if (inputs.empty())
     return diag("needs at least one input");
   if (!dimAttr)
@@ -228,8 +228,8 @@ OpFoldResult ConcatOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult tcc::detail::inferGather(const OpDiag &diag, Value inputValue,
-                                  Value indexValue, IntegerAttr dimAttr,
-                                  SmallVectorImpl<Type> &results) {
+                                       Value indexValue, IntegerAttr dimAttr,
+                                       SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   auto index = getStaticTensor(diag, indexValue, "index");
   if (failed(input) || failed(index))
@@ -255,9 +255,10 @@ OpFoldResult GatherOp::fold(FoldAdaptor) {
   return canonicalizeDim(*this, getType().getRank()) ? getResult() : Value();
 }
 
-LogicalResult tcc::detail::inferIndexSelect(const OpDiag &diag, Value inputValue,
-                                       Value indexValue, IntegerAttr dimAttr,
-                                       SmallVectorImpl<Type> &results) {
+LogicalResult tcc::detail::inferIndexSelect(const OpDiag &diag,
+                                            Value inputValue, Value indexValue,
+                                            IntegerAttr dimAttr,
+                                            SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   auto index = getStaticTensor(diag, indexValue, "index");
   if (failed(input) || failed(index))
@@ -279,9 +280,9 @@ OpFoldResult IndexSelectOp::fold(FoldAdaptor) {
   return canonicalizeDim(*this, getType().getRank()) ? getResult() : Value();
 }
 
-LogicalResult tcc::detail::inferEmbedding(const OpDiag &diag, Value indicesValue,
-                                     Value weightValue,
-                                     SmallVectorImpl<Type> &results) {
+LogicalResult tcc::detail::inferEmbedding(const OpDiag &diag,
+                                          Value indicesValue, Value weightValue,
+                                          SmallVectorImpl<Type> &results) {
   auto indices = getStaticTensor(diag, indicesValue, "indices");
   auto weight = getStaticTensor(diag, weightValue, "weight");
   if (failed(indices) || failed(weight))
@@ -300,8 +301,8 @@ LogicalResult tcc::detail::inferEmbedding(const OpDiag &diag, Value indicesValue
 //===----------------------------------------------------------------------===//
 
 LogicalResult tcc::detail::inferPad(const OpDiag &diag, Value inputValue,
-                               DenseI64ArrayAttr padAttr, APFloat value,
-                               SmallVectorImpl<Type> &results) {
+                                    DenseI64ArrayAttr padAttr, APFloat value,
+                                    SmallVectorImpl<Type> &results) {
   auto input = getStaticTensor(diag, inputValue, "input");
   if (failed(input))
     return failure();
@@ -326,8 +327,8 @@ LogicalResult tcc::detail::inferPad(const OpDiag &diag, Value inputValue,
     if (!size)
       return diag("padded size of dim ", d, " overflows int64_t");
     if (*size < 0)
-      return diag("padding [", pad[2 * i], ", ", pad[2 * i + 1], "] of dim ",
-                  d, " leaves a negative size ", *size);
+      return diag("padding [", pad[2 * i], ", ", pad[2 * i + 1], "] of dim ", d,
+                  " leaves a negative size ", *size);
     shape[d] = *size;
   }
   results.push_back(RankedTensorType::get(shape, element));

@@ -21,9 +21,8 @@ LogicalResult tcc::detail::verifyBoundedTensorSizes(Operation *op) {
   auto check = [&](Type type, StringRef kind, unsigned index) -> LogicalResult {
     if (hasBoundedSize(type))
       return success();
-    return op->emitOpError()
-           << kind << " #" << index << " has type " << type
-           << " whose size in bytes overflows int64_t";
+    return op->emitOpError() << kind << " #" << index << " has type " << type
+                             << " whose size in bytes overflows int64_t";
   };
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
     if (failed(check(type, "operand", i)))
@@ -38,10 +37,11 @@ LogicalResult tcc::detail::verifyBoundedTensorSizes(Operation *op) {
 // ConstantOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConstantOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange, DictionaryAttr attrs,
-    OpaqueProperties properties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                             ValueRange, DictionaryAttr attrs,
+                             OpaqueProperties properties, RegionRange,
+                             SmallVectorImpl<Type> &inferredReturnTypes) {
   auto *props = properties.as<Properties *>();
   auto value = props ? dyn_cast_or_null<ElementsAttr>(props->value) : nullptr;
   if (!value)
@@ -59,7 +59,8 @@ static LogicalResult verifyBlob(ConstantOp op,
   StringRef key = resource.getRawHandle().getKey();
   AsmResourceBlob *blob = resource.getRawHandle().getBlob();
   if (!blob)
-    return op.emitOpError("dense_resource '") << key << "' has no blob in the file";
+    return op.emitOpError("dense_resource '")
+           << key << "' has no blob in the file";
   std::optional<int64_t> expected =
       getCheckedByteSize(type.getShape(), type.getElementType());
   if (!expected)

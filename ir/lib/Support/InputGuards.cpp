@@ -50,7 +50,8 @@ public:
         bool isArrow = c == '>' && i > 0 && text[i - 1] == '-';
         if (!isArrow && depth > 0)
           --depth;
-      } else if (isIdentifierStart(c) && (i == 0 || !isIdentifierChar(text[i - 1]))) {
+      } else if (isIdentifierStart(c) &&
+                 (i == 0 || !isIdentifierChar(text[i - 1]))) {
         size_t end = i;
         while (end < text.size() && isIdentifierChar(text[end]))
           ++end;
@@ -89,7 +90,8 @@ private:
   /// Reads the dims list of a shaped type starting at `pos` (after its '<')
   /// and checks that their product fits in int64_t.
   std::optional<TextProblem> checkShape(size_t typeStart, size_t pos) const {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
+    while (pos < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[pos])))
       ++pos;
     int64_t count = 1;
     bool overflow = false;
@@ -100,10 +102,14 @@ private:
         ++pos;
       if (pos < text.size() && text[pos] == '?') {
         ++pos;
-      } else if (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+      } else if (pos < text.size() &&
+                 std::isdigit(static_cast<unsigned char>(text[pos]))) {
         int64_t dim = 0;
-        for (; pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])); ++pos) {
-          std::optional<int64_t> next = llvm::checkedMulAdd<int64_t>(dim, 10, text[pos] - '0');
+        for (; pos < text.size() &&
+               std::isdigit(static_cast<unsigned char>(text[pos]));
+             ++pos) {
+          std::optional<int64_t> next =
+              llvm::checkedMulAdd<int64_t>(dim, 10, text[pos] - '0');
           if (!next)
             return problem(dimStart, "dimension " +
                                          text.slice(dimStart, pos + 1).str() +

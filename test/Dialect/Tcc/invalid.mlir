@@ -1028,6 +1028,446 @@ func.func @unknown_arg_attr(%x: tensor<2xf32> {tcc.nmae = "x"}) {
 
 // -----
 
+// Tests that unknown tcc attributes on ops are rejected.
+func.func @unknown_op_attr(%x: tensor<2xf32>) {
+  // expected-error @+1 {{has unknown tcc attribute 'tcc.nmae'}}
+  %0 = tcc.relu %x {tcc.nmae = "y"} : tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that matmul operands share an element type.
+func.func @matmul_mixed_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf16>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'f16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf16>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Tests that linear operands share an element type.
+func.func @linear_mixed_types(%x: tensor<2x4xf32>, %w: tensor<3x4xbf16>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'bf16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.linear %x, %w : (tensor<2x4xf32>, tensor<3x4xbf16>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that layer_norm operands share an element type.
+func.func @layer_norm_mixed_types(%x: tensor<2x4xf32>, %b: tensor<4xf64>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'f64'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.layer_norm %x bias %b {normalized_shape = array<i64: 4>} : (tensor<2x4xf32>, tensor<4xf64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+// Tests that batch_norm operands share an element type.
+func.func @batch_norm_mixed_types(%x: tensor<2x3xf32>, %c: tensor<3xf32>, %h: tensor<3xf16>) {
+  // expected-error @+2 {{operands have different element types: 'f32' and 'f16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.batch_norm %x, %c, %h, %c, %c : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf16>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that conv2d's window arithmetic is overflow-checked.
+func.func @conv2d_huge_padding(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+2 {{height window arithmetic overflows int64_t}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d %x, %w {padding = array<i64: 4611686018427387904, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+// Tests that padded sizes are overflow-checked.
+func.func @pad_huge(%x: tensor<2xf32>) {
+  // expected-error @+2 {{padded size of dim 0 overflows int64_t}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.pad %x {pad = array<i64: 9223372036854775807, 0>} : tensor<2xf32> -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that concatenated sizes are overflow-checked.
+func.func @concat_huge(%x: tensor<4611686018427387904xi8>) {
+  // expected-error @+2 {{concatenated size overflows int64_t}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.concat %x, %x {dim = 0} : (tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8>) -> tensor<1xi8>
+  return
+}
+
+// -----
+
+// Tests that exp rejects integer tensors.
+func.func @exp_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.exp %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that log rejects integer tensors.
+func.func @log_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.log %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that log1p rejects integer tensors.
+func.func @log1p_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.log1p %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that sqrt rejects integer tensors.
+func.func @sqrt_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.sqrt %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that rsqrt rejects integer tensors.
+func.func @rsqrt_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.rsqrt %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that tanh rejects integer tensors.
+func.func @tanh_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.tanh %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that sigmoid rejects integer tensors.
+func.func @sigmoid_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.sigmoid %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that silu rejects integer tensors.
+func.func @silu_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.silu %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that erf rejects integer tensors.
+func.func @erf_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.erf %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that sin rejects integer tensors.
+func.func @sin_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.sin %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that cos rejects integer tensors.
+func.func @cos_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.cos %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that floor rejects integer tensors.
+func.func @floor_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.floor %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that ceil rejects integer tensors.
+func.func @ceil_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.ceil %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that round rejects integer tensors.
+func.func @round_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.round %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that gelu rejects integer tensors.
+func.func @gelu_integer(%x: tensor<3xi32>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of floating point values}}
+  %0 = tcc.gelu %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+// Tests that neg rejects i1 tensors.
+func.func @neg_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of numeric (not i1) values}}
+  %0 = tcc.neg %x : tensor<3xi1>
+  return
+}
+
+// -----
+
+// Tests that abs rejects i1 tensors.
+func.func @abs_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of numeric (not i1) values}}
+  %0 = tcc.abs %x : tensor<3xi1>
+  return
+}
+
+// -----
+
+// Tests that relu rejects i1 tensors.
+func.func @relu_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of numeric (not i1) values}}
+  %0 = tcc.relu %x : tensor<3xi1>
+  return
+}
+
+// -----
+
+// Tests that sign rejects i1 tensors.
+func.func @sign_bool(%x: tensor<3xi1>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of numeric (not i1) values}}
+  %0 = tcc.sign %x : tensor<3xi1>
+  return
+}
+
+// -----
+
+// Tests that add checks that its operands broadcast.
+func.func @add_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.add %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that sub checks that its operands broadcast.
+func.func @sub_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.sub %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that mul checks that its operands broadcast.
+func.func @mul_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.mul %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that div checks that its operands broadcast.
+func.func @div_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.div %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that pow checks that its operands broadcast.
+func.func @pow_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.pow %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that maximum checks that its operands broadcast.
+func.func @maximum_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.maximum %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that minimum checks that its operands broadcast.
+func.func @minimum_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.minimum %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that remainder checks that its operands broadcast.
+func.func @remainder_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.remainder %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that floor_divide checks that its operands broadcast.
+func.func @floor_divide_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.floor_divide %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that eq checks that its operands broadcast.
+func.func @eq_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.eq %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that ne checks that its operands broadcast.
+func.func @ne_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.ne %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that lt checks that its operands broadcast.
+func.func @lt_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.lt %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that le checks that its operands broadcast.
+func.func @le_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.le %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that gt checks that its operands broadcast.
+func.func @gt_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.gt %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that ge checks that its operands broadcast.
+func.func @ge_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xf32>' and 'tensor<5xf32>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.ge %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that logical_and checks that its operands broadcast.
+func.func @logical_and_broadcast(%a: tensor<4x3xi1>, %b: tensor<5xi1>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xi1>' and 'tensor<5xi1>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.logical_and %a, %b : (tensor<4x3xi1>, tensor<5xi1>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that logical_or checks that its operands broadcast.
+func.func @logical_or_broadcast(%a: tensor<4x3xi1>, %b: tensor<5xi1>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xi1>' and 'tensor<5xi1>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.logical_or %a, %b : (tensor<4x3xi1>, tensor<5xi1>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that logical_xor checks that its operands broadcast.
+func.func @logical_xor_broadcast(%a: tensor<4x3xi1>, %b: tensor<5xi1>) {
+  // expected-error @+2 {{shapes 'tensor<4x3xi1>' and 'tensor<5xi1>' do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.logical_xor %a, %b : (tensor<4x3xi1>, tensor<5xi1>) -> tensor<4x3xi1>
+  return
+}
+
+// -----
+
+// Tests that reduce_min, like reduce_max, has no identity for an empty dim.
+func.func @reduce_min_empty(%x: tensor<0x3xf32>) {
+  // expected-error @+2 {{cannot reduce dim 0 of size 0 (no identity)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.reduce_min %x {dims = array<i64: 0>} : tensor<0x3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
 // Tests that a kernel's tile count is a positive integer.
 // expected-error @+1 {{'tcc.tiles' must be an integer >= 1}}
 func.func @bad_tiles() attributes {tcc.tiles = 0 : i64} {

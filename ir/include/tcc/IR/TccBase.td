@@ -79,14 +79,26 @@ class Tcc_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tcc_Dialect, mnemonic,
          !listconcat([Tcc_BoundedTensorSizes, Pure], traits)>;
 
-// Ops whose result type inference is one shared helper call.
-class Tcc_InferredOp<string mnemonic, string inferCall, list<Trait> traits = []>
+// Ops whose result type inference is one shared helper call. Inference can
+// run on an operation state before the op exists (and before ODS checks its
+// attributes), so helpers read required attributes as possibly-null
+// properties; ops with default-valued attributes (`hasDefaults`) fill the
+// defaults in first, from the ODS definition.
+class Tcc_InferredOp<string mnemonic, string inferCall, list<Trait> traits = [],
+                     bit hasDefaults = 0>
     : Tcc_Op<mnemonic, !listconcat(traits, [InferTypeOpAdaptor])> {
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::inferReturnTypes(
         ::mlir::MLIRContext *context, ::std::optional<::mlir::Location> loc,
-        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &results) {
+        Adaptor }] # !if(hasDefaults, "given", "adaptor") # [{,
+        ::llvm::SmallVectorImpl<::mlir::Type> &results) {
       ::mlir::tcc::detail::OpDiag diag{loc, getOperationName()};
+  }] # !if(hasDefaults, [{
+      Properties properties = given.getProperties();
+      populateDefaultProperties(
+          ::mlir::OperationName(getOperationName(), context), properties);
+      Adaptor adaptor(given.getOperands(), given.getAttributes(), properties);
+  }], "") # [{
       return }] # inferCall # [{;
     }
   }];

@@ -53,7 +53,7 @@ def Tcc_LinearOp : Tcc_InferredOp<"linear",
 //===----------------------------------------------------------------------===//
 
 def Tcc_Conv2dOp : Tcc_InferredOp<"conv2d",
-    "::mlir::tcc::detail::inferConv2d(diag, adaptor, results)"> {
+    "::mlir::tcc::detail::inferConv2d(diag, adaptor, results)", [], 1> {
   let summary = "2-D convolution (torch.nn.functional.conv2d)";
   let description = [{
     With the default `layout = nchw`, `input` is `[N, C, H, W]`, `weight` is
@@ -90,7 +90,7 @@ def Tcc_Conv2dOp : Tcc_InferredOp<"conv2d",
 }
 
 def Tcc_MaxPool2dOp : Tcc_InferredOp<"max_pool2d",
-    "::mlir::tcc::detail::inferMaxPool2d(diag, adaptor, results)"> {
+    "::mlir::tcc::detail::inferMaxPool2d(diag, adaptor, results)", [], 1> {
   let summary = "2-D max pooling (torch.nn.functional.max_pool2d)";
   let description = [{
     `input` is `[N, C, H, W]` (or `[N, H, W, C]` with `layout = nhwc`).
@@ -118,7 +118,7 @@ def Tcc_MaxPool2dOp : Tcc_InferredOp<"max_pool2d",
 }
 
 def Tcc_AvgPool2dOp : Tcc_InferredOp<"avg_pool2d",
-    "::mlir::tcc::detail::inferAvgPool2d(diag, adaptor, results)"> {
+    "::mlir::tcc::detail::inferAvgPool2d(diag, adaptor, results)", [], 1> {
   let summary = "2-D average pooling (torch.nn.functional.avg_pool2d)";
   let description = [{
     Output sizes as for `tcc.max_pool2d` with dilation 1. Each window sums
@@ -144,7 +144,7 @@ def Tcc_AvgPool2dOp : Tcc_InferredOp<"avg_pool2d",
 }
 
 def Tcc_AdaptiveAvgPool2dOp : Tcc_InferredOp<"adaptive_avg_pool2d",
-    "::mlir::tcc::detail::inferAdaptiveAvgPool2d(diag, adaptor, results)"> {
+    "::mlir::tcc::detail::inferAdaptiveAvgPool2d(diag, adaptor, results)", [], 1> {
   let summary = "2-D adaptive average pooling to a fixed output size";
   let description = [{
     As `torch.nn.functional.adaptive_avg_pool2d`: output cell `i` of a
@@ -172,8 +172,8 @@ class Tcc_ReduceOp<string mnemonic, string summaryText,
                    Type tensor = Tcc_NumericTensor, bit nonEmpty = 0>
     : Tcc_InferredOp<mnemonic,
           "::mlir::tcc::detail::inferReduce(diag, adaptor.getInput(), "
-          # "adaptor.getDimsAttr(), adaptor.getKeepdim(), "
-          # !if(nonEmpty, "true", "false") # ", results)"> {
+          # "adaptor.getProperties().dims, adaptor.getKeepdim(), "
+          # !if(nonEmpty, "true", "false") # ", results)", [], 1> {
   let summary = summaryText;
   let description = "`torch." # !subst("reduce_", "", mnemonic) # "` over "
       # "the listed `dims` (at least one, no repeats, in `[-rank, rank)`; "
@@ -204,7 +204,8 @@ def Tcc_ReduceMinOp
 class Tcc_ArgReduceOp<string mnemonic, string summaryText>
     : Tcc_InferredOp<mnemonic,
           "::mlir::tcc::detail::inferArgReduce(diag, adaptor.getInput(), "
-          "adaptor.getDimAttr(), adaptor.getKeepdim(), results)"> {
+          "adaptor.getProperties().dim, adaptor.getKeepdim(), results)", [],
+          1> {
   let summary = summaryText;
   let description = "`torch." # mnemonic # "` along one non-empty `dim` "
       # "(in `[-rank, rank)`), giving i64 indices; the first index wins a "
@@ -244,7 +245,7 @@ def Tcc_LogSoftmaxOp
 
 def Tcc_LayerNormOp : Tcc_InferredOp<"layer_norm",
     "::mlir::tcc::detail::inferLayerNorm(diag, adaptor, results)",
-    [AttrSizedOperandSegments]> {
+    [AttrSizedOperandSegments], 1> {
   let summary = "Layer normalization (torch.nn.functional.layer_norm)";
   let description = [{
     Normalizes over the trailing dims named by `normalized_shape` (which
@@ -270,7 +271,7 @@ def Tcc_LayerNormOp : Tcc_InferredOp<"layer_norm",
 }
 
 def Tcc_BatchNormOp : Tcc_InferredOp<"batch_norm",
-    "::mlir::tcc::detail::inferBatchNorm(diag, adaptor, results)"> {
+    "::mlir::tcc::detail::inferBatchNorm(diag, adaptor, results)", [], 1> {
   let summary = "Batch normalization, inference form";
   let description = [{
     `torch.nn.functional.batch_norm` with `training = False`:

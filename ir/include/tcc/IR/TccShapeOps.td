@@ -24,7 +24,7 @@ def Tcc_ReshapeOp : Tcc_Op<"reshape"> {
 
 def Tcc_TransposeOp : Tcc_InferredOp<"transpose",
     "::mlir::tcc::detail::inferTranspose(diag, adaptor.getInput(), "
-    "adaptor.getPermutationAttr(), results)"> {
+    "adaptor.getProperties().permutation, results)"> {
   let summary = "Permutes dims (torch.permute; transpose swaps two)";
   let description = [{
     Result dim `i` is input dim `permutation[i]`. The identity permutation
@@ -62,7 +62,8 @@ def Tcc_BroadcastToOp : Tcc_Op<"broadcast_to"> {
 
 def Tcc_SliceOp : Tcc_InferredOp<"slice",
     "::mlir::tcc::detail::inferSlice(diag, adaptor.getInput(), "
-    "adaptor.getStartAttr(), adaptor.getEndAttr(), adaptor.getStepAttr(), results)"> {
+    "adaptor.getProperties().start, adaptor.getProperties().end, "
+    "adaptor.getProperties().step, results)"> {
   let summary = "Strided slice of every dim (x[a:b:c, ...])";
   let description = [{
     Per dim, takes indices `start, start + step, ...` below `end`, with
@@ -86,7 +87,7 @@ def Tcc_SliceOp : Tcc_InferredOp<"slice",
 
 def Tcc_ConcatOp : Tcc_InferredOp<"concat",
     "::mlir::tcc::detail::inferConcat(diag, adaptor.getInputs(), "
-    "adaptor.getDimAttr(), results)"> {
+    "adaptor.getProperties().dim, results)"> {
   let summary = "Concatenation along a dim (torch.cat)";
   let description = [{
     One or more inputs of one rank (at least 1) and element type, equal in
@@ -106,7 +107,7 @@ def Tcc_ConcatOp : Tcc_InferredOp<"concat",
 
 def Tcc_GatherOp : Tcc_InferredOp<"gather",
     "::mlir::tcc::detail::inferGather(diag, adaptor.getInput(), "
-    "adaptor.getIndex(), adaptor.getDimAttr(), results)"> {
+    "adaptor.getIndex(), adaptor.getProperties().dim, results)"> {
   let summary = "Gathers values along a dim by an index tensor (torch.gather)";
   let description = [{
     `result[i][j][k] = input[index[i][j][k]][j][k]` for `dim = 0`, and so
@@ -126,7 +127,7 @@ def Tcc_GatherOp : Tcc_InferredOp<"gather",
 
 def Tcc_IndexSelectOp : Tcc_InferredOp<"index_select",
     "::mlir::tcc::detail::inferIndexSelect(diag, adaptor.getInput(), "
-    "adaptor.getIndex(), adaptor.getDimAttr(), results)"> {
+    "adaptor.getIndex(), adaptor.getProperties().dim, results)"> {
   let summary = "Selects entries along a dim by a 1-D index (torch.index_select)";
   let description = [{
     The result is the input with dim `dim` replaced by the index's length.
@@ -162,7 +163,7 @@ def Tcc_EmbeddingOp : Tcc_InferredOp<"embedding",
 
 def Tcc_PadOp : Tcc_InferredOp<"pad",
     "::mlir::tcc::detail::inferPad(diag, adaptor.getInput(), "
-    "adaptor.getPadAttr(), adaptor.getValue(), results)"> {
+    "adaptor.getProperties().pad, adaptor.getValue(), results)", [], 1> {
   let summary = "Constant padding (torch.nn.functional.pad, mode constant)";
   let description = [{
     `pad` is PyTorch's list, last dim first: `[left_last, right_last,

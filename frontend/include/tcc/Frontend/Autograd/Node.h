@@ -95,9 +95,20 @@ private:
   uint32_t numInputs_ = 1;
 };
 
+/// Drops a reference to a node. The last reference to a node is released
+/// from a loop rather than by recursion, so destroying a graph of any depth
+/// does not overflow the stack.
+void releaseNode(std::shared_ptr<Node> &&node);
+
 /// Per-tensor autograd state; allocated for tensors that require grad or
 /// have a grad_fn.
 struct AutogradMeta {
+  AutogradMeta() = default;
+  AutogradMeta(const AutogradMeta &) = delete;
+  AutogradMeta &operator=(const AutogradMeta &) = delete;
+  /// Releases grad_fn without recursion (see releaseNode).
+  ~AutogradMeta();
+
   Tensor grad;
   std::shared_ptr<Node> grad_fn;
   std::weak_ptr<Node> grad_accumulator; // leaves only

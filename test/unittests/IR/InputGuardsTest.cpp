@@ -1,0 +1,142 @@
+//===- InputGuardsTest.cpp - Checks on untrusted IR input -----------------===//
+
+#include "tcc/Support/InputGuards.h"
+#include "tcc/IR/TccDialect.h"
+#include "tcc/IR/TccOps.h"
+
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+
+namespace {
+
+std::optional<tcc::TextProblem> scan(StringRef text, unsigned maxNesting = 8) {
+  tcc::InputLimits limits;
+  limits.maxNesting = maxNesting;
+  return tcc::findTextProblem(llvm::MemoryBufferRef(text, "input"), limits);
+}
+
+TEST(InputGuardsTest, NestingLimitIsExact) {
+  EXPECT_FALSE(scan("{[(<{[(<>)]}>)]}"));      // 8 levels
+  auto problem = scan("a {[(<{[(<{}>)]}>)]}"); // 9 levels
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->message, "nesting is deeper than 8 levels of brackets");
+}
+
+// The location is the bracket that went one level too deep.
+TEST(InputGuardsTest, ProblemLocationPointsIntoTheBuffer) {
+  std::string text = "a {[(<{[(<{}>)]}>)]}";
+  tcc::InputLimits limits;
+  limits.maxNesting = 8;
+  auto problem =
+      tcc::findTextProblem(llvm::MemoryBufferRef(text, "input"), limits);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->loc.getPointer(), text.data() + 10);
+}
+
+TEST(InputGuardsTest, StringsCommentsAndArrowsDoNotNest) {
+  EXPECT_FALSE(scan("\"{{{{{{{{{{{{\\\"{{{{\" // [[[[[[[[[[[[[\n"
+                    "() -> () -> () -> () -> () -> () -> () -> () -> ()"));
+  // Closing brackets of any kind close; the depth never goes below zero.
+  EXPECT_FALSE(scan("}}}}}}}}}}{{{{{{{{}}}}}}}}"));
+}
+
+TEST(InputGuardsTest, ShapedTypesMustBeCountable) {
+  EXPECT_FALSE(scan("tensor<3037000499x3037000499xf32>", 100));
+  EXPECT_FALSE(
+      scan("memref<?x?x9223372036854775807xf32> vector<[4]x4xf32>", 100));
+  // "tensor" inside an identifier is not a type.
+  EXPECT_FALSE(scan("%my_tensor<99999999999x99999999999>", 100));
+  auto overflow = scan("x: tensor<3037000500x3037000500xf32>", 100);
+  ASSERT_TRUE(overflow);
+  EXPECT_EQ(overflow->message,
+            "shaped type has more elements than int64_t can count");
+  auto dim = scan("memref<99999999999999999999xi8>", 100);
+  ASSERT_TRUE(dim);
+  EXPECT_NE(dim->message.find("does not fit in int64_t"), std::string::npos);
+}
+
+class ParseModelFileTest : public ::testing::Test {
+protected:
+  ParseModelFileTest() {
+    context.loadDialect<tcc::TccDialect, func::FuncDialect>();
+  }
+
+  /// Parses `contents` as a model file; diagnostics land in `errors`.
+  OwningOpRef<ModuleOp> parse(StringRef contents) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(contents, "model.ir"),
+        llvm::SMLoc());
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      llvm::raw_string_ostream os(errors);
+      os << diag.getLocation() << ": " << diag.str() << "\n";
+      return success();
+    });
+    return tcc::parseModelFile(sourceMgr, &context);
+  }
+
+  MLIRContext context;
+  std::string errors;
+};
+
+TEST_F(ParseModelFileTest, ParsesAndVerifiesText) {
+  EXPECT_TRUE(parse("func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+                    "  %0 = tcc.relu %x : tensor<2xf32>\n"
+                    "  return %0 : tensor<2xf32>\n}\n"));
+  EXPECT_EQ(errors, "");
+  EXPECT_FALSE(parse("func.func @f(%x: tensor<2xf32>) {\n"
+                     "  %0 = tcc.reshape %x : tensor<2xf32> to tensor<3xf32>\n"
+                     "  return\n}\n"));
+  EXPECT_NE(errors.find("cannot reshape"), std::string::npos) << errors;
+}
+
+TEST_F(ParseModelFileTest, ReportsTextProblemsWithALocation) {
+  std::string deep = "func.func @f() {" + std::string(2000, '[') + "}";
+  EXPECT_FALSE(parse(deep));
+  EXPECT_NE(errors.find("model.ir\":1:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("nesting is deeper than 1024"), std::string::npos);
+}
+
+// Bytecode skips the text scan: the parsed IR is checked before verifying.
+TEST_F(ParseModelFileTest, ChecksSizesInBytecode) {
+  OpBuilder b(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(module->getBody());
+  auto huge = RankedTensorType::get({int64_t(1) << 32, int64_t(1) << 32},
+                                    b.getF32Type());
+  auto fn = b.create<func::FuncOp>(b.getUnknownLoc(), "f",
+                                   b.getFunctionType({huge}, {}));
+  b.setInsertionPointToStart(fn.addEntryBlock());
+  b.create<func::ReturnOp>(b.getUnknownLoc());
+  std::string bytecode;
+  llvm::raw_string_ostream os(bytecode);
+  ASSERT_TRUE(succeeded(writeBytecodeToFile(*module, os)));
+  os.flush();
+  ASSERT_TRUE(tcc::isBytecode(llvm::MemoryBufferRef(bytecode, "b")));
+  EXPECT_FALSE(parse(bytecode));
+  EXPECT_NE(errors.find("overflows int64_t"), std::string::npos) << errors;
+}
+
+/// Recurses with a 64 KiB frame; 400 levels need about 25 MiB of stack,
+/// more than a default 8 MiB main thread has.
+int deepRecursion(int depth) {
+  volatile char frame[64 * 1024];
+  frame[0] = static_cast<char>(depth);
+  if (depth == 0)
+    return frame[0];
+  return deepRecursion(depth - 1) + 1 + frame[0] * 0;
+}
+
+TEST(RunWithLargeStackTest, RunsWorkNeedingMoreThanTheDefaultStack) {
+  EXPECT_EQ(tcc::runWithLargeStack([] { return deepRecursion(400); }), 400);
+}
+
+} // namespace

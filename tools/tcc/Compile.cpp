@@ -1,0 +1,149 @@
+//===- Compile.cpp - tcc compile: model.ir to model.bin -------------------===//
+
+#include "CommandLine.h"
+#include "Subcommands.h"
+
+#include "tcc/Codegen/KernelCompiler.h"
+#include "tcc/Codegen/ModelCompiler.h"
+#include "tcc/Support/InputGuards.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+
+namespace tcc {
+namespace tool {
+
+namespace {
+
+const char kHelp[] =
+    R"(usage: tcc compile MODEL.ir -o MODEL.bin [options]
+
+Compiles the entry function (`main`, or the only public function) of a tcc
+module (text or MLIR bytecode) into a model artifact that libtcc_runtime
+loads and runs.
+
+options:
+  -o FILE                  the artifact to write (required)
+  --target=cpu             the device to compile for (only cpu for now)
+  --cpu=NAME               the CPU to generate code for (default: this
+                           machine's; e.g. x86-64-v3, skylake-avx512, znver4)
+  --target-triple=TRIPLE   the target triple (default: this machine's)
+  -O0, -O2                 optimization level (default -O2)
+  --no-microkernels        generate fp32 matmuls instead of calling tcc_sgemm
+  --stats                  print what the compile produced
+  --help                   this text
+)";
+
+struct Options {
+  std::string input, output, cpu, triple;
+  bool microkernels = true, stats = false;
+};
+
+int compile(const Options &options) {
+  const char *cmd = "compile";
+  mlir::DialectRegistry registry;
+  mlir::tcc::registerCodegenDialects(registry);
+  mlir::MLIRContext context(registry);
+
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
+  if (!buffer)
+    return fail(cmd, "cannot read '" + options.input +
+                         "': " + buffer.getError().message());
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::tcc::parseModelFile(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  mlir::tcc::ModelCompileOptions compileOptions;
+  if (!options.cpu.empty() || !options.triple.empty())
+    compileOptions.target = mlir::tcc::CpuTarget::named(
+        options.cpu.empty() ? "generic" : options.cpu, options.triple);
+  compileOptions.useMicrokernels = options.microkernels;
+  mlir::tcc::ModelCompileStats stats;
+  mlir::FailureOr<std::vector<uint8_t>> bytes =
+      mlir::tcc::compileModel(*module, compileOptions, &stats);
+  if (mlir::failed(bytes))
+    return 1;
+
+  std::error_code ec;
+  llvm::raw_fd_ostream out(options.output, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail(cmd, "cannot write '" + options.output + "': " + ec.message());
+  out.write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
+  out.close();
+  if (out.has_error())
+    return fail(cmd, "cannot write '" + options.output +
+                         "': " + out.error().message());
+  if (options.stats)
+    std::printf("kernels %zu, library calls %zu, copies %zu, arena %llu bytes "
+                "(intermediates %llu), file %zu bytes\n",
+                stats.kernels, stats.libraryCalls, stats.copies,
+                (unsigned long long)stats.arenaBytes,
+                (unsigned long long)stats.intermediateBytes, bytes->size());
+  return 0;
+}
+
+} // namespace
+
+int compileMain(int argc, char **argv) {
+  const char *cmd = "compile";
+  CommandLine args(argc, argv);
+  Options options;
+  std::string value, error;
+  while (!args.done()) {
+    std::string arg = args.next();
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+    if (arg == "-o") {
+      if (args.done())
+        return fail(cmd, "-o needs a file name");
+      options.output = args.next();
+    } else if (args.option(arg, "--target", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      if (value != "cpu")
+        return fail(cmd, "--target=" + value +
+                             " is not supported; this build compiles for cpu");
+    } else if (args.option(arg, "--cpu", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.cpu = value;
+    } else if (args.option(arg, "--target-triple", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.triple = value;
+    } else if (arg == "-O0" || arg == "-O2") {
+      // Both run the same pipeline until the optimization passes land.
+    } else if (arg == "--no-microkernels") {
+      options.microkernels = false;
+    } else if (arg == "--stats") {
+      options.stats = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return fail(cmd, "unknown option '" + arg + "' (see tcc compile --help)");
+    } else if (options.input.empty()) {
+      options.input = arg;
+    } else {
+      return fail(cmd, "unexpected argument '" + arg + "'");
+    }
+  }
+  if (options.input.empty())
+    return fail(cmd, "no input given (usage: tcc compile MODEL.ir -o MODEL.bin)");
+  if (options.output.empty())
+    return fail(cmd, "no output given: add -o MODEL.bin");
+  return mlir::tcc::runWithLargeStack([&] { return compile(options); });
+}
+
+} // namespace tool
+} // namespace tcc
