@@ -124,14 +124,16 @@ double max_relative_difference(const std::vector<float> &x,
   return worst / scale;
 }
 
-void bench_gemm(int64_t m, int64_t n, int64_t k, int threads, int reps,
-                double peak_per_core) {
+// C = A B, or A B^T with trans_b (a linear layer: x @ W^T, W stored n x k).
+void bench_gemm(int64_t m, int64_t n, int64_t k, bool trans_b, int threads,
+                int reps, double peak_per_core) {
   std::vector<float> a = random_floats(size_t(m * k), 1);
   std::vector<float> b = random_floats(size_t(k * n), 2);
   std::vector<float> c_tcc(size_t(m * n)), c_packed(size_t(m * n)),
       c_blas(size_t(m * n));
+  const int64_t ldb = trans_b ? k : n;
   AlignedFloats packed(tcc_sgemm_packed_b_size(k, n));
-  check(tcc_sgemm_pack_b(k, n, b.data(), n, 0, packed.data));
+  check(tcc_sgemm_pack_b(k, n, b.data(), ldb, trans_b, packed.data));
 
   tcc::runtime::ThreadPool pool(threads);
   tcc_parallel parallel = pool.c_parallel();
@@ -144,7 +146,8 @@ void bench_gemm(int64_t m, int64_t n, int64_t k, int threads, int reps,
   args.a = a.data();
   args.lda = k;
   args.b = b.data();
-  args.ldb = n;
+  args.ldb = ldb;
+  args.trans_b = trans_b;
   args.c = c_tcc.data();
   args.ldc = n;
   tcc_sgemm_args packed_args = args;
@@ -156,20 +159,115 @@ void bench_gemm(int64_t m, int64_t n, int64_t k, int threads, int reps,
       alternate({[&] { check(tcc_sgemm(&args, &parallel)); },
                  [&] { check(tcc_sgemm(&packed_args, &parallel)); },
                  [&] {
-                   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                               int(m), int(n), int(k), 1.0f, a.data(), int(k),
-                               b.data(), int(n), 0.0f, c_blas.data(), int(n));
+                   cblas_sgemm(CblasRowMajor, CblasNoTrans,
+                               trans_b ? CblasTrans : CblasNoTrans, int(m),
+                               int(n), int(k), 1.0f, a.data(), int(k), b.data(),
+                               int(ldb), 0.0f, c_blas.data(), int(n));
                  }},
                 reps);
   double flops = 2.0 * double(m) * double(n) * double(k);
   double g_tcc = flops / t[0] * 1e-9, g_packed = flops / t[1] * 1e-9,
          g_blas = flops / t[2] * 1e-9, peak = peak_per_core * threads;
+  std::printf("| sgemm %lldx%lldx%lld%s | %d | %.1f | %.1f | %.1f | %.2f | "
+              "%.2f | %.0f%% | %.0f%% | %.1e |\n",
+              (long long)m, (long long)n, (long long)k, trans_b ? " B^T" : "",
+              threads, g_tcc, g_packed, g_blas, g_tcc / g_blas,
+              g_packed / g_blas, 100 * g_tcc / peak, 100 * g_blas / peak,
+              max_relative_difference(c_tcc, c_blas));
+  std::fflush(stdout);
+}
+
+struct ConvLayer {
+  const char *name;
+  int64_t channels, size, out_channels, kernel, stride;
+};
+
+// The peer: Caffe-style im2col (one image, NCHW) then OpenBLAS's sgemm.
+void openblas_conv_nchw(const ConvLayer &l, int64_t out_size, const float *in,
+                        const float *w, float *col, float *out) {
+  const int64_t pad = l.kernel / 2, pixels = out_size * out_size;
+  const int64_t k = l.channels * l.kernel * l.kernel;
+  const float *b = in;
+  if (l.kernel != 1 || l.stride != 1) {
+    for (int64_t c = 0; c < l.channels; ++c)
+      for (int64_t ky = 0; ky < l.kernel; ++ky)
+        for (int64_t kx = 0; kx < l.kernel; ++kx) {
+          float *row = col + ((c * l.kernel + ky) * l.kernel + kx) * pixels;
+          for (int64_t oy = 0; oy < out_size; ++oy) {
+            int64_t iy = oy * l.stride - pad + ky;
+            for (int64_t ox = 0; ox < out_size; ++ox) {
+              int64_t ix = ox * l.stride - pad + kx;
+              row[oy * out_size + ox] =
+                  iy >= 0 && iy < l.size && ix >= 0 && ix < l.size
+                      ? in[(c * l.size + iy) * l.size + ix]
+                      : 0.0f;
+            }
+          }
+        }
+    b = col;
+  }
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(l.out_channels),
+              int(pixels), int(k), 1.0f, w, int(k), b, int(pixels), 0.0f, out,
+              int(pixels));
+}
+
+void bench_conv(const ConvLayer &l, int threads, int reps, double peak) {
+  const int64_t pad = l.kernel / 2;
+  const int64_t out_size = (l.size + 2 * pad - l.kernel) / l.stride + 1;
+  const int64_t pixels = out_size * out_size;
+  const int64_t k = l.channels * l.kernel * l.kernel;
+  std::vector<float> in =
+      random_floats(size_t(l.channels * l.size * l.size), 3);
+  std::vector<float> w = random_floats(size_t(l.out_channels * k), 4);
+  std::vector<float> bias = random_floats(size_t(l.out_channels), 5);
+  std::vector<float> col(size_t(k * pixels)),
+      out_blas(size_t(l.out_channels * pixels));
+  std::vector<float> out_nchw(out_blas.size()), out_nhwc(out_blas.size());
+
+  tcc::runtime::ThreadPool pool(threads);
+  tcc_parallel parallel = pool.c_parallel();
+  openblas_set_num_threads(threads);
+
+  tcc_epilogue epilogue{};
+  epilogue.alpha = 1.0f;
+  tcc_conv2d_args a{};
+  a.batch = 1;
+  a.in_channels = l.channels;
+  a.in_height = a.in_width = l.size;
+  a.out_channels = l.out_channels;
+  a.kernel_height = a.kernel_width = l.kernel;
+  a.stride_h = a.stride_w = l.stride;
+  a.pad_h = a.pad_w = pad;
+  a.dilation_h = a.dilation_w = 1;
+  a.groups = 1;
+  a.input = in.data(); // the same numbers read as NHWC: fine for timing
+  a.weight = w.data();
+  a.epilogue = &epilogue;
+  tcc_conv2d_args nchw = a, nhwc = a;
+  nchw.layout = TCC_LAYOUT_NCHW;
+  nchw.output = out_nchw.data();
+  nhwc.layout = TCC_LAYOUT_NHWC;
+  nhwc.output = out_nhwc.data();
+  AlignedFloats ws_nchw(tcc_conv2d_workspace_size(&nchw, &parallel) + 64);
+  AlignedFloats ws_nhwc(tcc_conv2d_workspace_size(&nhwc, &parallel) + 64);
+  nchw.workspace = ws_nchw.data;
+  nhwc.workspace = ws_nhwc.data;
+
+  std::vector<double> t =
+      alternate({[&] { check(tcc_conv2d(&nchw, &parallel)); },
+                 [&] { check(tcc_conv2d(&nhwc, &parallel)); },
+                 [&] {
+                   openblas_conv_nchw(l, out_size, in.data(), w.data(),
+                                      col.data(), out_blas.data());
+                 }},
+                reps);
+  double flops = 2.0 * double(l.out_channels) * double(k) * double(pixels);
+  double g0 = flops / t[0] * 1e-9, g1 = flops / t[1] * 1e-9,
+         g2 = flops / t[2] * 1e-9;
   std::printf(
-      "| sgemm %lldx%lldx%lld | %d | %.1f | %.1f | %.1f | %.2f | %.2f | "
-      "%.0f%% | %.0f%% | %.1e |\n",
-      (long long)m, (long long)n, (long long)k, threads, g_tcc, g_packed,
-      g_blas, g_tcc / g_blas, g_packed / g_blas, 100 * g_tcc / peak,
-      100 * g_blas / peak, max_relative_difference(c_tcc, c_blas));
+      "| %s | %d | %.1f | %.1f | %.1f | %.2f | %.2f | %.0f%% | %.1e |\n",
+      l.name, threads, g0, g1, g2, g0 / g2, g1 / g2,
+      100 * g0 / (peak * threads), max_relative_difference(out_nchw, out_blas));
   std::fflush(stdout);
 }
 
@@ -220,7 +318,29 @@ int main(int argc, char **argv) {
     const int64_t sizes[] = {1024, 2048};
     for (int64_t s : sizes)
       for (int threads : {1, 2})
-        bench_gemm(s, s, s, threads, reps, peak_per_core);
+        bench_gemm(s, s, s, false, threads, reps, peak_per_core);
+    // Linear layers of the MLP benchmark (784-4096-4096-10), batch 1 and 64.
+    for (int64_t batch : {1, 64})
+      for (int threads : {1, 2})
+        bench_gemm(batch, 4096, 4096, true, threads, reps, peak_per_core);
+  }
+  if (only.empty() || only == "conv") {
+    std::printf(
+        "\n| conv (batch 1, pad k/2) | threads | tcc NCHW GFLOP/s | tcc "
+        "NHWC GFLOP/s | OpenBLAS im2col+sgemm GFLOP/s | NCHW / "
+        "OpenBLAS | NHWC / OpenBLAS | NCHW of peak | max rel diff |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    const ConvLayer layers[] = {
+        {"3x3 64->64, 56x56", 64, 56, 64, 3, 1},
+        {"3x3 128->128, 28x28", 128, 28, 128, 3, 1},
+        {"3x3 256->256, 14x14", 256, 14, 256, 3, 1},
+        {"3x3 s2 64->128, 56x56", 64, 56, 128, 3, 2},
+        {"1x1 256->64, 56x56", 256, 56, 64, 1, 1},
+        {"1x1 64->256, 56x56", 64, 56, 256, 1, 1},
+    };
+    for (const ConvLayer &l : layers)
+      for (int threads : {1, 2})
+        bench_conv(l, threads, reps, peak_per_core);
   }
   return 0;
 }

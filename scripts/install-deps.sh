@@ -8,6 +8,7 @@ packages=(
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19 clang-19
   libflatbuffers-dev flatbuffers-compiler
   googletest libgtest-dev libgmock-dev
+  pkgconf # the runtime's install test builds the C example with pkg-config
   # qemu-user: kernel tests on an emulated AVX2-only CPU; OpenBLAS: the
   # GEMM benchmark's peer.
   qemu-user libopenblas-dev

@@ -8,7 +8,6 @@
 
 #include "Validator.h"
 
-#include "../Executor/KernelLinkage.h"
 #include "Checks.h"
 
 #include "tcc/runtime/Artifact.h"
@@ -478,10 +477,6 @@ private:
           g.b_batch_stride() % int64_t(kArtifactAlignment) != 0)
         return corrupt(what, ": offset and batch stride must be multiples of ",
                        kArtifactAlignment);
-      if (!isLinked(&tcc_sgemm_packed_b_size))
-        return Status(TCC_STATUS_UNIMPLEMENTED,
-                      "this runtime was built without the microkernels "
-                      "(tcc_sgemm_packed_b_size)");
       uint64_t packed = tcc_sgemm_packed_b_size(g.k(), g.n()), first;
       if (!checkedMul(uint64_t(g.batch() - 1), uint64_t(g.b_batch_stride()),
                       &first) ||

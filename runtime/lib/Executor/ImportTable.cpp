@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "ImportTable.h"
-#include "KernelLinkage.h"
 
 #include "tcc/runtime/kernels.h"
 

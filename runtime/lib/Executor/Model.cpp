@@ -3,7 +3,6 @@
 #include "Model.h"
 
 #include "ImportTable.h"
-#include "KernelLinkage.h"
 
 #include "../Artifact/Checks.h"
 
@@ -77,22 +76,10 @@ Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
     model->kernels.push_back(reinterpret_cast<tcc_kernel_fn>(address));
   }
   const auto *plan = m.plan();
-  using tcc::runtime::detail::isLinked;
-  for (uint32_t i = 0; plan && i < plan->size(); ++i) {
-    const Step *step = plan->Get(i);
-    if (const KernelCall *call = step->op_as_KernelCall())
+  for (uint32_t i = 0; plan && i < plan->size(); ++i)
+    if (const KernelCall *call = plan->Get(i)->op_as_KernelCall())
       model->maxBindings = std::max(
           model->maxBindings, call->bindings() ? call->bindings()->size() : 0);
-    bool missing =
-        (step->op_type() == Op::Sgemm && !isLinked(&tcc_sgemm)) ||
-        (step->op_type() == Op::Conv2d &&
-         (!isLinked(&tcc_conv2d) || !isLinked(&tcc_conv2d_workspace_size)));
-    if (missing)
-      return Status(TCC_STATUS_UNIMPLEMENTED,
-                    cat("plan step ", i, " needs ", EnumNameOp(step->op_type()),
-                        ", but this runtime was built without the "
-                        "microkernels"));
-  }
   model->inputs = tensorInfos(m.inputs());
   model->outputs = tensorInfos(m.outputs());
   model->artifact = std::move(artifact);

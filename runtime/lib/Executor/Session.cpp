@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLinkage.h"
 #include "Model.h"
 
 #include "../Artifact/Checks.h"
@@ -56,12 +55,6 @@ tcc_epilogue toEpilogue(const Epilogue *e, uint8_t *const *addresses,
   out.clamp_min = e->clamp_min();
   out.clamp_max = e->clamp_max();
   return out;
-}
-
-// PyTorch's output size (validated positive at load).
-int64_t convOutSize(int64_t in, int64_t pad, int64_t dilation, int64_t kernel,
-                    int64_t stride) {
-  return (in + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1;
 }
 
 tcc_conv2d_args convArgs(const Conv2d &c) {
@@ -303,16 +296,8 @@ Status tcc_session_s::runStep(uint32_t index) {
           e->residual() >= 0
               ? reinterpret_cast<const float *>(addr[e->residual()])
               : nullptr;
-      // The residual has the output's layout: rows of out_channels (NHWC)
-      // or of one channel's out_height * out_width (NCHW).
-      int64_t ld =
-          c->nhwc()
-              ? c->out_channels()
-              : convOutSize(c->in_height(), c->pad_h(), c->dilation_h(),
-                            c->kernel_height(), c->stride_h()) *
-                    convOutSize(c->in_width(), c->pad_w(), c->dilation_w(),
-                                c->kernel_width(), c->stride_w());
-      epilogue = toEpilogue(e, addr, residual, ld);
+      // tcc_conv2d reads the residual in the output's layout (no stride).
+      epilogue = toEpilogue(e, addr, residual, 0);
       args.epilogue = &epilogue;
     }
     tcc_kernel_status s = tcc_conv2d(&args, par);

@@ -5,11 +5,11 @@
 //   operand; no copy at all (NHWC runs the whole batch as one GEMM).
 // - depthwise (groups == in == out channels): a direct loop, since a GEMM of
 //   one row per group would waste the microkernel.
-// - everything else: im2col into the workspace, then the GEMM with the
-//   epilogue fused. NCHW writes the columns straight into the packed-B
-//   panel layout (out = W x cols), so the GEMM packs nothing; NHWC
-//   (out = cols x W^T) pre-packs the weights once per call and reuses them
-//   for every image.
+// - everything else: im2col, then the GEMM with the epilogue fused. NCHW
+//   (out = W x cols) never stores the columns: the GEMM builds each panel
+//   of them in cache as it packs B (an implicit GEMM). NHWC (out = cols x
+//   W^T) writes the columns to the workspace and packs the weights once per
+//   call for every image.
 // Each GEMM and each copy runs in parallel through tcc_parallel.
 //
 //===----------------------------------------------------------------------===//
@@ -43,7 +43,8 @@ ConvPath choose_path(const ConvShape &s) {
   if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
       s.pw == 0)
     return ConvPath::Pointwise;
-  if (s.groups == s.channels && s.out_channels == s.channels)
+  if (s.groups == s.channels && s.out_channels == s.channels &&
+      s.kh * s.kw <= kMaxDepthwiseTaps)
     return ConvPath::Depthwise;
   return ConvPath::Im2col;
 }
@@ -69,10 +70,8 @@ int64_t workspace_bytes(const ConvShape &s) {
   case ConvPath::Im2col:
     break;
   }
-  if (!s.nhwc) {
-    int64_t floats = packed_b_floats(s.k, s.pixels);
-    return floats < 0 ? -1 : int64_t(sizeof(PackedBHeader)) + 4 * floats;
-  }
+  if (!s.nhwc) // columns are packed on the fly by the GEMM
+    return 0;
   int64_t per_group = packed_b_floats(s.k, s.ocg);
   int64_t weights = checked_product({s.groups, per_group + 16, 4});
   int64_t columns = checked_product({s.pixels, s.k, 4});
@@ -204,71 +203,71 @@ int64_t task_count(const tcc_parallel *parallel, int64_t items) {
 
 // --- im2col ------------------------------------------------------------------
 
-// One image and group of an NCHW input (icg x height x width) written as
-// packed-B panels of 32 output pixels: panel p, row kk = (ic, ky, kx).
-struct Im2colNchw {
+// The GEMM's B for one image and group of an NCHW input (icg x height x
+// width): B(kk, p) = input[ic][iy][ix] for kk = (ic, ky, kx) and output pixel
+// p = (oy, ox). Never stored whole: the GEMM asks for kc x 32 panels as it
+// goes, so the columns are built in cache right before use.
+struct ImplicitColumns {
   const ConvShape *s;
+  const IsaKernels *isa;
   const float *input;
-  float *panels;
-  int64_t panel_count, tasks;
 };
 
-void im2col_nchw_panel(const ConvShape &s, const float *input, int64_t panel,
-                       float *dst) {
+void pack_columns(const void *context, int64_t k0, int64_t kc, int64_t first,
+                  int cols, float *dst) {
+  const ImplicitColumns &c = *static_cast<const ImplicitColumns *>(context);
+  const ConvShape &s = *c.s;
   // The panel's pixels as runs along one output row.
   struct Run {
     int64_t oy, ox, count, offset;
   } runs[kPanelWidth];
   int num_runs = 0;
-  int64_t first = panel * kPanelWidth;
-  int64_t last = std::min(s.pixels, first + kPanelWidth);
-  for (int64_t p = first; p < last;) {
+  for (int64_t p = first; p < first + cols;) {
     int64_t oy = p / s.out_w, ox = p % s.out_w;
-    int64_t count = std::min(last - p, s.out_w - ox);
+    int64_t count = std::min(first + cols - p, s.out_w - ox);
     runs[num_runs++] = {oy, ox, count, p - first};
     p += count;
   }
-  const int64_t used = last - first;
-  for (int64_t kk = 0; kk < s.k; ++kk, dst += kPanelWidth) {
-    const int64_t ic = kk / (s.kh * s.kw), ky = kk / s.kw % s.kh,
-                  kx = kk % s.kw;
+  // kk = (ic, ky, kx), stepped without divisions.
+  int64_t ic = k0 / (s.kh * s.kw), ky = k0 / s.kw % s.kh, kx = k0 % s.kw;
+  for (int64_t kk = k0; kk < k0 + kc; ++kk, dst += kPanelWidth) {
     for (int r = 0; r < num_runs; ++r) {
       const Run &run = runs[r];
       float *out = dst + run.offset;
       int64_t iy = run.oy * s.sh - s.ph + ky * s.dh;
       if (iy < 0 || iy >= s.height) {
-        std::memset(out, 0, sizeof(float) * run.count);
+        for (int64_t j = 0; j < run.count; ++j)
+          out[j] = 0.0f;
         continue;
       }
-      const float *row = input + (ic * s.height + iy) * s.width;
-      // Output columns j whose input column 0 <= x0 + j * sw < width.
+      const float *row = c.input + (ic * s.height + iy) * s.width;
       int64_t x0 = run.ox * s.sw - s.pw + kx * s.dw;
+      if (s.sw == 1) {
+        c.isa->copy_window(out, row, x0, run.count, s.width);
+        continue;
+      }
+      // Output columns j whose input column 0 <= x0 + j * sw < width.
       int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
       int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
       lo = std::min(lo, run.count);
       hi = std::max(lo, std::min(hi, run.count));
       for (int64_t j = 0; j < lo; ++j)
         out[j] = 0.0f;
-      if (s.sw == 1)
-        std::memcpy(out + lo, row + x0 + lo, sizeof(float) * (hi - lo));
-      else
-        for (int64_t j = lo; j < hi; ++j)
-          out[j] = row[x0 + j * s.sw];
+      for (int64_t j = lo; j < hi; ++j)
+        out[j] = row[x0 + j * s.sw];
       for (int64_t j = hi; j < run.count; ++j)
         out[j] = 0.0f;
     }
-    for (int64_t j = used; j < kPanelWidth; ++j)
+    for (int64_t j = cols; j < kPanelWidth; ++j)
       dst[j] = 0.0f;
+    if (++kx == s.kw) {
+      kx = 0;
+      if (++ky == s.kh) {
+        ky = 0;
+        ++ic;
+      }
+    }
   }
-}
-
-void im2col_nchw_task(void *arg, int64_t task) {
-  const Im2colNchw &job = *static_cast<const Im2colNchw *>(arg);
-  int64_t per = (job.panel_count + job.tasks - 1) / job.tasks;
-  int64_t end = std::min(job.panel_count, (task + 1) * per);
-  for (int64_t p = task * per; p < end; ++p)
-    im2col_nchw_panel(*job.s, job.input, p,
-                      job.panels + p * job.s->k * kPanelWidth);
 }
 
 // One image and group of an NHWC input as a pixels x k row-major matrix:
@@ -344,6 +343,7 @@ struct Epilogue {
 
 struct Depthwise {
   const ConvShape *s;
+  DepthwiseShape shape;
   const IsaKernels *isa;
   const float *input, *weight; // NHWC: weight as [ky][kx][channel]
   float *output;
@@ -357,63 +357,27 @@ void depthwise_nchw_plane(const Depthwise &d, int64_t plane) {
   const int64_t ch = plane % s.channels;
   const float *in = d.input + plane * s.height * s.width;
   const float *w = d.weight + ch * s.kh * s.kw;
-  float *out_plane = d.output + plane * s.pixels;
+  const Epilogue &e = d.epilogue;
   for (int64_t oy = 0; oy < s.out_h; ++oy) {
-    float *out = out_plane + oy * s.out_w;
-    std::fill(out, out + s.out_w, 0.0f);
-    for (int64_t ky = 0; ky < s.kh; ++ky) {
-      int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-      if (iy < 0 || iy >= s.height)
-        continue;
-      const float *row = in + iy * s.width;
-      for (int64_t kx = 0; kx < s.kw; ++kx) {
-        const float wv = w[ky * s.kw + kx];
-        int64_t x0 = kx * s.dw - s.pw; // input column of output column 0
-        int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
-        int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
-        hi = std::min(hi, s.out_w);
-        if (s.sw == 1)
-          for (int64_t ox = lo; ox < hi; ++ox)
-            out[ox] += wv * row[x0 + ox];
-        else
-          for (int64_t ox = lo; ox < hi; ++ox)
-            out[ox] += wv * row[x0 + ox * s.sw];
-      }
-    }
-    const Epilogue &e = d.epilogue;
-    e.apply(*d.isa, out, s.out_w, e.bias ? e.bias + ch : nullptr, 0,
-            e.residual ? e.residual + plane * s.pixels + oy * s.out_w
-                       : nullptr);
+    const int64_t offset = plane * s.pixels + oy * s.out_w;
+    d.isa->depthwise_nchw_row(d.shape, in, w, oy, d.output + offset);
+    e.apply(*d.isa, d.output + offset, s.out_w, e.bias ? e.bias + ch : nullptr,
+            0, e.residual ? e.residual + offset : nullptr);
   }
 }
 
-// One output row (image, oy) of NHWC: vectorized along channels.
+// One output row (image, oy) of NHWC.
 void depthwise_nhwc_row(const Depthwise &d, int64_t image_row) {
   const ConvShape &s = *d.s;
   const int64_t image = image_row / s.out_h, oy = image_row % s.out_h;
-  const float *in = d.input + image * s.height * s.width * s.channels;
-  for (int64_t ox = 0; ox < s.out_w; ++ox) {
-    const int64_t offset = (image_row * s.out_w + ox) * s.channels;
-    float *out = d.output + offset;
-    std::fill(out, out + s.channels, 0.0f);
-    for (int64_t ky = 0; ky < s.kh; ++ky) {
-      int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-      if (iy < 0 || iy >= s.height)
-        continue;
-      for (int64_t kx = 0; kx < s.kw; ++kx) {
-        int64_t ix = ox * s.sw - s.pw + kx * s.dw;
-        if (ix < 0 || ix >= s.width)
-          continue;
-        const float *px = in + (iy * s.width + ix) * s.channels;
-        const float *w = d.weight + (ky * s.kw + kx) * s.channels;
-        for (int64_t c = 0; c < s.channels; ++c)
-          out[c] += w[c] * px[c];
-      }
-    }
-    const Epilogue &e = d.epilogue;
-    e.apply(*d.isa, out, s.channels, e.bias, 1,
-            e.residual ? e.residual + offset : nullptr);
-  }
+  const int64_t offset = image_row * s.out_w * s.channels;
+  d.isa->depthwise_nhwc_row(d.shape,
+                            d.input + image * s.height * s.width * s.channels,
+                            d.weight, oy, d.output + offset);
+  const Epilogue &e = d.epilogue;
+  for (int64_t ox = 0; ox < s.out_w; ++ox)
+    e.apply(*d.isa, d.output + offset + ox * s.channels, s.channels, e.bias, 1,
+            e.residual ? e.residual + offset + ox * s.channels : nullptr);
 }
 
 void depthwise_task(void *arg, int64_t task) {
@@ -511,23 +475,16 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
       g.lda = s.k;
       g.c = a->output + out_offset;
       g.ldc = s.pixels;
-      if (path == ConvPath::Pointwise) {
-        g.b = input;
-        g.ldb = s.pixels;
-      } else {
-        write_packed_b_header(s.k, s.pixels, workspace);
-        Im2colNchw job{
-            &s, input,
-            reinterpret_cast<float *>(workspace + sizeof(PackedBHeader)),
-            (s.pixels + kPanelWidth - 1) / kPanelWidth, 0};
-        job.tasks = task_count(parallel, job.panel_count);
-        parallel_run(parallel, job.tasks, im2col_nchw_task, &job);
-        g.packed_b = workspace;
-      }
+      g.b = input;
+      g.ldb = s.pixels;
       if (user)
         epilogue =
             shifted_epilogue(user, grp * s.ocg, true, out_offset, s.pixels);
-      if (tcc_kernel_status st = sgemm_with(isa, &g, parallel))
+      ImplicitColumns columns{&s, &isa, input};
+      BPanelSource source{pack_columns, &columns};
+      if (tcc_kernel_status st =
+              sgemm_with(isa, &g, parallel,
+                         path == ConvPath::Pointwise ? nullptr : &source))
         return st;
     }
   return TCC_KERNEL_OK;
@@ -560,13 +517,10 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
   if (path != ConvPath::Depthwise)
     return gemm_conv(args, s, path, parallel);
 
-  Depthwise d{&s,
-              &active_kernels(),
-              args->input,
-              args->weight,
-              args->output,
-              Epilogue(args->epilogue),
-              0};
+  DepthwiseShape shape{s.channels, s.height, s.width, s.out_w, s.kh, s.kw,
+                       s.sh,       s.sw,     s.ph,    s.pw,    s.dh, s.dw};
+  Depthwise d{&s,           shape,        &active_kernels(),        args->input,
+              args->weight, args->output, Epilogue(args->epilogue), 0};
   if (s.nhwc) { // weights [channel][ky][kx] -> [ky][kx][channel]
     float *w = static_cast<float *>(args->workspace);
     for (int64_t c = 0; c < s.channels; ++c)

@@ -56,6 +56,37 @@ TCC_INLINE V vselect(M m, V yes, V no) { return _mm256_blendv_ps(no, yes, m); }
 
 #include "VecMath.inc"
 
+TCC_INLINE float vhsum(V v) {
+  __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+  x = _mm_add_ss(x, _mm_movehdup_ps(x));
+  return _mm_cvtss_f32(x);
+}
+
+TCC_INLINE __m256i lane_mask(int64_t n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(int(n)),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+TCC_INLINE V vload_partial(const float *p, int64_t n) {
+  return _mm256_maskload_ps(p, lane_mask(n));
+}
+TCC_INLINE void vstore_partial(float *p, V v, int64_t n) {
+  _mm256_maskstore_ps(p, lane_mask(n), v);
+}
+
+TCC_INLINE V vgather(const float *p, int64_t stride, int64_t n) {
+  const __m256i index =
+      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                         _mm256_set1_epi32(int(stride)));
+  return _mm256_mask_i32gather_ps(_mm256_setzero_ps(), p, index,
+                                  _mm256_castsi256_ps(lane_mask(n)), 4);
+}
+
+#include "SmallGemm.inc"
+
+// After SmallGemm.inc, whose partial loads it uses.
+#include "Depthwise.inc"
+
 constexpr int kMR = 6;
 constexpr int kNR = 16;
 
@@ -147,7 +178,12 @@ const IsaKernels kKernels = {Isa::Avx2,
                              dispatch_microkernel,
                              pack_a_portable,
                              pack_b_panel_portable,
-                             activate};
+                             activate,
+                             copy_window_portable,
+                             small_rows,
+                             small_dots,
+                             depthwise_nchw_row,
+                             depthwise_nhwc_row};
 
 } // namespace
 

@@ -68,12 +68,34 @@ TCC_INLINE V vselect(M m, V yes, V no) {
 
 #include "VecMath.inc"
 
-constexpr int kMR = 12;
-constexpr int kNR = 32;
+TCC_INLINE float vhsum(V v) { return _mm512_reduce_add_ps(v); }
 
 TCC_INLINE M column_mask(int cols) {
   return cols >= kWidth ? M(0xffff) : cols <= 0 ? M(0) : M((1u << cols) - 1);
 }
+
+TCC_INLINE V vload_partial(const float *p, int64_t n) {
+  return _mm512_maskz_loadu_ps(column_mask(int(n)), p);
+}
+TCC_INLINE void vstore_partial(float *p, V v, int64_t n) {
+  _mm512_mask_storeu_ps(p, column_mask(int(n)), v);
+}
+
+TCC_INLINE V vgather(const float *p, int64_t stride, int64_t n) {
+  const __m512i index = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      _mm512_set1_epi32(int(stride)));
+  return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), column_mask(int(n)),
+                                  index, p, 4);
+}
+
+#include "SmallGemm.inc"
+
+// After SmallGemm.inc, whose partial loads it uses.
+#include "Depthwise.inc"
+
+constexpr int kMR = 12;
+constexpr int kNR = 32;
 
 template <int R>
 TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
@@ -238,6 +260,21 @@ TCC_TARGET void pack_b_panel(const float *b, int64_t k_stride,
   }
 }
 
+// Lane j valid when lo <= j < hi; masked lanes are neither read nor written.
+TCC_TARGET void copy_window(float *out, const float *row, int64_t x0,
+                            int64_t count, int64_t width) {
+  for (int64_t j = 0; j < count; j += kWidth) {
+    int64_t start = x0 + j; // input column of lane 0
+    int lo = int(start >= 0 ? 0 : -start < kWidth ? -start : kWidth);
+    int64_t left = width - start;
+    int hi = int(left <= 0 ? 0 : left < kWidth ? left : kWidth);
+    M load = hi > lo ? M(column_mask(hi) & ~column_mask(lo)) : M(0);
+    M store = column_mask(int(count - j < kWidth ? count - j : kWidth));
+    _mm512_mask_storeu_ps(out + j, store,
+                          _mm512_maskz_loadu_ps(load, row + start));
+  }
+}
+
 using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
                            const TileStore &);
 constexpr RowKernel kRowKernels[kMR] = {
@@ -259,9 +296,21 @@ static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
                   kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
               "blocking must fit the scratch sizes of MicroKernel.h");
 
-const IsaKernels kKernels = {
-    Isa::Avx512,          kMR,    kNR,          kKC,     kMC, kNC,
-    dispatch_microkernel, pack_a, pack_b_panel, activate};
+const IsaKernels kKernels = {Isa::Avx512,
+                             kMR,
+                             kNR,
+                             kKC,
+                             kMC,
+                             kNC,
+                             dispatch_microkernel,
+                             pack_a,
+                             pack_b_panel,
+                             activate,
+                             copy_window,
+                             small_rows,
+                             small_dots,
+                             depthwise_nchw_row,
+                             depthwise_nhwc_row};
 
 } // namespace
 

@@ -54,6 +54,12 @@ void pack_b_panel_portable(const float *b, int64_t k_stride, int64_t col_stride,
   }
 }
 
+void copy_window_portable(float *out, const float *row, int64_t x0,
+                          int64_t count, int64_t width) {
+  for (int64_t j = 0; j < count; ++j)
+    out[j] = x0 + j >= 0 && x0 + j < width ? row[x0 + j] : 0.0f;
+}
+
 namespace {
 
 #define TCC_TARGET
@@ -77,6 +83,9 @@ TCC_INLINE V vabs(V v) { return std::fabs(v); }
 TCC_INLINE V vcopysign(V mag, V sign) { return std::copysign(mag, sign); }
 TCC_INLINE V vround(V v) { return std::nearbyint(v); }
 TCC_INLINE V vpow2i(V n) {
+  // Callers pass n in range; NaN (an exp of NaN, discarded later) must not
+  // reach the integer conversion.
+  n = n >= -126.0f && n <= 127.0f ? n : 0.0f;
   int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
   float result;
   std::memcpy(&result, &bits, sizeof result);
@@ -88,6 +97,19 @@ TCC_INLINE M visnan(V v) { return v != v; }
 TCC_INLINE V vselect(M m, V yes, V no) { return m ? yes : no; }
 
 #include "VecMath.inc"
+
+TCC_INLINE float vhsum(V v) { return v; }
+
+// kWidth is 1: a partial vector is empty.
+TCC_INLINE V vload_partial(const float *, int64_t) { return 0.0f; }
+TCC_INLINE void vstore_partial(float *, V, int64_t) {}
+
+TCC_INLINE V vgather(const float *p, int64_t, int64_t) { return *p; }
+
+#include "SmallGemm.inc"
+
+// After SmallGemm.inc, whose partial loads it uses.
+#include "Depthwise.inc"
 
 constexpr int kMR = 4;
 constexpr int kNR = 8;
@@ -147,7 +169,12 @@ const IsaKernels kKernels = {Isa::Portable,
                              dispatch_microkernel,
                              pack_a_portable,
                              pack_b_panel_portable,
-                             activate};
+                             activate,
+                             copy_window_portable,
+                             small_rows,
+                             small_dots,
+                             depthwise_nchw_row,
+                             depthwise_nhwc_row};
 
 } // namespace
 

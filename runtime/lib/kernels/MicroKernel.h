@@ -64,9 +64,56 @@ using PackBPanelFn = void (*)(const float *b, int64_t k_stride,
                               int64_t col_stride, int64_t kc, int cols,
                               float *dst);
 
+/// out[j] = 0 <= x0 + j < width ? row[x0 + j] : 0 for j < count: one run of
+/// convolution columns (row is an input row, x0 may be negative).
+using CopyWindowFn = void (*)(float *out, const float *row, int64_t x0,
+                              int64_t count, int64_t width);
+
 /// In place: x[i] = activation(x[i]) for i < n.
 using ActivateFn = void (*)(float *x, int64_t n, int activation,
                             float clamp_min, float clamp_max);
+
+/// GEMMs with at most kSmallM rows (matrix-vector products, batch-1 layers)
+/// skip packing and walk B in the order it is stored, so that it streams
+/// from memory at full bandwidth.
+constexpr int kSmallM = 4;
+struct SmallGemm {
+  int64_t m, n, k;
+  // A(r, kk) = a[r * a_row_stride + kk * a_col_stride]
+  const float *a;
+  int64_t a_row_stride, a_col_stride;
+  const float *b; // rows: B is k x n row-major; dots: B^T is n x k row-major
+  int64_t ldb;
+  float *c;
+  int64_t ldc;
+  float alpha, beta, clamp_min, clamp_max;
+  const float *bias;
+  bool bias_per_row;
+  const float *residual;
+  int64_t ld_residual;
+  int activation;
+  int64_t kc; // the K blocks of the microkernel path
+  float *acc; // rows: scratch for m x (j1 - j0) partial sums
+};
+
+/// Columns [j0, j1) of C. `small_rows` streams B's rows and computes each
+/// element with exactly the operations of the microkernel path (same bits
+/// as with packed B); `small_dots` takes dot products of A's rows (which
+/// must be contiguous) with the rows of a transposed B.
+using SmallGemmFn = void (*)(const SmallGemm &g, int64_t j0, int64_t j1);
+
+/// A depthwise convolution's geometry (one filter per channel). The direct
+/// kernels take filters of at most kMaxDepthwiseTaps taps.
+constexpr int kMaxDepthwiseTaps = 64;
+struct DepthwiseShape {
+  int64_t channels, height, width, out_w, kh, kw, sh, sw, ph, pw, dh, dw;
+};
+
+/// Output row oy, without epilogue. NCHW: one channel's plane and kh x kw
+/// filter, out_w outputs. NHWC: one image (height x width x channels), the
+/// filters as [ky][kx][channel], out_w x channels outputs.
+using DepthwiseRowFn = void (*)(const DepthwiseShape &s, const float *input,
+                                const float *weight, int64_t oy, float *out);
 
 struct IsaKernels {
   Isa isa;
@@ -79,6 +126,11 @@ struct IsaKernels {
   PackAFn pack_a;
   PackBPanelFn pack_b_panel;
   ActivateFn activate;
+  CopyWindowFn copy_window;
+  SmallGemmFn small_rows;
+  SmallGemmFn small_dots;
+  DepthwiseRowFn depthwise_nchw_row;
+  DepthwiseRowFn depthwise_nhwc_row;
 };
 
 /// The variants; the x86 ones are null when not built for x86.
@@ -99,6 +151,8 @@ void pack_a_portable(const float *a, int64_t row_stride, int64_t col_stride,
                      int64_t rows, int64_t kc, int mr, float *dst);
 void pack_b_panel_portable(const float *b, int64_t k_stride, int64_t col_stride,
                            int64_t kc, int cols, float *dst);
+void copy_window_portable(float *out, const float *row, int64_t x0,
+                          int64_t count, int64_t width);
 
 } // namespace kernels
 } // namespace runtime

@@ -31,9 +31,11 @@ namespace runtime {
 namespace kernels {
 
 int64_t packed_b_floats(int64_t k, int64_t n) {
+  if (k < 0 || n < 0 || n > INT64_MAX - kPanelWidth)
+    return -1;
   int64_t panels = (n + kPanelWidth - 1) / kPanelWidth, floats;
-  if (k < 0 || n < 0 ||
-      __builtin_mul_overflow(panels, int64_t(kPanelWidth) * k, &floats) ||
+  if (__builtin_mul_overflow(panels, k, &floats) ||
+      __builtin_mul_overflow(floats, int64_t(kPanelWidth), &floats) ||
       floats > (INT64_MAX - 64) / 4)
     return -1;
   return floats;
@@ -56,10 +58,12 @@ namespace {
 // costs more than it saves.
 constexpr int64_t kMinParallelWork = int64_t(1) << 21;
 
+// Where B's panels come from. (Reading an unpacked B in place instead ran
+// 2.5x slower even for 8-24 rows of A: the microkernel's strided loads
+// down 32-column panels miss without the overlap that packing gets.)
 enum class BSource {
   PrePacked, // tcc_sgemm_pack_b's panels
-  OnTheFly,  // packed by each task, one kc x nc block at a time
-  Direct,    // row-major B read in place (few rows of A: packing won't pay)
+  OnTheFly,  // packed by each task, one kc x nc block (or panel) at a time
 };
 
 struct Gemm {
@@ -71,7 +75,8 @@ struct Gemm {
   // B(kk, j) = b[kk * b_k_stride + j * b_col_stride]
   const float *b;
   int64_t b_k_stride, b_col_stride;
-  const float *panels; // pre-packed panel data
+  const float *panels;          // pre-packed panel data
+  const BPanelSource *custom_b; // packs B's panels instead of isa.pack_b
   BSource source;
   float *c;
   int64_t ldc;
@@ -152,8 +157,11 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
   const int64_t r1 = std::min(g.m, r0 + g.task_rows);
   const int64_t c0 = task % g.n_tasks * g.task_cols;
   const int64_t c1 = std::min(g.n, c0 + g.task_cols);
-  // Direct B has no packed block to bound: take all columns at once.
-  const int64_t nc_step = g.source == BSource::Direct ? c1 - c0 : s.nc;
+  // With one block of rows, each B panel is used right after it is packed:
+  // pack it into the same L1-sized slot instead of a whole L2-sized block.
+  const bool one_panel_at_a_time =
+      g.source == BSource::OnTheFly && r1 - r0 <= s.mc;
+  const int64_t nc_step = one_panel_at_a_time ? c1 - c0 : s.nc;
 
   for (int64_t jc = c0; jc < c1; jc += nc_step) {
     const int64_t nc = std::min(nc_step, c1 - jc);
@@ -161,40 +169,25 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
     for (int64_t kb = 0; kb < g.k_blocks; ++kb) {
       const int64_t pc = kb * g.kc, kc = std::min(g.kc, g.k - pc);
 
-      // Where panel q of this block starts, and its row stride.
-      auto panel = [&](int64_t q, int64_t *ldb) -> const float * {
-        int64_t j = jc + q * kPanelWidth;
-        switch (g.source) {
-        case BSource::PrePacked:
-          *ldb = kPanelWidth;
-          return g.panels + (j / kPanelWidth) * g.k * kPanelWidth +
+      // Where panel q of this block starts.
+      auto panel = [&](int64_t q) -> const float * {
+        if (g.source == BSource::PrePacked)
+          return g.panels + ((jc / kPanelWidth) + q) * g.k * kPanelWidth +
                  pc * kPanelWidth;
-        case BSource::OnTheFly:
-          *ldb = kPanelWidth;
-          return s.b + q * kc * kPanelWidth;
-        case BSource::Direct:
-          if (j + kPanelWidth > g.n) { // partial panel: packed, zero-padded
-            *ldb = kPanelWidth;
-            return s.b;
-          }
-          *ldb = g.b_k_stride;
-          return g.b + pc * g.b_k_stride + j;
-        }
-        return nullptr;
+        return one_panel_at_a_time ? s.b : s.b + q * kc * kPanelWidth;
       };
-      if (g.source == BSource::OnTheFly) {
-        for (int64_t q = 0; q < panels; ++q) {
-          int64_t j = jc + q * kPanelWidth;
+      auto pack_panel = [&](int64_t q, float *dst) {
+        int64_t j = jc + q * kPanelWidth;
+        int cols = int(std::min<int64_t>(kPanelWidth, c1 - j));
+        if (g.custom_b)
+          g.custom_b->pack(g.custom_b->context, pc, kc, j, cols, dst);
+        else
           isa.pack_b_panel(g.b + pc * g.b_k_stride + j * g.b_col_stride,
-                           g.b_k_stride, g.b_col_stride, kc,
-                           int(std::min<int64_t>(kPanelWidth, c1 - j)),
-                           s.b + q * kc * kPanelWidth);
-        }
-      } else if (g.source == BSource::Direct) {
-        int64_t j = jc + (panels - 1) * kPanelWidth;
-        if (j + kPanelWidth > g.n)
-          isa.pack_b_panel(g.b + pc * g.b_k_stride + j, g.b_k_stride, 1, kc,
-                           int(g.n - j), s.b);
+                           g.b_k_stride, g.b_col_stride, kc, cols, dst);
+      };
+      if (g.source == BSource::OnTheFly && !one_panel_at_a_time) {
+        for (int64_t q = 0; q < panels; ++q)
+          pack_panel(q, s.b + q * kc * kPanelWidth);
       }
 
       for (int64_t ic = r0; ic < r1; ic += s.mc) {
@@ -202,8 +195,9 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
         isa.pack_a(g.a + ic * g.a_row_stride + pc * g.a_col_stride,
                    g.a_row_stride, g.a_col_stride, mc, kc, isa.mr, s.a);
         for (int64_t q = 0; q < panels; ++q) {
-          int64_t ldb = kPanelWidth;
-          const float *bp = panel(q, &ldb);
+          if (one_panel_at_a_time)
+            pack_panel(q, s.b);
+          const float *bp = panel(q);
           const int64_t panel_end =
               std::min(c1, jc + (q + 1) * int64_t(kPanelWidth));
           for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
@@ -211,7 +205,7 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
             const float *bj = bp + (j - jc - q * kPanelWidth);
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
-              isa.microkernel(kc, s.a + ir * kc, bj, ldb, rows, cols,
+              isa.microkernel(kc, s.a + ir * kc, bj, kPanelWidth, rows, cols,
                               tile_store(g, ic + ir, j, kb));
             }
           }
@@ -239,6 +233,75 @@ void gemm_task(void *arg, int64_t task) {
 }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// A GEMM of at most kSmallM rows split over columns.
+struct SmallTasks {
+  const IsaKernels *isa;
+  SmallGemm g;
+  SmallGemmFn fn;
+  bool needs_acc; // small_rows keeps partial sums in scratch
+  int64_t chunk;
+};
+
+void small_task(void *arg, int64_t task) {
+  const SmallTasks &t = *static_cast<const SmallTasks *>(arg);
+  const int64_t j0 = task * t.chunk, j1 = std::min(t.g.n, j0 + t.chunk);
+  if (!t.needs_acc) {
+    t.fn(t.g, j0, j1);
+    return;
+  }
+  SmallGemm g = t.g;
+  float stack_acc[kSmallM * 256]; // when thread scratch cannot be had
+  int64_t width = 256;
+  g.acc = stack_acc;
+  const IsaKernels &isa = *t.isa;
+  if (tls_scratch.reserve(size_t(isa.mc) * isa.kc, size_t(isa.kc) * isa.nc)) {
+    g.acc = tls_scratch.b;
+    width = int64_t(tls_scratch.b_floats) / kSmallM;
+  }
+  for (int64_t j = j0; j < j1; j += width)
+    t.fn(g, j, std::min(j1, j + width));
+}
+
+void run_small(const Gemm &big, SmallGemmFn fn, bool needs_acc,
+               const tcc_parallel *parallel) {
+  SmallTasks t;
+  t.isa = big.isa;
+  SmallGemm &g = t.g;
+  g.m = big.m;
+  g.n = big.n;
+  g.k = big.k;
+  g.a = big.a;
+  g.a_row_stride = big.a_row_stride;
+  g.a_col_stride = big.a_col_stride;
+  g.b = big.b;
+  g.ldb = big.b_col_stride == 1 ? big.b_k_stride : big.b_col_stride;
+  g.c = big.c;
+  g.ldc = big.ldc;
+  g.alpha = big.alpha;
+  g.beta = big.beta;
+  g.clamp_min = big.clamp_min;
+  g.clamp_max = big.clamp_max;
+  g.bias = big.bias;
+  g.bias_per_row = big.bias_per_row;
+  g.residual = big.residual;
+  g.ld_residual = big.ld_residual;
+  g.activation = big.activation;
+  g.kc = big.kc;
+  g.acc = nullptr;
+  t.fn = fn;
+  t.needs_acc = needs_acc;
+  int threads = parallel ? parallel->num_threads : 1;
+  int64_t tasks = 1;
+  if (threads > 1 && g.m * g.n * std::max<int64_t>(g.k, 1) >= kMinParallelWork)
+    tasks = std::min<int64_t>(threads, ceil_div(g.n, 64));
+  t.chunk = ceil_div(ceil_div(g.n, tasks), 64) * 64;
+  tasks = ceil_div(g.n, t.chunk);
+  if (tasks == 1)
+    small_task(&t, 0);
+  else
+    parallel->parallel_for(parallel->pool, tasks, small_task, &t);
+}
 
 // Splits C into about `threads` equal rectangles, cutting the dimension
 // whose cut repacks less: cutting n repacks A once per task, cutting m
@@ -330,7 +393,7 @@ tcc_kernel_status check_packed_b(const void *packed, int64_t k, int64_t n) {
 namespace {
 
 tcc_kernel_status check_sgemm(const tcc_sgemm_args *p,
-                              const tcc_parallel *parallel) {
+                              const tcc_parallel *parallel, bool custom_b) {
   if (!p)
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "sgemm: args is NULL");
   if (tcc_kernel_status s = check_parallel(parallel))
@@ -361,7 +424,7 @@ tcc_kernel_status check_sgemm(const tcc_sgemm_args *p,
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "sgemm: lda (%lld) must be >= %lld (%s)", (long long)p->lda,
                 (long long)a_cols, p->trans_a ? "m, as trans_a" : "k");
-  if (p->packed_b)
+  if (p->packed_b || custom_b)
     return TCC_KERNEL_OK;
   int64_t b_rows = p->trans_b ? p->n : p->k, b_cols = p->trans_b ? p->k : p->n;
   if (!p->b)
@@ -377,8 +440,9 @@ tcc_kernel_status check_sgemm(const tcc_sgemm_args *p,
 } // namespace
 
 tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
-                             const tcc_parallel *parallel) {
-  if (tcc_kernel_status s = check_sgemm(p, parallel))
+                             const tcc_parallel *parallel,
+                             const BPanelSource *custom_b) {
+  if (tcc_kernel_status s = check_sgemm(p, parallel, custom_b != nullptr))
     return s;
   if (p->m == 0 || p->n == 0)
     return TCC_KERNEL_OK;
@@ -395,12 +459,13 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.b_k_stride = p->trans_b ? 1 : p->ldb;
   g.b_col_stride = p->trans_b ? p->ldb : 1;
   g.panels = nullptr;
-  if (p->packed_b) {
+  g.custom_b = custom_b;
+  if (custom_b) {
+    g.source = BSource::OnTheFly;
+  } else if (p->packed_b) {
     g.source = BSource::PrePacked;
     g.panels = reinterpret_cast<const float *>(
         static_cast<const char *>(p->packed_b) + sizeof(PackedBHeader));
-  } else if (!p->trans_b && p->m <= 2 * isa.mr) {
-    g.source = BSource::Direct;
   } else {
     g.source = BSource::OnTheFly;
   }
@@ -420,6 +485,19 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
 
   g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, isa.kc));
   g.kc = ceil_div(g.k, g.k_blocks); // equal blocks: no short tail
+  // A few rows of A: stream B as stored instead of packing it. With B
+  // transposed that takes dot products, which need A's rows contiguous.
+  if (g.m <= kSmallM && !p->packed_b && !custom_b) {
+    if (!p->trans_b) {
+      run_small(g, isa.small_rows, true, parallel);
+      return TCC_KERNEL_OK;
+    }
+    if (!p->trans_a) {
+      run_small(g, isa.small_dots, false, parallel);
+      return TCC_KERNEL_OK;
+    }
+  }
+
   int threads = parallel ? parallel->num_threads : 1;
   plan_tasks(g, threads);
 

@@ -9,9 +9,21 @@ namespace tcc {
 namespace runtime {
 namespace kernels {
 
-/// tcc_sgemm on a given ISA variant (tests run every variant the CPU has).
+/// Produces B's panels for a GEMM whose B is never stored (implicit GEMM,
+/// e.g. convolution columns): writes rows [k0, k0 + kc) of the kPanelWidth
+/// columns starting at column j (j is a multiple of kPanelWidth; columns
+/// past `cols` zero) to dst, row-major with row stride kPanelWidth.
+struct BPanelSource {
+  void (*pack)(const void *context, int64_t k0, int64_t kc, int64_t j, int cols,
+               float *dst);
+  const void *context;
+};
+
+/// tcc_sgemm on a given ISA variant; with custom_b, args->b, ldb and
+/// trans_b are unused and B's panels come from custom_b.
 tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *args,
-                             const tcc_parallel *parallel);
+                             const tcc_parallel *parallel,
+                             const BPanelSource *custom_b = nullptr);
 
 /// Argument checks shared with conv2d; they record the message on failure.
 tcc_kernel_status check_epilogue(const tcc_epilogue *epilogue, int64_t n,

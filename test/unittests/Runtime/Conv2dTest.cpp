@@ -201,18 +201,21 @@ ConvCase with_epilogue(ConvCase cs, int activation) {
 // im2col, with stride, padding, dilation and groups, in both layouts.
 TEST(Conv2d, SmallCasesOnEveryPath) {
   ConvCase cases[] = {
-      {1, 3, 7, 7, 5, 3, 3},                       // valid 3x3
-      {2, 4, 9, 8, 6, 3, 3, 1, 1, 1, 1},           // same padding
-      {1, 5, 9, 11, 4, 3, 3, 2, 2, 1, 1},          // stride 2
-      {1, 4, 10, 9, 4, 3, 2, 1, 2, 2, 0, 2, 1},    // dilation, asym
-      {2, 6, 7, 7, 4, 3, 3, 1, 1, 1, 1, 1, 1, 2},  // groups
-      {2, 7, 5, 6, 9, 1, 1},                       // pointwise
-      {1, 6, 7, 9, 4, 1, 1, 2, 2},                 // 1x1 stride 2
-      {2, 8, 9, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8},  // depthwise
-      {1, 5, 11, 8, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5}, // dw stride 2
-      {1, 4, 9, 9, 4, 5, 3, 1, 1, 2, 1, 2, 1, 4},  // dw dilated
-      {1, 4, 6, 6, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4},  // multiplier 2
-      {1, 2, 1, 40, 3, 1, 5, 1, 3, 0, 2},          // one row
+      {1, 3, 7, 7, 5, 3, 3},                          // valid 3x3
+      {2, 4, 9, 8, 6, 3, 3, 1, 1, 1, 1},              // same padding
+      {1, 5, 9, 11, 4, 3, 3, 2, 2, 1, 1},             // stride 2
+      {1, 4, 10, 9, 4, 3, 2, 1, 2, 2, 0, 2, 1},       // dilation, asym
+      {2, 6, 7, 7, 4, 3, 3, 1, 1, 1, 1, 1, 1, 2},     // groups
+      {2, 7, 5, 6, 9, 1, 1},                          // pointwise
+      {1, 6, 7, 9, 4, 1, 1, 2, 2},                    // 1x1 stride 2
+      {2, 8, 9, 7, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8},     // depthwise
+      {1, 5, 11, 8, 5, 3, 3, 2, 2, 1, 1, 1, 1, 5},    // dw stride 2
+      {1, 4, 9, 9, 4, 5, 3, 1, 1, 2, 1, 2, 1, 4},     // dw dilated
+      {1, 4, 6, 6, 8, 3, 3, 1, 1, 1, 1, 1, 1, 4},     // multiplier 2
+      {1, 3, 12, 12, 3, 9, 9, 1, 1, 4, 4, 1, 1, 3},   // dw, 81 taps: im2col
+      {1, 3, 9, 40, 3, 3, 3, 1, 3, 1, 1, 1, 1, 3},    // dw stride (1, 3)
+      {1, 20, 9, 45, 20, 3, 3, 2, 2, 1, 1, 1, 1, 20}, // dw stride 2, wide
+      {1, 2, 1, 40, 3, 1, 5, 1, 3, 0, 2},             // one row
   };
   int activation = TCC_ACTIVATION_RELU;
   for (const ConvCase &cs : cases) {
@@ -270,11 +273,15 @@ TEST(Conv2d, WorkspaceOnlyWhereNeeded) {
   EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 0u);
   a.workspace = nullptr;
   EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_OK);
-  ConvRun general({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NCHW);
-  a = general.args();
-  size_t bytes = tcc_conv2d_workspace_size(&a, nullptr);
-  // The columns as packed panels: 64-byte header + k x 32 floats.
-  EXPECT_EQ(bytes, 64 + sizeof(float) * 8 * 9 * 32);
+  ConvRun nchw({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NCHW);
+  a = nchw.args(); // builds its columns inside the GEMM
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 0u);
+  ConvRun nhwc({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NHWC);
+  a = nhwc.args();
+  // Packed weights (64-byte header + k x 32 floats), then the 9 x k columns
+  // rounded up to 64 bytes; k = 8 * 3 * 3.
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr),
+            64u + 4 * 72 * 32 + (4 * 9 * 72 + 63) / 64 * 64);
 }
 
 TEST(Conv2d, EmptyBatchDoesNothing) {
@@ -317,7 +324,7 @@ TEST(Conv2d, RejectsInvalidArguments) {
   };
   for (const Bad &bad : cases) {
     ConvRun run(with_epilogue({1, 3, 5, 5, 3, 3, 3}, TCC_ACTIVATION_RELU),
-                TCC_LAYOUT_NCHW);
+                TCC_LAYOUT_NHWC); // NHWC im2col needs a workspace
     tcc_conv2d_args a = run.args();
     run.workspace = AlignedBuffer(tcc_conv2d_workspace_size(&a, nullptr) + 64);
     a.workspace = run.workspace.get();

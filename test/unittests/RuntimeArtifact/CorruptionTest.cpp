@@ -52,9 +52,4 @@ TEST(Corruption, EveryFlippedByteIsRejected) {
     }
 }
 
-TEST(Corruption, SmallModelIsSmallEnoughToSweep) {
-  // Keeps the sweeps above fast; the code segment dominates.
-  EXPECT_LT(addMulModel(3).finish().size(), 16384u);
-}
-
 } // namespace

@@ -331,8 +331,16 @@ TEST(Loader, RejectsBadKernelCalls) {
 }
 
 TEST(Loader, RejectsStepWithoutOperation) {
-  auto file = editedAddMul([](ModelT &m) { m.plan[0]->op.Reset(); });
-  // `op` is required: the verifier rejects its absence.
+  // `op` is required: the verifier rejects its absence. (FlatBufferBuilder
+  // refuses to write such a table, so the field's vtable entry is zeroed.)
+  std::vector<uint8_t> file = addMulModel(4).finish();
+  const Model *m = GetModel(file.data() + 32);
+  const auto *step = reinterpret_cast<const uint8_t *>(m->plan()->Get(0));
+  int32_t toVtable;
+  std::memcpy(&toVtable, step, 4);
+  size_t entry = size_t(step - toVtable - file.data()) + Step::VT_OP;
+  file[entry] = file[entry + 1] = 0;
+  rehashHeader(file);
   EXPECT_TCC_ERROR(verify(file), TCC_STATUS_DATA_LOSS,
                    "fails FlatBuffers verification");
 }
