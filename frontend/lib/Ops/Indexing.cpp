@@ -407,6 +407,9 @@ Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index) {
             "size ",
             index.sizes());
   int64_t d = indexDim(dim, self);
+  TCC_CHECK(self.dim() > 0 || index.numel() == 1,
+            "index_select(): Index to scalar can have only 1 value, got ",
+            index.numel(), " value(s)");
   return recordOp(
       kIndexSelect, {self, index},
       [&] { return indexSelectKernel(self, d, index); },

@@ -56,8 +56,8 @@ static const OpDef kAdaptiveAvgPool2d{
     "AdaptiveAvgPool2DBackward0"};
 static const OpDef kAdaptiveAvgPool2dBackward{
     "adaptive_avg_pool2d_backward",
-    "adaptive_avg_pool2d_backward(Tensor grad_output, int[] input_size) -> "
-    "Tensor",
+    "adaptive_avg_pool2d_backward(Tensor grad_output, int[] input_size, "
+    "int[2] output_size) -> Tensor",
     "AdaptiveAvgPool2DBackwardBackward0"};
 
 void registerPoolingOps() {
@@ -330,6 +330,20 @@ Tensor windowMeanAdjoint(const Tensor &grad, IntArrayRef inputSizes,
   return out;
 }
 
+AttrList windowAttrs(const Windows &win) {
+  if (win.adaptive)
+    return AttrList{{"output_size", std::vector<int64_t>{win.oh, win.ow}}};
+  return AttrList{
+      {"kernel_size", std::vector<int64_t>{win.kh, win.kw}},
+      {"stride", std::vector<int64_t>{win.sh, win.sw}},
+      {"padding", std::vector<int64_t>{win.ph, win.pw}},
+      {"ceil_mode", win.ceilMode},
+      {"count_include_pad", win.countIncludePad},
+      {"divisor_override", win.divisorOverride
+                               ? AttrValue(*win.divisorOverride)
+                               : AttrValue()}};
+}
+
 Tensor windowMeanOp(const Tensor &self, const Windows &win);
 
 /// The recorded adjoint op; its gradient is the forward op again.
@@ -347,24 +361,14 @@ Tensor windowMeanAdjointOp(const Tensor &grad, IntArrayRef inputSizes,
       },
       [&] {
         AttrList a{{"input_size", inputSizes.vec()}};
-        if (!win.adaptive) {
-          a.push_back({"kernel_size", std::vector<int64_t>{win.kh, win.kw}});
-          a.push_back({"stride", std::vector<int64_t>{win.sh, win.sw}});
-          a.push_back({"padding", std::vector<int64_t>{win.ph, win.pw}});
-          a.push_back({"ceil_mode", win.ceilMode});
-          a.push_back({"count_include_pad", win.countIncludePad});
-          a.push_back({"divisor_override",
-                       win.divisorOverride ? AttrValue(*win.divisorOverride)
-                                           : AttrValue()});
-        }
+        for (detail::Attr &x : windowAttrs(win))
+          a.push_back(std::move(x));
         return a;
       });
 }
 
-/// The recorded forward op.
-template <class Attrs>
-Tensor windowMeanRecorded(const Tensor &self, const Windows &win,
-                          Attrs &&attrs) {
+/// avg_pool2d or adaptive_avg_pool2d, recorded.
+Tensor windowMeanOp(const Tensor &self, const Windows &win) {
   const OpDef &def = win.adaptive ? kAdaptiveAvgPool2d : kAvgPool2d;
   return recordOp(
       def, {self}, [&] { return windowMean(self, win, def.name); },
@@ -375,25 +379,7 @@ Tensor windowMeanRecorded(const Tensor &self, const Windows &win,
           return {windowMeanAdjointOp(g[0], in, win)};
         };
       },
-      attrs);
-}
-
-AttrList windowAttrs(const Windows &win) {
-  if (win.adaptive)
-    return AttrList{{"output_size", std::vector<int64_t>{win.oh, win.ow}}};
-  return AttrList{
-      {"kernel_size", std::vector<int64_t>{win.kh, win.kw}},
-      {"stride", std::vector<int64_t>{win.sh, win.sw}},
-      {"padding", std::vector<int64_t>{win.ph, win.pw}},
-      {"ceil_mode", win.ceilMode},
-      {"count_include_pad", win.countIncludePad},
-      {"divisor_override", win.divisorOverride
-                               ? AttrValue(*win.divisorOverride)
-                               : AttrValue()}};
-}
-
-Tensor windowMeanOp(const Tensor &self, const Windows &win) {
-  return windowMeanRecorded(self, win, [&] { return windowAttrs(win); });
+      [&] { return windowAttrs(win); });
 }
 
 } // namespace

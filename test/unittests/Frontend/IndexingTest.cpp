@@ -119,6 +119,9 @@ TEST(IndexingTest, IndexSelectAndMaskedFill) {
   EXPECT_EQ(test::errorOf([&] { x.index_select(0, tensor({3})); }),
             "index_select(): index 3 is out of bounds for dimension 0 with "
             "size 3");
+  EXPECT_TENSOR(tensor(5.0).index_select(0, tensor({0})), {}, {5});
+  EXPECT_ERROR_CONTAINS(tensor(5.0).index_select(0, tensor({0, 0})),
+                        "Index to scalar can have only 1 value, got 2 value(s)");
   EXPECT_ERROR_CONTAINS(x.index_select(0, tensor({{0}})),
                         "Index is supposed to be a vector");
   EXPECT_ERROR_CONTAINS(x.index_select(0, tensor({0.0})),
@@ -215,6 +218,13 @@ TEST(IndexingTest, Gradcheck) {
         return in[0].masked_fill(mask, in[1]);
       },
       {test::leaf({2, 3}), test::leaf({})}));
+  EXPECT_TRUE(test::gradcheck(
+      [&](const std::vector<Tensor> &in) {
+        Tensor y = in[0].masked_fill(mask.unsqueeze(0), -2.0); // broadcasts
+        std::vector<Tensor> rows = y.unbind(1);
+        return rows[0] * rows[1];
+      },
+      {test::leaf({2, 2, 3})}));
   for (const char *mode : {"constant", "reflect", "replicate", "circular"})
     EXPECT_TRUE(test::gradcheck(
         [&](const std::vector<Tensor> &in) {

@@ -172,6 +172,12 @@ TEST(NormalizationTest, FeatureDropoutDropsWholeChannels) {
     EXPECT_TRUE(lo == 0 || lo == 2);
   }
   EXPECT_TRUE(feature_dropout(x, 0.5, false).is_same(x));
+  EXPECT_TRUE(test::gradcheck(
+      [](const std::vector<Tensor> &in) {
+        manual_seed(9);
+        return feature_dropout(in[0], 0.5, true);
+      },
+      {test::leaf({2, 3, 2})}));
   EXPECT_ERROR_CONTAINS(feature_dropout(ones({3}), 0.5, true),
                         "at least 2 dims");
 }

@@ -100,8 +100,10 @@ private:
     size_ = n;
   }
   void release() {
-    std::free(heap_);
-    heap_ = nullptr;
+    if (heap_) {
+      std::free(heap_);
+      heap_ = nullptr;
+    }
     size_ = 0;
   }
   void moveFrom(DimVector &o) {
