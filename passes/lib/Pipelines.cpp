@@ -12,6 +12,10 @@ using namespace mlir;
 void tcc::buildGraphPipeline(OpPassManager &pm, int optLevel) {
   if (optLevel <= 0)
     return;
+  // Fold and normalize the layout before fusion groups what remains.
+  pm.addNestedPass<func::FuncOp>(createTccFoldBatchNorm());
+  pm.addNestedPass<func::FuncOp>(createTccConvertLayout());
+  pm.addNestedPass<func::FuncOp>(createTccFoldConstants());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createTccFuseElementwise());
@@ -23,6 +27,7 @@ void tcc::registerGraphPipelines() {
                              [](OpPassManager &pm) { buildGraphPipeline(pm, 0); });
   PassPipelineRegistration<>(
       "tcc-graph-O2",
-      "The graph passes of tcc compile -O2: canonicalization, CSE, fusion",
+      "The graph passes of tcc compile -O2: batch-norm folding, NHWC "
+      "layout, constant folding, canonicalization, CSE, fusion",
       [](OpPassManager &pm) { buildGraphPipeline(pm, 2); });
 }

@@ -8,6 +8,8 @@
 
 #include "OpHelpers.h"
 
+#include "tcc/IR/TensorSizes.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/APSInt.h"
 
@@ -91,6 +93,14 @@ OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
+  // abs(abs(x)) -> abs(x); abs(neg(x)) -> abs(x) (the sign bit is cleared
+  // either way, NaN included)
+  if (auto inner = getInput().getDefiningOp<AbsOp>())
+    return inner.getResult();
+  if (auto inner = getInput().getDefiningOp<NegOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
   return foldNumericSplat(
       adaptor.getInput(), getType(), [](double x) { return std::fabs(x); },
       [](APInt x, bool isUnsigned) -> std::optional<APInt> {
@@ -99,6 +109,9 @@ OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
+  // relu(relu(x)) -> relu(x)
+  if (auto inner = getInput().getDefiningOp<ReluOp>())
+    return inner.getResult();
   return foldNumericSplat(
       adaptor.getInput(), getType(),
       [](double x) { return std::isnan(x) || x > 0 ? x : 0.0; },
@@ -211,6 +224,15 @@ OpFoldResult DropoutOp::fold(FoldAdaptor) { return getInput(); }
 // Binary
 //===----------------------------------------------------------------------===//
 
+/// Whether a splat of `resultType` folded from constant `operands` stays
+/// within the size guard (broadcasting can make it much larger).
+static bool withinSizeLimit(ArrayRef<Attribute> operands, Type resultType) {
+  SmallVector<Type> types;
+  for (Attribute operand : operands)
+    types.push_back(cast<TypedAttr>(operand).getType());
+  return isWithinFoldSizeLimit(resultType, types);
+}
+
 /// Folds two splats into a splat of `resultType`. `floatFn(APFloat, APFloat)`
 /// and `intFn(APInt, APInt, isUnsigned)` return std::optional results (empty
 /// when the value must not fold, e.g. integer division by zero); either may be
@@ -219,6 +241,8 @@ template <typename FloatFn, typename IntFn>
 static OpFoldResult foldSplats(ArrayRef<Attribute> operands, Type resultType,
                                FloatFn floatFn, IntFn intFn) {
   Attribute lhs = getSplatValue(operands[0]), rhs = getSplatValue(operands[1]);
+  if (!lhs || !rhs || !withinSizeLimit(operands, resultType))
+    return {};
   auto type = cast<ShapedType>(resultType);
   auto lf = dyn_cast_or_null<FloatAttr>(lhs),
        rf = dyn_cast_or_null<FloatAttr>(rhs);
@@ -237,10 +261,12 @@ static OpFoldResult foldSplats(ArrayRef<Attribute> operands, Type resultType,
   return {};
 }
 
-/// x op identity -> x, when x already has the result type (no broadcast).
+/// x op identity -> x, when x already has the result type (no broadcast;
+/// the canonicalization patterns turn the broadcasting case into
+/// broadcast_to).
 static OpFoldResult foldRightIdentity(Value lhs, Attribute rhs, Type resultType,
-                                      int64_t identity) {
-  if (lhs.getType() == resultType && isSplatOf(rhs, identity))
+                                      Identity identity) {
+  if (lhs.getType() == resultType && isSplatIdentity(rhs, identity))
     return lhs;
   return {};
 }
@@ -250,8 +276,8 @@ static auto noInt = [](APInt, APInt, bool) -> std::optional<APInt> {
 };
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r =
-          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0))
+  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(),
+                                         Identity::AddZero))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -260,8 +286,8 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r =
-          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0))
+  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(),
+                                         Identity::SubZero))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -270,8 +296,14 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r =
-          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
+  // x * 0 == 0 for integers only: for floats NaN, inf and the sign of zero
+  // make it no identity.
+  if (isa<IntegerType>(getType().getElementType()) &&
+      isSplatIdentity(adaptor.getRhs(), Identity::SubZero) &&
+      isWithinFoldSizeLimit(getType(), {getRhs().getType()}))
+    return makeSplat(getType(), getSplatValue(adaptor.getRhs()));
+  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(),
+                                         Identity::One))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -280,8 +312,8 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult r =
-          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
+  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(),
+                                         Identity::One))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -291,8 +323,8 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   // pow(x, 1) == x exactly for floats and integers.
-  if (OpFoldResult r =
-          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1))
+  if (OpFoldResult r = foldRightIdentity(getLhs(), adaptor.getRhs(), getType(),
+                                         Identity::One))
     return r;
   return foldSplats(
       adaptor.getOperands(), getType(),
@@ -379,6 +411,8 @@ template <typename Pick>
 static OpFoldResult foldCompare(ArrayRef<Attribute> operands, Type resultType,
                                 Pick pick) {
   Attribute lhs = getSplatValue(operands[0]), rhs = getSplatValue(operands[1]);
+  if (!lhs || !rhs || !withinSizeLimit(operands, resultType))
+    return {};
   int order = 2;
   auto lf = dyn_cast_or_null<FloatAttr>(lhs),
        rf = dyn_cast_or_null<FloatAttr>(rhs);
@@ -509,9 +543,47 @@ static Attribute castScalar(Attribute value, Type to) {
   return FloatAttr::get(to, v);
 }
 
+/// Whether every value of element type `from` is exactly a value of `to`.
+static bool representsExactly(Type from, Type to) {
+  if (from == to || from.isInteger(1))
+    return true; // 0 and 1 are exact everywhere
+  auto fromInt = dyn_cast<IntegerType>(from);
+  if (auto toInt = dyn_cast<IntegerType>(to)) {
+    if (!fromInt || toInt.getWidth() == 1)
+      return false;
+    if (fromInt.isUnsigned())
+      return toInt.isUnsigned() ? toInt.getWidth() >= fromInt.getWidth()
+                                : toInt.getWidth() > fromInt.getWidth();
+    return !toInt.isUnsigned() && toInt.getWidth() >= fromInt.getWidth();
+  }
+  auto toFloat = cast<FloatType>(to);
+  if (fromInt) // an integer of n magnitude bits needs n significand bits
+    return fromInt.getWidth() - (fromInt.isUnsigned() ? 0 : 1) <=
+           toFloat.getFPMantissaWidth();
+  auto fromFloat = cast<FloatType>(from);
+  // f16 and bf16 do not contain each other; wider IEEE types contain both.
+  return (fromFloat.isF16() || fromFloat.isBF16() || fromFloat.isF32()) &&
+         toFloat.getWidth() > fromFloat.getWidth();
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // cast(cast(x, B), C) -> cast(x, C) when B holds every value of x's type
+  // exactly, so the second cast sees x's own value. Through a float, an
+  // integer C must hold every value too: float-to-int of an out-of-range
+  // value is not the wrap-around of an integer cast.
+  if (auto inner = getInput().getDefiningOp<CastOp>()) {
+    Type from = inner.getInput().getType().getElementType();
+    Type mid = inner.getType().getElementType();
+    Type to = getType().getElementType();
+    bool viaFloatToInt = isa<IntegerType>(from) && isa<FloatType>(mid) &&
+                         isa<IntegerType>(to) && !representsExactly(from, to);
+    if (representsExactly(from, mid) && !viaFloatToInt) {
+      getInputMutable().assign(inner.getInput());
+      return getResult();
+    }
+  }
   Attribute value = getSplatValue(adaptor.getInput());
   if (!value)
     return {};

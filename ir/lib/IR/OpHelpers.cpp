@@ -143,6 +143,26 @@ bool tcc::detail::isSplatOf(Attribute attr, int64_t value) {
   return false;
 }
 
+bool tcc::detail::isSplatIdentity(Attribute attr, Identity identity) {
+  Attribute scalar = getSplatValue(attr);
+  if (auto f = dyn_cast_or_null<FloatAttr>(scalar)) {
+    const APFloat &v = f.getValue();
+    switch (identity) {
+    case Identity::AddZero:
+      return v.isZero() && v.isNegative();
+    case Identity::SubZero:
+      return v.isZero() && !v.isNegative();
+    case Identity::One:
+      return v.isExactlyValue(1.0);
+    }
+  }
+  auto i = dyn_cast_or_null<IntegerAttr>(scalar);
+  if (!i || i.getType().isInteger(1))
+    return false; // i1 has no arithmetic identities in tcc
+  return identity == Identity::One ? i.getValue().isOne()
+                                   : i.getValue().isZero();
+}
+
 Attribute tcc::detail::makeSplat(ShapedType type, Attribute value) {
   auto typed = dyn_cast_or_null<TypedAttr>(value);
   if (!typed || typed.getType() != type.getElementType())

@@ -100,6 +100,16 @@ Attribute getSplatValue(Attribute operand);
 /// Whether `attr` is a splat of float 0 / 1 or integer 0 / 1.
 bool isSplatOf(Attribute attr, int64_t value);
 
+/// The right identities `x op c == x` for every x, NaN and -0.0 included.
+enum class Identity {
+  AddZero, // floats: -0.0 (x + +0.0 turns -0.0 into +0.0); integers: 0
+  SubZero, // floats: +0.0 (x - -0.0 turns -0.0 into +0.0); integers: 0
+  One,     // 1 (x * 1, x / 1, pow(x, 1))
+};
+
+/// Whether `attr` is a splat holding `identity` (never for i1).
+bool isSplatIdentity(Attribute attr, Identity identity);
+
 /// A splat of `type` holding `value` (FloatAttr or IntegerAttr), or null.
 Attribute makeSplat(ShapedType type, Attribute value);
 

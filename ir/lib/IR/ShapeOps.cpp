@@ -126,6 +126,14 @@ LogicalResult BroadcastToOp::verify() {
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // broadcast_to(broadcast_to(x)) -> broadcast_to(x)
+  if (auto producer = getInput().getDefiningOp<BroadcastToOp>()) {
+    getInputMutable().assign(producer.getInput());
+    return getResult();
+  }
+  // A scalar broadcast to a big tensor stays an op (the size guard).
+  if (!isWithinFoldSizeLimit(getType(), {getInput().getType()}))
+    return {};
   return foldSplatTo(adaptor.getInput(), getType());
 }
 

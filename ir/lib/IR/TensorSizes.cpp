@@ -50,3 +50,27 @@ bool tcc::hasBoundedSize(Type type) {
     return false;
   return !bytes || llvm::checkedMul(*count, *bytes).has_value();
 }
+
+static std::optional<int64_t> byteSizeOf(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  return tcc::getCheckedByteSize(shaped.getShape(), shaped.getElementType());
+}
+
+bool tcc::isWithinFoldSizeLimit(Type result, TypeRange inputs) {
+  std::optional<int64_t> resultBytes = byteSizeOf(result);
+  if (!resultBytes)
+    return false;
+  int64_t limit = kFoldAllowanceBytes;
+  for (Type input : inputs) {
+    std::optional<int64_t> bytes = byteSizeOf(input);
+    if (!bytes)
+      return false;
+    // Saturates: verified types are far below INT64_MAX / factor.
+    limit = std::min<int64_t>(limit + std::min<int64_t>(*bytes, INT64_MAX / 4) *
+                                          kFoldGrowthFactor,
+                              INT64_MAX / 2);
+  }
+  return *resultBytes <= limit;
+}

@@ -1,39 +1,50 @@
 // RUN: tcc-opt --split-input-file --canonicalize %s | FileCheck %s
 
-// Tests that x + 0, x - 0, x * 1, x / 1 and pow(x, 1) fold to x.
+// Tests that x + (-0.0), x - 0, x * 1, x / 1 and pow(x, 1) fold to x, and
+// integer x + 0. For floats -0.0 is the additive identity: -0.0 + 0.0 is
+// +0.0.
 // CHECK-LABEL: func.func @identities
 // CHECK-SAME: (%[[X:.*]]: tensor<3xf32>, %[[I:.*]]: tensor<3xi32>)
-// CHECK-NEXT: return %[[X]], %[[X]], %[[I]], %[[X]], %[[X]]
-func.func @identities(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>) {
+// CHECK-NEXT: return %[[X]], %[[X]], %[[I]], %[[X]], %[[X]], %[[I]]
+func.func @identities(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xi32>) {
+  %negzero = tcc.constant dense<-0.0> : tensor<3xf32>
   %zero = tcc.constant dense<0.0> : tensor<3xf32>
+  %izero = tcc.constant dense<0> : tensor<3xi32>
   %one = tcc.constant dense<1.0> : tensor<3xf32>
   %ione = tcc.constant dense<1> : tensor<3xi32>
-  %0 = tcc.add %x, %zero : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %0 = tcc.add %x, %negzero : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   %1 = tcc.sub %x, %zero : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   %2 = tcc.mul %ione, %i : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   %3 = tcc.div %x, %one : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   %4 = tcc.pow %x, %one : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  return %0, %1, %2, %3, %4 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>
+  %5 = tcc.add %izero, %i : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xi32>
 }
 
 // -----
 
-// Tests that identities do not fold when x would be broadcast, nor when the
-// constant sits where it is no identity (0 - x, 1 / x, x * 0).
+// Tests that nothing folds where the constant is no identity: float
+// x + (+0.0) and x - (-0.0) (wrong for x = -0.0), 0 - x, 1 / x, and float
+// x * 0 (NaN, inf and the sign of zero).
 // CHECK-LABEL: func.func @identities_not_folded
 // CHECK: tcc.add
+// CHECK: tcc.add
+// CHECK: tcc.sub
 // CHECK: tcc.sub
 // CHECK: tcc.div
 // CHECK: tcc.mul
-func.func @identities_not_folded(%x: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+func.func @identities_not_folded(%x: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
   %zero = tcc.constant dense<0.0> : tensor<2x3xf32>
   %z = tcc.constant dense<0.0> : tensor<3xf32>
+  %nz = tcc.constant dense<-0.0> : tensor<3xf32>
   %one = tcc.constant dense<1.0> : tensor<3xf32>
   %0 = tcc.add %x, %zero : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-  %1 = tcc.sub %z, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  %2 = tcc.div %one, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  %3 = tcc.mul %x, %z : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+  %1 = tcc.add %x, %z : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %2 = tcc.sub %z, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %3 = tcc.sub %x, %nz : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %4 = tcc.div %one, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %5 = tcc.mul %x, %z : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
 
 // -----
@@ -354,7 +365,7 @@ func.func @transpose(%x: tensor<2x3x4xf32>) -> (tensor<4x3x2xf32>, tensor<2x3x4x
 // -----
 
 // Tests that broadcast_to folds to its input for the same type and into a
-// splat constant, but stays otherwise.
+// splat constant (within the size guard), but stays otherwise.
 // CHECK-LABEL: func.func @broadcast_to
 // CHECK-SAME: (%[[X:.*]]: tensor<3xf32>)
 // CHECK-DAG: %[[S:.*]] = tcc.constant dense<7> : tensor<2x3xi64>
@@ -444,4 +455,128 @@ func.func @dims(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %j: tensor<4xi64>) -> 
   %3 = tcc.gather %x, %i {dim = -1} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
   %4 = tcc.index_select %x, %j {dim = -2} : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
   return %0, %1, %2, %3, %4 : tensor<2xi64>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that an identity that broadcasts x becomes broadcast_to(x): x + (-0.0),
+// x * 1 (also with the constant on the left), integer x - 0.
+// CHECK-LABEL: func.func @broadcasting_identities
+// CHECK-SAME: (%[[X:.*]]: tensor<3xf32>, %[[I:.*]]: tensor<1x3xi32>)
+// CHECK: %[[A:.*]] = tcc.broadcast_to %[[X]] : tensor<3xf32> to tensor<2x3xf32>
+// CHECK: %[[M:.*]] = tcc.broadcast_to %[[X]] : tensor<3xf32> to tensor<2x3xf32>
+// CHECK: %[[B:.*]] = tcc.broadcast_to %[[I]] : tensor<1x3xi32> to tensor<4x3xi32>
+// CHECK-NOT: tcc.add
+// CHECK-NOT: tcc.mul
+// CHECK-NOT: tcc.sub
+// CHECK: return %[[A]], %[[M]], %[[B]]
+func.func @broadcasting_identities(%x: tensor<3xf32>, %i: tensor<1x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4x3xi32>) {
+  %nz = tcc.constant dense<-0.0> : tensor<2x3xf32>
+  %one = tcc.constant dense<1.0> : tensor<2x1xf32>
+  %izero = tcc.constant dense<0> : tensor<4x1xi32>
+  %0 = tcc.add %x, %nz : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = tcc.mul %one, %x : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %2 = tcc.sub %i, %izero : (tensor<1x3xi32>, tensor<4x1xi32>) -> tensor<4x3xi32>
+  return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4x3xi32>
+}
+
+// -----
+
+// Tests that integer x * 0 folds to zeros, within the size guard.
+// CHECK-LABEL: func.func @integer_times_zero
+// CHECK: %[[Z:.*]] = tcc.constant dense<0> : tensor<3xi64>
+// CHECK: return %[[Z]]
+func.func @integer_times_zero(%x: tensor<3xi64>) -> tensor<3xi64> {
+  %zero = tcc.constant dense<0> : tensor<3xi64>
+  %0 = tcc.mul %x, %zero : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// Tests that a cast through a type holding every value exactly folds into
+// one cast (f16 -> f32 -> f64, i8 -> i32 -> f32, the f32 -> f64 -> f32
+// round trip, i1 -> f32 -> i64), and that lossy or range-changing chains
+// stay: f32 -> f16 -> f32 rounds, f32 -> i32 -> f32 truncates, and
+// i64 -> f64 -> i8 is not the wrap-around of an integer cast.
+// CHECK-LABEL: func.func @cast_chains
+// CHECK-SAME: (%[[H:.*]]: tensor<2xf16>, %[[B:.*]]: tensor<2xi8>, %[[F:.*]]: tensor<2xf32>, %[[P:.*]]: tensor<2xi1>, %[[L:.*]]: tensor<2xi64>)
+// CHECK-DAG: %[[HD:.*]] = tcc.cast %[[H]] : tensor<2xf16> to tensor<2xf64>
+// CHECK-DAG: %[[BF:.*]] = tcc.cast %[[B]] : tensor<2xi8> to tensor<2xf32>
+// CHECK-DAG: %[[PL:.*]] = tcc.cast %[[P]] : tensor<2xi1> to tensor<2xi64>
+// CHECK-DAG: %[[FH:.*]] = tcc.cast %[[F]] : tensor<2xf32> to tensor<2xf16>
+// CHECK-DAG: %[[FHF:.*]] = tcc.cast %[[FH]] : tensor<2xf16> to tensor<2xf32>
+// CHECK-DAG: %[[FI:.*]] = tcc.cast %[[F]] : tensor<2xf32> to tensor<2xi32>
+// CHECK-DAG: %[[FIF:.*]] = tcc.cast %[[FI]] : tensor<2xi32> to tensor<2xf32>
+// CHECK-DAG: %[[LD:.*]] = tcc.cast %[[L]] : tensor<2xi64> to tensor<2xf64>
+// CHECK-DAG: %[[LDB:.*]] = tcc.cast %[[LD]] : tensor<2xf64> to tensor<2xi8>
+// CHECK: return %[[HD]], %[[BF]], %[[F]], %[[PL]], %[[FHF]], %[[FIF]], %[[LDB]]
+func.func @cast_chains(%h: tensor<2xf16>, %b: tensor<2xi8>, %f: tensor<2xf32>, %p: tensor<2xi1>, %l: tensor<2xi64>) -> (tensor<2xf64>, tensor<2xf32>, tensor<2xf32>, tensor<2xi64>, tensor<2xf32>, tensor<2xf32>, tensor<2xi8>) {
+  %0 = tcc.cast %h : tensor<2xf16> to tensor<2xf32>
+  %1 = tcc.cast %0 : tensor<2xf32> to tensor<2xf64>
+  %2 = tcc.cast %b : tensor<2xi8> to tensor<2xi32>
+  %3 = tcc.cast %2 : tensor<2xi32> to tensor<2xf32>
+  %4 = tcc.cast %f : tensor<2xf32> to tensor<2xf64>
+  %5 = tcc.cast %4 : tensor<2xf64> to tensor<2xf32>
+  %6 = tcc.cast %p : tensor<2xi1> to tensor<2xf32>
+  %7 = tcc.cast %6 : tensor<2xf32> to tensor<2xi64>
+  %8 = tcc.cast %f : tensor<2xf32> to tensor<2xf16>
+  %9 = tcc.cast %8 : tensor<2xf16> to tensor<2xf32>
+  %10 = tcc.cast %f : tensor<2xf32> to tensor<2xi32>
+  %11 = tcc.cast %10 : tensor<2xi32> to tensor<2xf32>
+  %12 = tcc.cast %l : tensor<2xi64> to tensor<2xf64>
+  %13 = tcc.cast %12 : tensor<2xf64> to tensor<2xi8>
+  return %1, %3, %5, %7, %9, %11, %13 : tensor<2xf64>, tensor<2xf32>, tensor<2xf32>, tensor<2xi64>, tensor<2xf32>, tensor<2xf32>, tensor<2xi8>
+}
+
+// -----
+
+// Tests that relu and abs are idempotent and abs(neg(x)) is abs(x).
+// CHECK-LABEL: func.func @idempotent
+// CHECK-SAME: (%[[X:.*]]: tensor<2xf32>)
+// CHECK-NEXT: %[[R:.*]] = tcc.relu %[[X]]
+// CHECK-NEXT: %[[A:.*]] = tcc.abs %[[X]]
+// CHECK-NEXT: %[[B:.*]] = tcc.abs %[[X]]
+// CHECK-NEXT: return %[[R]], %[[A]], %[[B]]
+func.func @idempotent(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %0 = tcc.relu %x : tensor<2xf32>
+  %1 = tcc.relu %0 : tensor<2xf32>
+  %2 = tcc.abs %x : tensor<2xf32>
+  %3 = tcc.abs %2 : tensor<2xf32>
+  %n = tcc.neg %x : tensor<2xf32>
+  %4 = tcc.abs %n : tensor<2xf32>
+  return %1, %3, %4 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// Tests that broadcast_to of broadcast_to is one broadcast_to, and that a
+// splat broadcast beyond the size guard stays an op.
+// CHECK-LABEL: func.func @broadcast_chain
+// CHECK-SAME: (%[[X:.*]]: tensor<3xf32>)
+// CHECK-DAG: %[[B:.*]] = tcc.broadcast_to %[[X]] : tensor<3xf32> to tensor<4x2x3xf32>
+// CHECK-DAG: %[[BIG:.*]] = tcc.broadcast_to %{{.*}} : tensor<1xf32> to tensor<4096x4xf32>
+// CHECK: return %[[B]], %[[BIG]]
+func.func @broadcast_chain(%x: tensor<3xf32>) -> (tensor<4x2x3xf32>, tensor<4096x4xf32>) {
+  %0 = tcc.broadcast_to %x : tensor<3xf32> to tensor<2x3xf32>
+  %1 = tcc.broadcast_to %0 : tensor<2x3xf32> to tensor<4x2x3xf32>
+  %s = tcc.constant dense<1.0> : tensor<1xf32>
+  %2 = tcc.broadcast_to %s : tensor<1xf32> to tensor<4096x4xf32>
+  return %1, %2 : tensor<4x2x3xf32>, tensor<4096x4xf32>
+}
+
+// -----
+
+// Tests that a transpose moving only size-1 dims is a reshape (no data
+// moves; it then merges with other reshapes), and one moving data stays.
+// CHECK-LABEL: func.func @transpose_of_unit_dims
+// CHECK-SAME: (%[[X:.*]]: tensor<2x1x1x3xf32>)
+// CHECK-DAG: %[[R:.*]] = tcc.reshape %[[X]] : tensor<2x1x1x3xf32> to tensor<2x3xf32>
+// CHECK-DAG: %[[T:.*]] = tcc.transpose %[[X]] {permutation = array<i64: 3, 1, 2, 0>}
+// CHECK: return %[[R]], %[[T]]
+func.func @transpose_of_unit_dims(%x: tensor<2x1x1x3xf32>) -> (tensor<2x3xf32>, tensor<3x1x1x2xf32>) {
+  %0 = tcc.transpose %x {permutation = array<i64: 0, 3, 1, 2>} : tensor<2x1x1x3xf32> -> tensor<2x3x1x1xf32>
+  %1 = tcc.reshape %0 : tensor<2x3x1x1xf32> to tensor<2x3xf32>
+  %2 = tcc.transpose %x {permutation = array<i64: 3, 1, 2, 0>} : tensor<2x1x1x3xf32> -> tensor<3x1x1x2xf32>
+  return %1, %2 : tensor<2x3xf32>, tensor<3x1x1x2xf32>
 }

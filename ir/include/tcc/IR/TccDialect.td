@@ -40,6 +40,7 @@ def Tcc_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 0;
   let hasConstantMaterializer = 1;
+  let hasCanonicalizer = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;

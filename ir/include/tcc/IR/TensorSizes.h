@@ -9,6 +9,7 @@
 #ifndef TCC_IR_TENSORSIZES_H
 #define TCC_IR_TENSORSIZES_H
 
+#include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
 
@@ -33,6 +34,18 @@ std::optional<int64_t> getCheckedByteSize(llvm::ArrayRef<int64_t> shape,
 /// Whether `type` is a statically shaped tensor or vector whose byte size
 /// fits in int64_t. Other types pass (they carry no element count).
 bool hasBoundedSize(Type type);
+
+/// The size guard of constant folding: a folded constant may be at most
+/// kFoldGrowthFactor times the bytes of the constants it is computed from,
+/// plus kFoldAllowanceBytes, so that folding never blows a model up
+/// (broadcasting a scalar to a huge tensor stays an op). Splats count at
+/// their full size: the artifact stores every element.
+constexpr int64_t kFoldGrowthFactor = 2;
+constexpr int64_t kFoldAllowanceBytes = 4096;
+
+/// Whether a constant of type `result` computed from constants of `inputs`
+/// (shaped types) stays within the size guard.
+bool isWithinFoldSizeLimit(Type result, TypeRange inputs);
 
 } // namespace mlir::tcc
 

@@ -39,4 +39,119 @@ def TccFuseElementwise : Pass<"tcc-fuse-elementwise", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tcc::TccDialect"];
 }
 
+def TccFoldConstants : Pass<"tcc-fold-constants", "::mlir::func::FuncOp"> {
+  let summary = "Evaluate ops whose operands are all constants";
+  let description = [{
+    Every tcc op whose operands are all `tcc.constant`s is replaced by a
+    constant holding its result: through the op's folder where it has one
+    (splats, identities), else through the pass's evaluator (reshape,
+    transpose, broadcast_to, slice, concat, pad, cast, the pointwise ops,
+    comparisons, select). A non-splat result becomes a `dense_resource` blob,
+    named after the weight it came from, so weights stay binary. Ops and
+    constants left without users are erased.
+
+    Size guard: a folded constant may be at most twice the bytes of the
+    constants it is computed from plus 4 KiB (`kFoldGrowthFactor`,
+    `kFoldAllowanceBytes` in `tcc/IR/TensorSizes.h`); anything larger, such
+    as a scalar broadcast to a big tensor, stays an op. Ops the evaluator
+    does not cover, and values without an exact result (a float cast to an
+    integer type it does not fit, integer division by zero), stay too.
+
+    The evaluator is a small one on raw bytes in `passes/lib`
+    (`ConstantEvaluator`), not the reference interpreter `tcc::jit`: that
+    runs the eager frontend, which the passes library must not depend on,
+    and reports errors by C++ exceptions, which must never unwind through
+    MLIR's frames. The ops models fold (transpose, reshape, cast,
+    broadcast_to, slice, concat, pad, pointwise arithmetic) are few; the
+    unit tests check each against the interpreter.
+
+    Before:
+    ```mlir
+    %w = tcc.constant dense_resource<fc.weight> : tensor<4x8xf32>
+    %t = tcc.transpose %w {permutation = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+    %y = tcc.matmul %x, %t : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+    ```
+    After:
+    ```mlir
+    %t = tcc.constant dense_resource<fc.weight.transpose> : tensor<8x4xf32>
+    %y = tcc.matmul %x, %t : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tcc::TccDialect"];
+}
+
+def TccFoldBatchNorm : Pass<"tcc-fold-batch-norm", "::mlir::func::FuncOp"> {
+  let summary = "Fold inference batch norm into the conv2d or linear before it";
+  let description = [{
+    `batch_norm(conv2d(x, W, b))` with constant `W`, `b` (or no bias) and
+    constant batch-norm parameters becomes `conv2d(x, W', b')` with, per
+    output channel `o`,
+    `s = gamma[o] / sqrt(var[o] + eps)`, `W'[o] = W[o] * s` and
+    `b'[o] = (b[o] - mean[o]) * s + beta[o]`, computed in float64 and
+    rounded once to the element type; a conv without a bias gets one. The
+    same holds for `linear` with a `[N, out]` result (BatchNorm1d). An NHWC
+    conv qualifies when a `tcc.transpose` with permutation `[0, 3, 1, 2]`
+    alone sits between it and the batch norm (the weight's output channel is
+    dim 0 in every layout).
+
+    It does not fire when the conv's (or linear's, or the transpose's)
+    result has other users, since they need the unnormalized value, nor
+    when any weight, bias or batch-norm parameter is not a constant.
+
+    Before:
+    ```mlir
+    %c = tcc.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+    %y = tcc.batch_norm %c, %gamma, %beta, %mean, %var
+        : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+    ```
+    After:
+    ```mlir
+    %w2 = tcc.constant dense_resource<conv.weight.bn> : tensor<4x3x3x3xf32>
+    %b2 = tcc.constant dense_resource<conv.bias.bn> : tensor<4xf32>
+    %y = tcc.conv2d %x, %w2, %b2 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tcc::TccDialect"];
+}
+
+def TccConvertLayout : Pass<"tcc-convert-layout", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite NCHW convolution and pooling to NHWC, cancelling transposes";
+  let description = [{
+    The CPU microkernels run convolution channels-last. Each `conv2d`,
+    `max_pool2d`, `avg_pool2d` and `adaptive_avg_pool2d` in `nchw` layout
+    becomes its `nhwc` form between two `tcc.transpose`s (`[0, 2, 3, 1]` in,
+    `[0, 3, 1, 2]` out); a conv's weight is transposed OIHW -> OHWI. Then the
+    transposes are moved and cancelled:
+
+    - two adjacent transposes compose, and cancel when they are inverses;
+    - a pointwise op (`Tcc_Pointwise`) whose operands are transposes with
+      one permutation, or constants, runs on the untransposed values and is
+      transposed once afterwards (constants, broadcast ones included, are
+      permuted at compile time);
+    - a transpose that moves only size-1 dims is a reshape; a flatten
+      (`reshape` to `[N, K]`) of a transposed value feeding `linear` with a
+      constant weight permutes the weight's columns instead;
+    - transposes of constants fold into the constants (OIHW -> OHWI).
+
+    So a ResNet-style network has transposes only at its NCHW inputs and
+    outputs. Ops the rules do not cover (batch norm, reductions, softmax)
+    keep a transpose before them.
+
+    Before:
+    ```mlir
+    %c = tcc.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+    %r = tcc.relu %c : tensor<1x4x6x6xf32>
+    ```
+    After:
+    ```mlir
+    %w2 = tcc.constant dense_resource<conv.weight.nhwc> : tensor<4x3x3x3xf32>
+    %t = tcc.transpose %x {permutation = array<i64: 0, 2, 3, 1>} : tensor<1x3x8x8xf32> -> tensor<1x8x8x3xf32>
+    %c = tcc.conv2d %t, %w2 {layout = #tcc.layout<nhwc>} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32>
+    %r = tcc.relu %c : tensor<1x6x6x4xf32>
+    %y = tcc.transpose %r {permutation = array<i64: 0, 3, 1, 2>} : tensor<1x6x6x4xf32> -> tensor<1x4x6x6xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tcc::TccDialect"];
+}
+
 #endif // TCC_PASSES_PASSES_TD

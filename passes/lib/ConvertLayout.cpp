@@ -1,0 +1,314 @@
+//===- ConvertLayout.cpp - NCHW convolution networks to NHWC --------------===//
+//
+// Two steps. First every NCHW conv2d / pooling op becomes its NHWC form
+// between two transposes. Then a table of patterns moves transposes down
+// through pointwise ops, turns those that only relabel size-1 dims into
+// reshapes, folds them into constants and into the weight of a linear
+// after a flatten, and the transpose folder cancels adjacent pairs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConstantEvaluator.h"
+#include "tcc/Passes/Passes.h"
+
+#include "tcc/IR/TccOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::tcc {
+#define GEN_PASS_DEF_TCCCONVERTLAYOUT
+#include "tcc/Passes/Passes.h.inc"
+} // namespace mlir::tcc
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+namespace {
+
+constexpr int64_t kToNhwc[] = {0, 2, 3, 1}; // also OIHW -> OHWI
+constexpr int64_t kToNchw[] = {0, 3, 1, 2};
+
+SmallVector<int64_t> invert(ArrayRef<int64_t> permutation) {
+  SmallVector<int64_t> inverse(permutation.size());
+  for (auto [i, p] : llvm::enumerate(permutation))
+    inverse[p] = static_cast<int64_t>(i);
+  return inverse;
+}
+
+/// `type` transposed: dim i of the result is dim permutation[i] of `type`.
+RankedTensorType permuteType(RankedTensorType type,
+                             ArrayRef<int64_t> permutation) {
+  SmallVector<int64_t> shape;
+  for (int64_t p : permutation)
+    shape.push_back(type.getDimSize(p));
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+Value createTranspose(RewriterBase &rewriter, Location loc, Value input,
+                      ArrayRef<int64_t> permutation) {
+  return rewriter.create<TransposeOp>(
+      loc, input, rewriter.getDenseI64ArrayAttr(permutation));
+}
+
+/// Whether `op` keeps the dims of size other than 1 in order (moves no data).
+bool movesOnlyUnitDims(TransposeOp op) {
+  int64_t last = -1;
+  for (int64_t p : op.getPermutation()) {
+    if (op.getInput().getType().getDimSize(p) == 1)
+      continue;
+    if (p < last)
+      return false;
+    last = p;
+  }
+  return true;
+}
+
+/// Name suffix of a transposed constant: ".nhwc" for the layout change
+/// (OIHW -> OHWI for a weight).
+StringRef transposedSuffix(ArrayRef<int64_t> permutation) {
+  return llvm::equal(permutation, kToNhwc) ? ".nhwc" : ".transpose";
+}
+
+/// The data of `attr` viewed with `shape` (same element count), then
+/// transposed by `permutation`.
+std::optional<ConstantData> permuteData(ElementsAttr attr,
+                                        ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> permutation) {
+  std::optional<ConstantData> data = readConstant(attr);
+  if (!data)
+    return std::nullopt;
+  data->type = RankedTensorType::get(shape, data->type.getElementType());
+  return transposeConstant(*data, permutation);
+}
+
+/// The attribute of permuteData(attr, shape, permutation); null if
+/// unreadable. Splats stay splats.
+ElementsAttr permuteConstant(ElementsAttr attr, ArrayRef<int64_t> shape,
+                             ArrayRef<int64_t> permutation) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  RankedTensorType result = permuteType(
+      RankedTensorType::get(shape, type.getElementType()), permutation);
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr); dense && dense.isSplat())
+    return dense.resizeSplat(result);
+  std::optional<ConstantData> data = permuteData(attr, shape, permutation);
+  if (!data)
+    return {};
+  return makeConstantAttr(
+      *data, deriveBlobName({attr}, transposedSuffix(permutation)));
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1: NCHW ops to NHWC
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> void convertToNhwc(OpTy op, RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> operands(op->getOperands());
+  operands[0] = createTranspose(rewriter, loc, operands[0], kToNhwc);
+  if constexpr (std::is_same_v<OpTy, Conv2dOp>)
+    operands[1] = createTranspose(rewriter, loc, operands[1], kToNhwc);
+  auto nhwc = cast<OpTy>(rewriter.clone(*op));
+  nhwc->setOperands(operands);
+  nhwc.setLayout(Layout::NHWC);
+  nhwc->getResult(0).setType(permuteType(op.getType(), kToNhwc));
+  rewriter.replaceOp(
+      op, createTranspose(rewriter, loc, nhwc->getResult(0), kToNchw));
+}
+
+void convertOpsToNhwc(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (!isa<func::FuncOp>(op->getParentOp()))
+      return; // inside a fusion: its interface is fixed
+    if (auto conv = dyn_cast<Conv2dOp>(op);
+        conv && conv.getLayout() == Layout::NCHW)
+      ops.push_back(op);
+    else if (auto pool = dyn_cast<MaxPool2dOp>(op);
+             pool && pool.getLayout() == Layout::NCHW)
+      ops.push_back(op);
+    else if (auto pool = dyn_cast<AvgPool2dOp>(op);
+             pool && pool.getLayout() == Layout::NCHW)
+      ops.push_back(op);
+    else if (auto pool = dyn_cast<AdaptiveAvgPool2dOp>(op);
+             pool && pool.getLayout() == Layout::NCHW)
+      ops.push_back(op);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (Operation *op : ops)
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<Conv2dOp, MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp>(
+            [&](auto typed) { convertToNhwc(typed, rewriter); });
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: moving and cancelling transposes
+//===----------------------------------------------------------------------===//
+
+/// op(transpose(a, P), transpose(b, P), constant) ->
+///   transpose(op(a, b, constant'), P)
+/// for a pointwise op, with constant' the constant (broadcast to the
+/// result's rank) permuted by P's inverse at compile time. Fires only when
+/// one of the transposes has no other user, so no transpose is added.
+struct SinkTransposeThroughPointwise : RewritePattern {
+  explicit SinkTransposeThroughPointwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::tcc::Pointwise>() || op->getNumResults() != 1 ||
+        !isa<func::FuncOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op,
+                                         "not a pointwise op of a function");
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    std::optional<ArrayRef<int64_t>> permutation;
+    bool removesOne = false;
+    for (Value operand : op->getOperands()) {
+      if (auto transpose = operand.getDefiningOp<TransposeOp>()) {
+        if (transpose.getType().getRank() != type.getRank() ||
+            (permutation && *permutation != transpose.getPermutation()))
+          return rewriter.notifyMatchFailure(op, "transposes differ");
+        permutation = transpose.getPermutation();
+        removesOne |= transpose->hasOneUse();
+        continue;
+      }
+      if (!operand.getDefiningOp<ConstantOp>())
+        return rewriter.notifyMatchFailure(op, "an operand is not transposed");
+    }
+    if (!permutation || !removesOne)
+      return rewriter.notifyMatchFailure(op, "no transpose would go away");
+
+    SmallVector<int64_t> perm(*permutation), inverse = invert(perm);
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      if (auto transpose = operand.getDefiningOp<TransposeOp>()) {
+        operands.push_back(transpose.getInput());
+        continue;
+      }
+      // Broadcasting aligns trailing dims: view the constant at full rank.
+      auto constant = operand.getDefiningOp<ConstantOp>();
+      auto constantType = cast<RankedTensorType>(constant.getType());
+      SmallVector<int64_t> shape(type.getRank() - constantType.getRank(), 1);
+      llvm::append_range(shape, constantType.getShape());
+      ElementsAttr permuted =
+          permuteConstant(constant.getValue(), shape, inverse);
+      if (!permuted)
+        return rewriter.notifyMatchFailure(op, "unreadable constant");
+      rewriter.setInsertionPoint(op);
+      operands.push_back(rewriter.create<ConstantOp>(
+          constant.getLoc(), permuted.getType(), permuted));
+    }
+    rewriter.setInsertionPoint(op);
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperands(operands);
+    moved->getResult(0).setType(permuteType(type, inverse));
+    rewriter.replaceOp(
+        op, createTranspose(rewriter, op->getLoc(), moved->getResult(0), perm));
+    return success();
+  }
+};
+
+/// transpose(constant) -> constant, reshape(constant) -> constant (the
+/// folders cover splats and dense literals; this covers weights in blobs).
+struct FoldTransposeOfConstant : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getInput().getDefiningOp<ConstantOp>();
+    if (!constant)
+      return rewriter.notifyMatchFailure(op, "input is not constant");
+    auto inputType = cast<RankedTensorType>(constant.getType());
+    ElementsAttr permuted = permuteConstant(
+        constant.getValue(), inputType.getShape(), op.getPermutation());
+    if (!permuted)
+      return rewriter.notifyMatchFailure(op, "unreadable constant");
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, permuted.getType(), permuted);
+    return success();
+  }
+};
+
+struct FoldReshapeOfConstant : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getInput().getDefiningOp<ConstantOp>();
+    if (!constant || !isa<DenseResourceElementsAttr>(constant.getValue()))
+      return rewriter.notifyMatchFailure(op, "not a blob constant");
+    std::optional<ConstantData> data = readConstant(constant.getValue());
+    if (!data)
+      return rewriter.notifyMatchFailure(op, "unreadable constant");
+    data->type = op.getType();
+    ElementsAttr value =
+        makeConstantAttr(*data, deriveBlobName({constant.getValue()}, ""));
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, value.getType(), value);
+    return success();
+  }
+};
+
+/// linear(reshape(transpose(y, P)) to [N, K], W) ->
+///   linear(reshape(y) to [N, K], W')
+/// with P[0] = 0 (a flatten after a layout change) and W constant: W's
+/// columns, viewed as the transposed dims, are permuted back instead.
+struct LinearAbsorbsFlattenedTranspose : OpRewritePattern<LinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto flatten = op.getInput().getDefiningOp<ReshapeOp>();
+    auto transpose = flatten ? flatten.getInput().getDefiningOp<TransposeOp>()
+                             : TransposeOp();
+    auto weight = op.getWeight().getDefiningOp<ConstantOp>();
+    if (!transpose || !weight)
+      return rewriter.notifyMatchFailure(op, "not linear(flatten(transpose))");
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    RankedTensorType flatType = flatten.getType(), tType = transpose.getType();
+    if (perm.empty() || perm[0] != 0 || flatType.getRank() != 2 ||
+        flatType.getDimSize(0) != tType.getDimSize(0))
+      return rewriter.notifyMatchFailure(op, "not a flatten of dims 1..");
+    if (movesOnlyUnitDims(transpose))
+      return rewriter.notifyMatchFailure(op,
+                                         "a reshape already (no data moves)");
+    auto weightType = cast<RankedTensorType>(weight.getType());
+    SmallVector<int64_t> viewed = {weightType.getDimSize(0)};
+    llvm::append_range(viewed, tType.getShape().drop_front());
+    std::optional<ConstantData> data =
+        permuteData(weight.getValue(), viewed, invert(perm));
+    if (!data)
+      return rewriter.notifyMatchFailure(op, "unreadable constant");
+    data->type = weightType;
+    ElementsAttr newWeight = makeConstantAttr(
+        *data, deriveBlobName({weight.getValue()}, ".permuted"));
+    Location loc = op.getLoc();
+    Value input =
+        rewriter.create<ReshapeOp>(loc, flatType, transpose.getInput());
+    Value w = rewriter.create<ConstantOp>(loc, newWeight.getType(), newWeight);
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getInputMutable().assign(input);
+      op.getWeightMutable().assign(w);
+    });
+    return success();
+  }
+};
+
+struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
+  void runOnOperation() override {
+    convertOpsToNhwc(getOperation());
+    MLIRContext *context = &getContext();
+    // Moving first, with transpose composition and cancellation from the
+    // folders; only then the dialect's canonicalizations, which turn
+    // size-1 relabelings into reshapes (done earlier, they would stop a
+    // transpose from sinking, depending on the order ops are visited).
+    RewritePatternSet moving(context);
+    moving.add<SinkTransposeThroughPointwise, FoldTransposeOfConstant,
+               FoldReshapeOfConstant, LinearAbsorbsFlattenedTranspose>(context);
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(moving));
+    RewritePatternSet canonical(context);
+    context->getLoadedDialect<TccDialect>()->getCanonicalizationPatterns(
+        canonical);
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(canonical));
+  }
+};
+
+} // namespace

@@ -1,0 +1,193 @@
+// RUN: tcc-opt --split-input-file --tcc-convert-layout %s | FileCheck %s
+// RUN: tcc-opt --split-input-file --tcc-fold-batch-norm --tcc-convert-layout %s | FileCheck %s --check-prefix=RESNET
+
+// Tests that an NCHW conv becomes NHWC with its weight blob transposed OIHW
+// -> OHWI at compile time ([[1, 2], [3, 4]] over (I, kW) becomes
+// [[1, 3], [2, 4]] over (kW, I)), the relu runs channels-last and the
+// transposes sit only at the NCHW input and output.
+// CHECK-LABEL: func.func @conv_relu
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x3xf32>)
+// CHECK-DAG: %[[W:.*]] = tcc.constant dense_resource<conv.weight.nhwc> : tensor<1x1x2x2xf32>
+// CHECK-DAG: %[[XT:.*]] = tcc.transpose %[[X]] {permutation = array<i64: 0, 2, 3, 1>} : tensor<1x2x3x3xf32> -> tensor<1x3x3x2xf32>
+// CHECK: %[[C:.*]] = tcc.conv2d %[[XT]], %[[W]] {layout = #tcc.layout<nhwc>} : (tensor<1x3x3x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x3x2x1xf32>
+// CHECK-NEXT: %[[R:.*]] = tcc.relu %[[C]] : tensor<1x3x2x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = tcc.reshape %[[R]] : tensor<1x3x2x1xf32> to tensor<1x1x3x2xf32>
+// CHECK-NEXT: return %[[Y]]
+// CHECK: conv.weight.nhwc: "0x400000000000803F000040400000004000008040"
+func.func @conv_relu(%x: tensor<1x2x3x3xf32>) -> tensor<1x1x3x2xf32> {
+  %w = tcc.constant dense_resource<conv.weight> : tensor<1x2x1x2xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<1x2x1x2xf32>) -> tensor<1x1x3x2xf32>
+  %r = tcc.relu %c : tensor<1x1x3x2xf32>
+  return %r : tensor<1x1x3x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      conv.weight: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
+
+// -----
+
+// Tests that two convs in a row cancel the transposes between them, and that
+// pointwise ops with a per-channel constant ([1, C, 1, 1], non-splat) and a
+// splat take the constants permuted to channels-last.
+// CHECK-LABEL: func.func @conv_chain
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x4x4xf32>)
+// CHECK: %[[XT:.*]] = tcc.transpose %[[X]] {permutation = array<i64: 0, 2, 3, 1>}
+// CHECK: %[[C1:.*]] = tcc.conv2d %[[XT]], %{{.*}} {layout = #tcc.layout<nhwc>}
+// CHECK: %[[A:.*]] = tcc.add %[[C1]], %[[B:.*]] : (tensor<1x4x4x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x4x4x2xf32>
+// CHECK: %[[M:.*]] = tcc.mul %[[A]], %{{.*}} : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+// CHECK: %[[C2:.*]] = tcc.conv2d %[[M]], %{{.*}} {layout = #tcc.layout<nhwc>}
+// CHECK-NEXT: %[[Y:.*]] = tcc.transpose %[[C2]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[Y]]
+// CHECK: bias.nhwc: "0x400000000000803F00000040"
+func.func @conv_chain(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = tcc.constant dense<0.5> : tensor<2x2x1x1xf32>
+  %b = tcc.constant dense_resource<bias> : tensor<1x2x1x1xf32>
+  %two = tcc.constant dense<2.0> : tensor<1x2x4x4xf32>
+  %c1 = tcc.conv2d %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %a = tcc.add %c1, %b : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %m = tcc.mul %a, %two : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c2 = tcc.conv2d %m, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  return %c2 : tensor<1x2x4x4xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      bias: "0x040000000000803F00000040"
+    }
+  }
+#-}
+
+// -----
+
+// Tests that a flatten of an NHWC feature map feeding a linear with a
+// constant weight takes the transpose into the weight: columns in (c, h, w)
+// order [0..7] become (h, w, c) order [0, 4, 1, 5, 2, 6, 3, 7].
+// CHECK-LABEL: func.func @flatten_into_linear
+// CHECK: %[[C:.*]] = tcc.conv2d
+// CHECK-NEXT: %[[F:.*]] = tcc.reshape %[[C]] : tensor<1x2x2x2xf32> to tensor<1x8xf32>
+// CHECK-NEXT: %[[L:.*]] = tcc.linear %[[F]], %{{.*}} : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x1xf32>
+// CHECK-NEXT: return %[[L]]
+// CHECK: fc.weight.permuted: "0x4000000000000000000080400000803F0000A040000000400000C040000040400000E040"
+func.func @flatten_into_linear(%x: tensor<1x2x2x2xf32>) -> tensor<1x1xf32> {
+  %w = tcc.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %fw = tcc.constant dense_resource<fc.weight> : tensor<1x8xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x2xf32>
+  %f = tcc.reshape %c : tensor<1x2x2x2xf32> to tensor<1x8xf32>
+  %l = tcc.linear %f, %fw : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x1xf32>
+  return %l : tensor<1x1xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      fc.weight: "0x04000000000000000000803F0000004000004040000080400000A0400000C0400000E040"
+    }
+  }
+#-}
+
+// -----
+
+// Tests that the pooling ops convert too, and that a transpose that only
+// moves size-1 dims (after global pooling) becomes a reshape that merges
+// with the flatten: no transpose is left after the input's.
+// CHECK-LABEL: func.func @pooling
+// CHECK: tcc.transpose
+// CHECK-NOT: tcc.transpose
+// CHECK: tcc.max_pool2d %{{.*}} {kernel_size = array<i64: 2, 2>, layout = #tcc.layout<nhwc>, stride = array<i64: 2, 2>} : tensor<1x4x4x2xf32> -> tensor<1x2x2x2xf32>
+// CHECK: tcc.avg_pool2d %{{.*}} {kernel_size = array<i64: 1, 1>, layout = #tcc.layout<nhwc>, stride = array<i64: 1, 1>} : tensor<1x2x2x2xf32> -> tensor<1x2x2x2xf32>
+// CHECK: %[[G:.*]] = tcc.adaptive_avg_pool2d %{{.*}} {layout = #tcc.layout<nhwc>, output_size = array<i64: 1, 1>} : tensor<1x2x2x2xf32> -> tensor<1x1x1x2xf32>
+// CHECK-NEXT: %[[F:.*]] = tcc.reshape %[[G]] : tensor<1x1x1x2xf32> to tensor<1x2xf32>
+// CHECK-NEXT: return %[[F]]
+func.func @pooling(%x: tensor<1x2x4x4xf32>) -> tensor<1x2xf32> {
+  %m = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
+  %a = tcc.avg_pool2d %m {kernel_size = array<i64: 1, 1>, stride = array<i64: 1, 1>} : tensor<1x2x2x2xf32> -> tensor<1x2x2x2xf32>
+  %g = tcc.adaptive_avg_pool2d %a {output_size = array<i64: 1, 1>} : tensor<1x2x2x2xf32> -> tensor<1x2x1x1xf32>
+  %f = tcc.reshape %g : tensor<1x2x1x1xf32> to tensor<1x2xf32>
+  return %f : tensor<1x2xf32>
+}
+
+// -----
+
+// Tests what keeps a transpose: an op the rules do not cover (batch norm,
+// which normalizes dim 1), and a pointwise op whose other operand is
+// neither transposed nor constant.
+// CHECK-LABEL: func.func @transpose_stays
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x3xf32>, %[[Z:.*]]: tensor<1x2x3x3xf32>, %[[P:.*]]: tensor<2xf32>)
+// CHECK: %[[C:.*]] = tcc.conv2d
+// CHECK-NEXT: %[[T:.*]] = tcc.transpose %[[C]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: %[[BN:.*]] = tcc.batch_norm %[[T]]
+// CHECK: %[[C2:.*]] = tcc.conv2d
+// CHECK-NEXT: %[[T2:.*]] = tcc.transpose %[[C2]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: %[[A:.*]] = tcc.add %[[T2]], %[[Z]]
+// CHECK-NEXT: return %[[BN]], %[[A]]
+func.func @transpose_stays(%x: tensor<1x2x3x3xf32>, %z: tensor<1x2x3x3xf32>, %p: tensor<2xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {
+  %w = tcc.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %bn = tcc.batch_norm %c, %p, %p, %p, %p : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %c2 = tcc.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %a = tcc.add %c2, %z : (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %bn, %a : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// Tests that ops already in NHWC and ops outside any conv network are left
+// alone.
+// CHECK-LABEL: func.func @already_nhwc
+// CHECK-NOT: tcc.transpose
+// CHECK: tcc.conv2d %{{.*}} {layout = #tcc.layout<nhwc>}
+// CHECK-NOT: tcc.transpose
+// CHECK: return
+func.func @already_nhwc(%x: tensor<1x3x3x2xf32>, %y: tensor<4x4xf32>) -> (tensor<1x3x3x2xf32>, tensor<4x4xf32>) {
+  %w = tcc.constant dense<1.0> : tensor<2x1x1x2xf32>
+  %c = tcc.conv2d %x, %w {layout = #tcc.layout<nhwc>} : (tensor<1x3x3x2xf32>, tensor<2x1x1x2xf32>) -> tensor<1x3x3x2xf32>
+  %r = tcc.relu %y : tensor<4x4xf32>
+  return %c, %r : tensor<1x3x3x2xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Tests the goal on a ResNet-style network (stem conv, batch norm, relu, max
+// pool, a residual block, global pooling, flatten, linear): after batch-norm
+// folding and the layout pass (second RUN line) the only transpose left
+// turns the NCHW input into NHWC. The layout pass alone keeps a transpose
+// before each batch norm.
+// CHECK-LABEL: func.func @resnet
+// CHECK-COUNT-3: tcc.batch_norm
+// RESNET-LABEL: func.func @resnet
+// RESNET: tcc.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>}
+// RESNET-NOT: tcc.transpose
+// RESNET-NOT: tcc.batch_norm
+// RESNET-COUNT-3: tcc.conv2d {{.*}} {{{.*}}layout = #tcc.layout<nhwc>
+// RESNET-NOT: tcc.transpose
+// RESNET: tcc.linear
+// RESNET-NEXT: return
+func.func @resnet(%x: tensor<1x3x8x8xf32>) -> tensor<1x5xf32> {
+  %w0 = tcc.constant dense<0.1> : tensor<4x3x3x3xf32>
+  %w1 = tcc.constant dense<0.2> : tensor<4x4x3x3xf32>
+  %w2 = tcc.constant dense<-0.1> : tensor<4x4x3x3xf32>
+  %g = tcc.constant dense<[1.0, 0.5, 2.0, 1.5]> : tensor<4xf32>
+  %b = tcc.constant dense<[0.1, -0.2, 0.3, 0.0]> : tensor<4xf32>
+  %m = tcc.constant dense<[0.0, 0.5, -0.5, 1.0]> : tensor<4xf32>
+  %v = tcc.constant dense<[1.0, 2.0, 0.5, 4.0]> : tensor<4xf32>
+  %fw = tcc.constant dense<0.25> : tensor<5x4xf32>
+  %fb = tcc.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<5xf32>
+  %c0 = tcc.conv2d %x, %w0 {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %n0 = tcc.batch_norm %c0, %g, %b, %m, %v : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %r0 = tcc.relu %n0 : tensor<1x4x8x8xf32>
+  %p0 = tcc.max_pool2d %r0 {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  %c1 = tcc.conv2d %p0, %w1 {padding = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x4x4xf32>
+  %n1 = tcc.batch_norm %c1, %g, %b, %m, %v : (tensor<1x4x4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  %r1 = tcc.relu %n1 : tensor<1x4x4x4xf32>
+  %c2 = tcc.conv2d %r1, %w2 {padding = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x4x4xf32>
+  %n2 = tcc.batch_norm %c2, %g, %b, %m, %v : (tensor<1x4x4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  %s = tcc.add %n2, %p0 : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %r2 = tcc.relu %s : tensor<1x4x4x4xf32>
+  %gp = tcc.adaptive_avg_pool2d %r2 {output_size = array<i64: 1, 1>} : tensor<1x4x4x4xf32> -> tensor<1x4x1x1xf32>
+  %f = tcc.reshape %gp : tensor<1x4x1x1xf32> to tensor<1x4xf32>
+  %y = tcc.linear %f, %fw, %fb : (tensor<1x4xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<1x5xf32>
+  return %y : tensor<1x5xf32>
+}
