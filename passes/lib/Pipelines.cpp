@@ -14,6 +14,7 @@ void tcc::buildGraphPipeline(OpPassManager &pm, int optLevel) {
     return;
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createTccFuseEpilogues());
   pm.addNestedPass<func::FuncOp>(createTccFuseElementwise());
 }
 

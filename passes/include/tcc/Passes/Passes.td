@@ -39,4 +39,40 @@ def TccFuseElementwise : Pass<"tcc-fuse-elementwise", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tcc::TccDialect"];
 }
 
+def TccFuseEpilogues : Pass<"tcc-fuse-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Fuse bias, residual add and activation into fp32 GEMMs and convolutions";
+  let description = [{
+    The runtime's fp32 microkernels apply `act(acc + bias + residual)` while
+    the output tile is still in registers. This pass groups an fp32
+    `tcc.matmul`, `tcc.linear` or `tcc.conv2d` with the ops that follow it
+    and fit that epilogue into one `tcc.fusion`, anchor first: an add of a
+    per-output-channel bias (when the anchor has none), an add of a tensor of
+    the output's shape (a residual), and one final activation (relu, clamp,
+    gelu, silu, sigmoid, tanh). Each op in the chain must be the only user of
+    the one before, so no intermediate is needed elsewhere.
+
+    What never fuses, and why: ops after the activation (the microkernel
+    applies it last); a second bias; a broadcasting add that is neither a
+    bias nor a residual; other dtypes than f32 (no microkernel).
+
+    Before:
+    ```mlir
+    %0 = tcc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+    %1 = tcc.add %0, %r : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+    %2 = tcc.relu %1 : tensor<4x16xf32>
+    ```
+    After:
+    ```mlir
+    %2 = tcc.fusion (%x, %w, %b, %r) : (...) -> tensor<4x16xf32> {
+    ^bb0(...):
+      %0 = tcc.linear ...
+      %1 = tcc.add %0, ...
+      %3 = tcc.relu %1 : tensor<4x16xf32>
+      tcc.yield %3 : tensor<4x16xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tcc::TccDialect"];
+}
+
 #endif // TCC_PASSES_PASSES_TD
