@@ -2,6 +2,8 @@
 
 #include "tcc/Codegen/Passes.h"
 
+#include "MathApproximations.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
@@ -30,6 +32,7 @@ struct ExpandMathPass : tcc::impl::TccExpandMathBase<ExpandMathPass> {
     populateExpandRoundFPattern(patterns);
     populateExpandExp2FPattern(patterns);
     populateMathPolynomialApproximationPatterns(patterns);
+    tcc::populateF64MathExpansionPatterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
