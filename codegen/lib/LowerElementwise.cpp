@@ -56,7 +56,7 @@ struct ElementwiseLowering : TccPattern<Op> {
             promoted.push_back(promote(b, loc, arg));
           return demote(b, loc, fn(b, loc, op, promoted, isUnsigned), element);
         });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
     return success();
   }
 
@@ -261,8 +261,9 @@ Value scalarMinimum(OpBuilder &b, Location loc, tcc::MinimumOp, ValueRange v,
 
 /// x^y for floats, computed as exp(y * log|x|) in f64 (so f32 and narrower
 /// results are close to correctly rounded) with C's special cases: x^0 = 1
-/// and 1^y = 1 even for NaN, a negative base needs an integer exponent (else
-/// NaN), and an odd integer exponent keeps the base's sign (-0 included).
+/// and 1^y = 1 even for NaN, a finite negative base needs an integer
+/// exponent (else NaN), and an odd integer exponent keeps the base's sign
+/// (-0 and -inf included).
 Value floatPow(OpBuilder &b, Location loc, Value x, Value y) {
   Type type = x.getType();
   Type f64 = b.getF64Type();
@@ -281,7 +282,10 @@ Value floatPow(OpBuilder &b, Location loc, Value x, Value y) {
   Value yIsOdd = b.create<arith::AndIOp>(
       loc, yIsInt,
       cmpf(b, loc, P::ONE, b.create<math::FloorOp>(loc, halfY), halfY));
-  Value negativeBase = cmpf(b, loc, P::OLT, x, c(0.0));
+  // A finite negative base: -inf to a non-integer power is +inf or +0.
+  Value negativeBase =
+      b.create<arith::AndIOp>(loc, cmpf(b, loc, P::OLT, x, c(0.0)),
+                              cmpf(b, loc, P::OGT, x, c(-INFINITY)));
   Value signBit = cmpf(b, loc, P::OLT,
                        b.create<math::CopySignOp>(loc, c(1.0), x), c(0.0));
   r = select(b, loc, b.create<arith::AndIOp>(loc, signBit, yIsOdd),

@@ -108,14 +108,15 @@ struct TransposeLowering : TccPattern<tcc::TransposeOp> {
     int64_t rank = type.getRank();
     Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
                              type.getElementType());
-    rewriter.replaceOp(
-        op, buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
-                         {AffineMap::get(rank, 0, exprs, ctx),
-                          rewriter.getMultiDimIdentityMap(rank)},
-                         iteratorTypes(rank),
-                         [](OpBuilder &, Location, ValueRange args) {
-                           return SmallVector<Value>{args[0]};
-                         }));
+    Value result =
+        buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
+                     {AffineMap::get(rank, 0, exprs, ctx),
+                      rewriter.getMultiDimIdentityMap(rank)},
+                     iteratorTypes(rank),
+                     [](OpBuilder &, Location, ValueRange args) {
+                       return SmallVector<Value>{args[0]};
+                     })[0];
+    rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
     return success();
   }
 };
@@ -127,12 +128,11 @@ struct BroadcastToLowering : TccPattern<tcc::BroadcastToOp> {
   matchAndRewrite(tcc::BroadcastToOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType type = convertedType(op.getResult());
-    rewriter.replaceOp(
-        op, buildElementwise(rewriter, op.getLoc(), type.getShape(),
-                             type.getElementType(), adaptor.getInput(),
-                             [](OpBuilder &, Location, ValueRange args) {
-                               return args[0];
-                             }));
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), type.getShape(), type.getElementType(),
+        adaptor.getInput(),
+        [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
     return success();
   }
 };
@@ -152,14 +152,15 @@ struct SliceLowering : TccPattern<tcc::SliceOp> {
                       op.getStart()[d]);
     Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
                              type.getElementType());
-    rewriter.replaceOp(
-        op, buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
-                         {AffineMap::get(rank, 0, exprs, ctx),
-                          rewriter.getMultiDimIdentityMap(rank)},
-                         iteratorTypes(rank),
-                         [](OpBuilder &, Location, ValueRange args) {
-                           return SmallVector<Value>{args[0]};
-                         }));
+    Value result =
+        buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
+                     {AffineMap::get(rank, 0, exprs, ctx),
+                      rewriter.getMultiDimIdentityMap(rank)},
+                     iteratorTypes(rank),
+                     [](OpBuilder &, Location, ValueRange args) {
+                       return SmallVector<Value>{args[0]};
+                     })[0];
+    rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
     return success();
   }
 };

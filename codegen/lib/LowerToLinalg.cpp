@@ -72,7 +72,28 @@ struct LowerToLinalgPass : tcc::impl::TccLowerToLinalgBase<LowerToLinalgPass> {
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    getOperation()->walk(copyArgumentsAndDuplicates);
+  }
+
+  /// An identity op (dropout, a same-type reshape, ...) lowers to its operand,
+  /// so a function may return its own argument or one value twice. Each
+  /// result gets a buffer of its own instead: bufferization turns results
+  /// into out-parameters, and MLIR 19's buffer-results-to-out-params
+  /// dereferences the defining op of every returned buffer.
+  static void copyArgumentsAndDuplicates(func::ReturnOp ret) {
+    OpBuilder b(ret);
+    llvm::SmallPtrSet<Value, 4> seen;
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value value = operand.get();
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type || (!isa<BlockArgument>(value) && seen.insert(value).second))
+        continue;
+      Value init = b.create<tensor::EmptyOp>(ret.getLoc(), type.getShape(),
+                                             type.getElementType());
+      operand.set(
+          b.create<linalg::CopyOp>(ret.getLoc(), value, init).getResult(0));
+    }
   }
 };
 

@@ -260,6 +260,22 @@ SmallVector<Value> tcc::lowering::buildGeneric(OpBuilder &b, Location loc,
                             generic.getResults().end());
 }
 
+Value tcc::lowering::skipIdentityGeneric(RewriterBase &rewriter, Value result) {
+  auto generic = result.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 || generic.getNumResults() != 1)
+    return result;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  Value input = generic.getDpsInputs()[0];
+  bool copies = yield.getOperand(0) == generic.getBody()->getArgument(0) &&
+                input.getType() == result.getType() &&
+                llvm::all_of(generic.getIndexingMapsArray(),
+                             [](AffineMap map) { return map.isIdentity(); });
+  if (!copies)
+    return result;
+  rewriter.eraseOp(generic);
+  return input;
+}
+
 Value tcc::lowering::buildElementwise(OpBuilder &b, Location loc,
                                  ArrayRef<int64_t> shape, Type element,
                                  ValueRange inputs, ScalarBody body) {

@@ -106,6 +106,13 @@ SmallVector<Value> buildGeneric(OpBuilder &b, Location loc, ValueRange inputs,
                                 ArrayRef<utils::IteratorType> iterators,
                                 GenericBody body);
 
+/// `result` itself, or the input of the linalg.generic that produced it when
+/// that generic only copies the input (same type, identity maps): the
+/// generic is erased. Lowerings of identities (ui8 abs, full slices, ...)
+/// return their operand rather than leave the canonicalizer to fold the
+/// copy into a function argument after the lowering has run.
+Value skipIdentityGeneric(RewriterBase &rewriter, Value result);
+
 /// Computes one element from the input elements (outputs not passed).
 using ScalarBody = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 /// A linalg.generic over `shape` that reads every input with broadcasting and

@@ -61,7 +61,9 @@ double minValue(DType dtype) {
   case DType::I64: return -9223372036854775808.0;
   case DType::I32: return -2147483648.0;
   case DType::I8: return -128;
-  default: return 0;
+  case DType::UI8:
+  case DType::Bool: return 0;
+  default: return -INFINITY;
   }
 }
 

@@ -202,4 +202,374 @@ TEST_F(LowerElementwiseTest, FloatUnaryOpsMatchFloat64) {
   runCases(*context, cases);
 }
 
+//===----------------------------------------------------------------------===//
+// Integer unary ops
+//===----------------------------------------------------------------------===//
+
+TEST_F(LowerElementwiseTest, IntegerUnaryOpsWrapLikePyTorch) {
+  std::vector<KernelCase> cases;
+  struct Op {
+    const char *name;
+    double (*ref)(double);
+  };
+  const Op ops[] = {{"neg", negRef},
+                    {"abs", [](double x) { return std::fabs(x); }},
+                    {"relu", reluRef},
+                    {"sign", signRef}};
+  for (const Op &op : ops) {
+    for (DType dtype : {DType::I64, DType::I32, DType::I8, DType::UI8}) {
+      // The type's minimum (abs and neg wrap to it) and maximum.
+      Tensor x = withEdges(random(dtype, {2, 5}, std::max(minValue(dtype), -100.0),
+                                  std::min(maxValue(dtype), 100.0), cases.size()),
+                           {minValue(dtype), maxValue(dtype), 0});
+      Tensor want = map(x, dtype, op.ref);
+      std::string name = std::string("int_") + op.name + "_" + mlirName(dtype);
+      cases.push_back({name,
+                       singleOpFunction(name, {x}, want,
+                                        std::string("tcc.") + op.name + " %a0 : " +
+                                            x.type()),
+                       {x},
+                       {want}});
+    }
+  }
+  runCases(*context, cases);
+}
+
+//===----------------------------------------------------------------------===//
+// Binary arithmetic
+//===----------------------------------------------------------------------===//
+
+/// ATen's remainder: fmod, moved into the divisor's sign.
+double remainderRef(double x, double y) {
+  double r = std::fmod(x, y);
+  if (r != 0 && ((y < 0) != (r < 0)))
+    r += y;
+  return r;
+}
+
+/// ATen's div_floor_floating.
+double floorDivideRef(double x, double y) {
+  if (y == 0)
+    return x / y;
+  double r = std::fmod(x, y);
+  double div = (x - r) / y;
+  if (r != 0 && ((y < 0) != (r < 0)))
+    div -= 1;
+  if (div == 0)
+    return std::copysign(0.0, x / y);
+  double floor = std::floor(div);
+  if (div - floor > 0.5)
+    floor += 1;
+  return floor;
+}
+
+/// Integer floor division and Python-style remainder in int64; the lowering
+/// defines a zero divisor to give 0.
+double intFloorDivideRef(double x, double y) {
+  int64_t a = static_cast<int64_t>(x), b = static_cast<int64_t>(y);
+  if (b == 0)
+    return 0;
+  if (b == -1)
+    return -static_cast<double>(a); // wraps to the minimum when rounded
+  int64_t q = a / b, r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0)))
+    --q;
+  return static_cast<double>(q);
+}
+
+double intRemainderRef(double x, double y) {
+  int64_t a = static_cast<int64_t>(x), b = static_cast<int64_t>(y);
+  if (b == 0 || b == -1)
+    return 0;
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0)))
+    r += b;
+  return static_cast<double>(r);
+}
+
+/// x^n by repeated multiplication in int64 (wrapping when rounded to the
+/// dtype); a negative n gives trunc(1 / x^|n|).
+double intPowRef(double x, double n) {
+  int64_t base = static_cast<int64_t>(x), e = static_cast<int64_t>(n);
+  if (e < 0)
+    return base == 1 ? 1 : base == -1 ? (e % 2 ? -1 : 1) : 0;
+  uint64_t result = 1;
+  for (int64_t i = 0; i < e; ++i)
+    result *= static_cast<uint64_t>(base);
+  return static_cast<double>(static_cast<int64_t>(result));
+}
+
+double floatPowRef(double x, double y) { return std::pow(x, y); }
+
+/// NaN-propagating maximum/minimum.
+double maximumRef(double x, double y) {
+  return std::isnan(x) || std::isnan(y) ? NAN : std::max(x, y);
+}
+double minimumRef(double x, double y) {
+  return std::isnan(x) || std::isnan(y) ? NAN : std::min(x, y);
+}
+
+struct BinaryOp {
+  const char *name;
+  double (*floatRef)(double, double);
+  double (*intRef)(double, double); // null: float only
+  Tolerance f32 = {}, f64 = {};
+};
+
+std::vector<BinaryOp> binaryOps() {
+  return {
+      {"add", [](double x, double y) { return x + y; },
+       [](double x, double y) { return x + y; }},
+      {"sub", [](double x, double y) { return x - y; },
+       [](double x, double y) { return x - y; }},
+      {"mul", [](double x, double y) { return x * y; },
+       [](double x, double y) { return x * y; }},
+      {"div", [](double x, double y) { return x / y; }, nullptr},
+      {"maximum", maximumRef, maximumRef},
+      {"minimum", minimumRef, minimumRef},
+      {"remainder", remainderRef, intRemainderRef},
+      {"floor_divide", floorDivideRef, intFloorDivideRef},
+      // f32 computes in f64 (max 0 on this sample); f64 is bounded by
+      // |y log x| * 1e-16: 4.4e-16 here.
+      {"pow", floatPowRef, intPowRef, {0, 1.2e-7}, {0, 2e-15}},
+  };
+}
+
+TEST_F(LowerElementwiseTest, BinaryOpsBroadcastAndMatchFloat64) {
+  std::vector<KernelCase> cases;
+  const std::pair<std::vector<int64_t>, std::vector<int64_t>> shapes[] = {
+      {{3, 5}, {5}}, {{2, 1, 3}, {4, 1}}, {{1}, {1}}};
+  for (const BinaryOp &op : binaryOps()) {
+    bool isPow = std::string(op.name) == "pow";
+    bool isDivision = std::string(op.name) == "remainder" ||
+                      std::string(op.name) == "floor_divide";
+    for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::I64,
+                        DType::I32, DType::I8, DType::UI8}) {
+      if (!isFloat(dtype) && !op.intRef)
+        continue;
+      for (const auto &[shapeA, shapeB] : shapes) {
+        // Every shape pair for f32 and i32; the 3-D broadcast for the others
+        // (compile time).
+        if (dtype != DType::F32 && dtype != DType::I32 && shapeA.size() != 3)
+          continue;
+        uint64_t seed = cases.size() * 2;
+        Tensor a, b;
+        if (isFloat(dtype)) {
+          a = random(dtype, shapeA, isPow ? -3 : -10, isPow ? 3 : 10, seed);
+          b = random(dtype, shapeB, -3, 3, seed + 1);
+          // Whole exponents (negative bases have real powers) and divisors
+          // that are whole numbers too.
+          if (isPow || isDivision)
+            for (size_t i = 0; i < b.values.size(); i += 2)
+              b.values[i] = std::round(b.values[i]);
+          // Edge values against the first divisors: NaN, infinities, zero.
+          a = withEdges(a, {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0});
+        } else {
+          double lo = std::max(minValue(dtype), -20.0);
+          a = random(dtype, shapeA, lo, 20, seed);
+          b = random(dtype, shapeB, isPow ? std::max(lo, -2.0) : lo,
+                     isPow ? 5 : 20, seed + 1);
+          // INT_MIN / -1 wraps (i64's minimum has no exact float64 reference).
+          if (isDivision && (dtype == DType::I32 || dtype == DType::I8))
+            a = withEdges(a, {minValue(dtype)});
+          if (!isPow)
+            b = withEdges(b, {-1, 0});
+        }
+        Tensor want = binaryReference(a, b, dtype,
+                                      isFloat(dtype) ? op.floatRef : op.intRef);
+        std::string name = std::string(op.name) + "_" + mlirName(dtype) + "_" +
+                           std::to_string(a.numel()) + "_" +
+                           std::to_string(b.numel());
+        KernelCase c{name,
+                     singleOpFunction(name, {a, b}, want,
+                                      binaryOp(std::string("tcc.") + op.name, a, b,
+                                               want)),
+                     {a, b},
+                     {want},
+                     dtype == DType::F64 ? op.f64 : isFloat(dtype) ? op.f32
+                                                                 : Tolerance{}};
+        if (isHalf(dtype))
+          c.tolerance.rel += halfUlp(dtype);
+        cases.push_back(std::move(c));
+      }
+    }
+  }
+  runCases(*context, cases);
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons, logical ops, select
+//===----------------------------------------------------------------------===//
+
+TEST_F(LowerElementwiseTest, ComparisonsOfEveryDtype) {
+  std::vector<KernelCase> cases;
+  struct Op {
+    const char *name;
+    bool (*ref)(double, double);
+  };
+  const Op ops[] = {{"eq", [](double x, double y) { return x == y; }},
+                    {"ne", [](double x, double y) { return x != y; }},
+                    {"lt", [](double x, double y) { return x < y; }},
+                    {"le", [](double x, double y) { return x <= y; }},
+                    {"gt", [](double x, double y) { return x > y; }},
+                    {"ge", [](double x, double y) { return x >= y; }}};
+  for (const Op &op : ops) {
+    for (DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16,
+                        DType::I64, DType::I32, DType::I8, DType::UI8,
+                        DType::Bool}) {
+      // Few distinct values so that ties happen; ui8 values above 127 and
+      // true > false check unsigned comparison.
+      double lo = isUnsigned(dtype) ? 0 : -3, hi = dtype == DType::Bool ? 1 : 3;
+      Tensor a = random(dtype, {3, 4}, lo, hi, cases.size());
+      Tensor b = random(dtype, {4}, lo, hi, cases.size() + 100);
+      if (dtype == DType::UI8)
+        a = withEdges(a, {200, 255, 1});
+      if (isFloat(dtype))
+        a = withEdges(a, {NAN, INFINITY, -0.0});
+      Tensor want = binaryReference(a, b, DType::Bool,
+                                    [&](double x, double y) { return op.ref(x, y) ? 1.0 : 0.0; });
+      std::string name = std::string("cmp_") + op.name + "_" + mlirName(dtype);
+      cases.push_back({name,
+                       singleOpFunction(name, {a, b}, want,
+                                        binaryOp(std::string("tcc.") + op.name, a, b, want)),
+                       {a, b},
+                       {want}});
+    }
+  }
+  // Logical ops and not, on i1.
+  Tensor p = random(DType::Bool, {2, 3}, 0, 1, 7), q = random(DType::Bool, {3}, 0, 1, 8);
+  const std::pair<const char *, double (*)(double, double)> logical[] = {
+      {"logical_and", [](double x, double y) { return double(x && y); }},
+      {"logical_or", [](double x, double y) { return double(x || y); }},
+      {"logical_xor", [](double x, double y) { return double((x != 0) != (y != 0)); }}};
+  for (const auto &[opName, ref] : logical) {
+    Tensor want = binaryReference(p, q, DType::Bool, ref);
+    cases.push_back({opName,
+                     singleOpFunction(opName, {p, q}, want,
+                                      binaryOp(std::string("tcc.") + opName, p, q, want)),
+                     {p, q},
+                     {want}});
+  }
+  Tensor notWant = map(p, DType::Bool, [](double x) { return x ? 0.0 : 1.0; });
+  cases.push_back({"logical_not",
+                   singleOpFunction("logical_not", {p}, notWant,
+                                    "tcc.logical_not %a0 : " + p.type()),
+                   {p},
+                   {notWant}});
+  runCases(*context, cases);
+}
+
+TEST_F(LowerElementwiseTest, SelectBroadcastsAllThreeOperands) {
+  std::vector<KernelCase> cases;
+  for (DType dtype : {DType::F32, DType::BF16, DType::F64, DType::I64, DType::I8,
+                      DType::UI8, DType::Bool}) {
+    Tensor c = random(DType::Bool, {3, 1}, 0, 1, cases.size());
+    Tensor t = random(dtype, {4}, isUnsigned(dtype) ? 0 : -5, 5, cases.size() + 1);
+    Tensor f = random(dtype, {3, 4}, isUnsigned(dtype) ? 0 : -5, 5, cases.size() + 2);
+    Tensor want = generate(dtype, {3, 4}, [&](const std::vector<int64_t> &i) {
+      return c.at({i[0], 0}) ? t.at({i[1]}) : f.at(i);
+    });
+    std::string name = std::string("select_") + mlirName(dtype);
+    cases.push_back({name,
+                     singleOpFunction(name, {c, t, f}, want,
+                                      "tcc.select %a0, %a1, %a2 : (" + c.type() +
+                                          ", " + t.type() + ", " + f.type() +
+                                          ") -> " + want.type()),
+                     {c, t, f},
+                     {want}});
+  }
+  runCases(*context, cases);
+}
+
+//===----------------------------------------------------------------------===//
+// Cast, clamp, dropout
+//===----------------------------------------------------------------------===//
+
+TEST_F(LowerElementwiseTest, CastBetweenEveryPairOfDtypes) {
+  const DType all[] = {DType::F32, DType::F64,  DType::F16, DType::BF16, DType::I64,
+                       DType::I32, DType::I8, DType::UI8, DType::Bool};
+  std::vector<KernelCase> cases;
+  for (DType from : all) {
+    for (DType to : all) {
+      if (from == to)
+        continue;
+      // Values representable in both (overflowing casts are not defined).
+      double lo = std::max({minValue(from), minValue(to), -100.0});
+      double hi = std::min({maxValue(from), maxValue(to), 100.0});
+      if (isFloat(from) && isFloat(to))
+        lo = -100;
+      if (isFloat(from) && !isFloat(to))
+        hi += 0.99; // fractions truncate toward zero
+      Tensor x = random(from, {9}, lo, hi, cases.size());
+      std::vector<double> edges = {0, 1};
+      if (isFloat(from) && (to == DType::Bool || isFloat(to)))
+        edges = {0, -0.0, NAN, INFINITY, -INFINITY, 0.25};
+      if (isFloat(from) && !isFloat(to) && !isUnsigned(to))
+        edges.push_back(-2.75);
+      x = withEdges(x, edges);
+      Tensor want = map(x, to, [](double v) { return v; });
+      for (double &v : want.values)
+        if (!isFloat(to) && to != DType::Bool && !std::isnan(v))
+          v = std::trunc(v);
+      std::string name = std::string("cast_") + mlirName(from) + "_" + mlirName(to);
+      cases.push_back({name,
+                       singleOpFunction(name, {x}, want,
+                                        "tcc.cast %a0 : " + x.type() + " to " +
+                                            want.type()),
+                       {x},
+                       {want}});
+    }
+  }
+  runCases(*context, cases);
+}
+
+TEST_F(LowerElementwiseTest, ClampFollowsPyTorchBoundOrder) {
+  struct Bounds {
+    const char *name, *attrs;
+    double lo, hi; // NaN: absent
+  };
+  const Bounds bounds[] = {{"both", "min -2.0 max 3.0", -2, 3},
+                           {"min", "min 1.0", 1, NAN},
+                           {"max", "max -1.0", NAN, -1},
+                           {"crossed", "min 4.0 max 1.0", 4, 1},
+                           {"wide", "min -1000.0 max 1000.0", -1000, 1000}};
+  std::vector<KernelCase> cases;
+  for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::I64, DType::I32,
+                      DType::I8, DType::UI8}) {
+    for (const Bounds &bound : bounds) {
+      Tensor x = random(dtype, {2, 7}, isUnsigned(dtype) ? 0 : -6, 6, cases.size());
+      if (isFloat(dtype))
+        x = withEdges(x, {NAN, INFINITY, -INFINITY});
+      Tensor want = map(x, dtype, [](double v) { return v; });
+      for (double &v : want.values) {
+        if (std::isnan(v))
+          continue;
+        // Integer bounds saturate into the dtype's range.
+        auto saturate = [&](double b) {
+          return std::min(std::max(b, minValue(dtype)), maxValue(dtype));
+        };
+        if (!std::isnan(bound.lo))
+          v = std::max(v, saturate(bound.lo));
+        if (!std::isnan(bound.hi))
+          v = std::min(v, saturate(bound.hi));
+      }
+      std::string name = std::string("clamp_") + bound.name + "_" + mlirName(dtype);
+      cases.push_back({name,
+                       singleOpFunction(name, {x}, want,
+                                        std::string("tcc.clamp %a0 ") + bound.attrs +
+                                            " : " + x.type()),
+                       {x},
+                       {want}});
+    }
+  }
+  Tensor x = random(DType::F32, {5}, -1, 1, 99);
+  cases.push_back({"dropout",
+                   singleOpFunction("dropout", {x}, x,
+                                    "tcc.dropout %a0 {p = 5.000000e-01 : f64} : " +
+                                        x.type()),
+                   {x},
+                   {x}});
+  runCases(*context, cases);
+}
+
 } // namespace
