@@ -74,6 +74,20 @@ struct LowerToLinalgPass : tcc::impl::TccLowerToLinalgBase<LowerToLinalgPass> {
                                       std::move(patterns))))
       return signalPassFailure();
     getOperation()->walk(copyArgumentsAndDuplicates);
+    getOperation()->walk(markArgumentsReadOnly);
+  }
+
+  /// Kernel inputs are read-only: other kernels may read the same buffers.
+  /// Without this, one-shot bufferization may compute a result in place in
+  /// an argument's buffer (e.g. linear's accumulator starting from its bias,
+  /// once the canonicalizer folds the bias copy away).
+  static void markArgumentsReadOnly(func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    auto readOnly = BoolAttr::get(func.getContext(), false);
+    for (BlockArgument arg : func.getArguments())
+      if (isa<TensorType>(arg.getType()))
+        func.setArgAttr(arg.getArgNumber(), "bufferization.writable", readOnly);
   }
 
   /// An identity op (dropout, a same-type reshape, ...) lowers to its operand,

@@ -75,9 +75,10 @@ func.func @reshape(%x: tensor<2x3xf32>) -> (tensor<6xf32>, tensor<2x3xf32>, tens
 // -----
 
 // Tests that ui8 tensors become signless i8 ones, in the signature and in
-// constants (same bytes), while comparisons stay unsigned.
+// constants (same bytes), while comparisons stay unsigned; and that kernel
+// arguments are read-only to bufferization.
 // CHECK-LABEL: func.func @unsigned
-// CHECK-SAME: (%{{.*}}: tensor<3xi8>) -> (tensor<3xi1>, tensor<3xi8>)
+// CHECK-SAME: (%{{.*}}: tensor<3xi8> {bufferization.writable = false}) -> (tensor<3xi1>, tensor<3xi8>)
 // CHECK: %[[C:.*]] = arith.constant dense<[1, -56, -1]> : tensor<3xi8>
 // CHECK: linalg.generic
 // CHECK: arith.cmpi ult

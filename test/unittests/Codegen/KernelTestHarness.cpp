@@ -387,6 +387,8 @@ void runCases(MLIRContext &context, std::vector<KernelCase> &cases,
   std::string source;
   for (const KernelCase &c : cases)
     source += c.function;
+  if (std::getenv("TCC_DUMP_KERNELS"))
+    std::fprintf(stderr, "%s\n", source.c_str());
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   ASSERT_TRUE(module) << "cannot parse:\n" << source;
   FailureOr<tcc::KernelObject> object = tcc::compileKernels(*module, target);
@@ -399,6 +401,8 @@ void runCases(MLIRContext &context, std::vector<KernelCase> &cases,
     ASSERT_NE(kernel, object->kernels.end()) << "no kernel " << c.name;
     KernelFn fn = loaded.get(c.name);
     ASSERT_NE(fn, nullptr) << "no symbol " << c.name;
+    if (c.expectedTiles > 0)
+      EXPECT_EQ(kernel->tiles, c.expectedTiles) << c.name << ": tile count";
     runOne(fn, *kernel, c);
     if (std::getenv("TCC_PRINT_ERRORS"))
       std::printf("%-40s max relative error %.3g\n", c.name.c_str(),

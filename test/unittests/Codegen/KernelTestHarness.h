@@ -75,6 +75,8 @@ struct KernelCase {
   std::vector<Tensor> inputs;
   std::vector<Tensor> expected; // reference outputs (rounded on comparison)
   Tolerance tolerance;
+  /// When positive, the tile count the kernel must expose (tcc.tiles).
+  int64_t expectedTiles = 0;
   // Filled by runCases: the largest relative error seen (|got - want| /
   // max(|want|, 1e-30)) over finite expected values.
   double maxRelativeError = 0;
