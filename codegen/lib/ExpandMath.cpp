@@ -5,6 +5,7 @@
 #include "MathApproximations.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -33,6 +34,9 @@ struct ExpandMathPass : tcc::impl::TccExpandMathBase<ExpandMathPass> {
     populateExpandExp2FPattern(patterns);
     populateMathPolynomialApproximationPatterns(patterns);
     tcc::populateF64MathExpansionPatterns(patterns);
+    // bf16 <-> f32 as integer ops: without AVX512-BF16 LLVM would call
+    // __truncsfbf2 (e.g. for --cpu=haswell).
+    arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
