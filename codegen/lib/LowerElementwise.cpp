@@ -187,9 +187,11 @@ Value scalarGelu(OpBuilder &b, Location loc, tcc::GeluOp op, ValueRange v,
 }
 
 /// A clamp bound, saturated into an integer type's range (a bound beyond the
-/// range is no bound at all, or pins every element to the range's end).
+/// range is no bound at all, or pins every element to the range's end);
+/// null when it bounds nothing (a lower bound at or below the minimum, an
+/// upper one at or above the maximum).
 Value clampBound(OpBuilder &b, Location loc, Type type, double bound,
-                 bool isUnsigned) {
+                 bool isUnsigned, bool isLower) {
   if (isa<FloatType>(type))
     return floatConstant(b, loc, type, bound);
   unsigned width = type.getIntOrFloatBitWidth();
@@ -200,9 +202,9 @@ Value clampBound(OpBuilder &b, Location loc, Type type, double bound,
   double lowD = isUnsigned ? low.roundToDouble(false) : low.roundToDouble(true);
   double highD = isUnsigned ? high.roundToDouble(false) : high.roundToDouble(true);
   if (bound <= lowD)
-    return intConstant(b, loc, type, low);
+    return isLower ? Value() : intConstant(b, loc, type, low);
   if (bound >= highD)
-    return intConstant(b, loc, type, high);
+    return isLower ? intConstant(b, loc, type, high) : Value();
   return intConstant(b, loc, type, static_cast<int64_t>(bound));
 }
 
@@ -211,8 +213,10 @@ Value scalarClamp(OpBuilder &b, Location loc, tcc::ClampOp op, ValueRange v,
   // min(max(x, lo), hi): hi wins when lo > hi; NaN stays NaN.
   Value x = v[0];
   Type type = x.getType();
-  if (std::optional<APFloat> lo = op.getMin()) {
-    Value bound = clampBound(b, loc, type, lo->convertToDouble(), isUnsigned);
+  std::optional<APFloat> lo = op.getMin(), hi = op.getMax();
+  if (Value bound = lo ? clampBound(b, loc, type, lo->convertToDouble(),
+                                    isUnsigned, /*isLower=*/true)
+                       : Value()) {
     Value below = isFloat(x)
                       ? cmpf(b, loc, arith::CmpFPredicate::OLT, x, bound)
                       : cmpi(b, loc,
@@ -221,8 +225,9 @@ Value scalarClamp(OpBuilder &b, Location loc, tcc::ClampOp op, ValueRange v,
                              x, bound);
     x = select(b, loc, below, bound, x);
   }
-  if (std::optional<APFloat> hi = op.getMax()) {
-    Value bound = clampBound(b, loc, type, hi->convertToDouble(), isUnsigned);
+  if (Value bound = hi ? clampBound(b, loc, type, hi->convertToDouble(),
+                                    isUnsigned, /*isLower=*/false)
+                       : Value()) {
     Value above = isFloat(x)
                       ? cmpf(b, loc, arith::CmpFPredicate::OGT, x, bound)
                       : cmpi(b, loc,
