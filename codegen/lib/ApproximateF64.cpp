@@ -110,8 +110,10 @@ Value buildExp(F64 &f, Value x) {
   Value k1 = f.roundEven(f.mul(k, f.c(0.5)));
   Value k2 = f.sub(k, k1);
   Value result = f.mul(f.mul(p, f.exp2Int(k1)), f.exp2Int(k2));
-  result = f.select(f.cmp(P::OGT, x, f.c(709.782712893384)), f.c(INFINITY), result);
-  result = f.select(f.cmp(P::OLT, x, f.c(-745.1332191019412)), f.c(0.0), result);
+  result =
+      f.select(f.cmp(P::OGT, x, f.c(709.782712893384)), f.c(INFINITY), result);
+  result =
+      f.select(f.cmp(P::OLT, x, f.c(-745.1332191019412)), f.c(0.0), result);
   return f.select(f.isNan(x), x, result);
 }
 
@@ -152,8 +154,10 @@ Value buildLog(F64 &f, Value x) {
   SmallVector<double> coeffs; // 2 / (2n + 1), n >= 1
   for (int n = 1; n <= 12; ++n)
     coeffs.push_back(2.0 / (2 * n + 1));
-  Value logM = f.add(f.mul(s, f.c(2.0)), f.mul(f.mul(s, z), f.polynomial(z, coeffs)));
-  Value result = f.add(f.mul(e, f.c(kLn2Hi)), f.add(logM, f.mul(e, f.c(kLn2Lo))));
+  Value logM =
+      f.add(f.mul(s, f.c(2.0)), f.mul(f.mul(s, z), f.polynomial(z, coeffs)));
+  Value result =
+      f.add(f.mul(e, f.c(kLn2Hi)), f.add(logM, f.mul(e, f.c(kLn2Lo))));
   result = f.select(f.cmp(P::OEQ, x, f.c(INFINITY)), x, result);
   result = f.select(f.cmp(P::OEQ, x, f.c(0.0)), f.c(-INFINITY), result);
   return f.select(f.cmp(P::ULT, x, f.c(0.0)), f.c(NAN), result); // NaN too
@@ -201,7 +205,8 @@ Value buildErf(F64 &f, Value x) {
   Value k = t;
   for (int n = 50; n >= 1; --n)
     k = f.add(t, f.div(f.c(n / 2.0), k));
-  Value erfc = f.div(buildExp(f, f.neg(f.mul(t, t))), f.mul(k, f.c(std::sqrt(M_PI))));
+  Value erfc =
+      f.div(buildExp(f, f.neg(f.mul(t, t))), f.mul(k, f.c(std::sqrt(M_PI))));
   Value tail = f.sub(f.c(1.0), erfc);
   Value magnitude = f.select(f.cmp(P::OLT, a, f.c(2.0)), series, tail);
   magnitude = f.select(f.cmp(P::OGE, a, f.c(6.0)), f.c(1.0), magnitude);
@@ -242,9 +247,9 @@ Value buildSinCos(F64 &f, Value x, bool isCos) {
     return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, quadrant,
                                    f.ci(q));
   };
-  Value result = f.select(is(0), sinR,
-                          f.select(is(1), cosR,
-                                   f.select(is(2), f.neg(sinR), f.neg(cosR))));
+  Value result = f.select(
+      is(0), sinR,
+      f.select(is(1), cosR, f.select(is(2), f.neg(sinR), f.neg(cosR))));
   return f.select(finite, result, f.c(NAN));
 }
 
@@ -252,25 +257,26 @@ Value buildSinCos(F64 &f, Value x, bool isCos) {
 /// approximation errs by up to 7e-6 (relative) on [-10, 10]. Takes
 /// precedence over it by benefit.
 template <bool isCos>
-struct F32SinCosThroughF64 : OpRewritePattern<
-                                 std::conditional_t<isCos, math::CosOp, math::SinOp>> {
+struct F32SinCosThroughF64
+    : OpRewritePattern<std::conditional_t<isCos, math::CosOp, math::SinOp>> {
   using Op = std::conditional_t<isCos, math::CosOp, math::SinOp>;
   explicit F32SinCosThroughF64(MLIRContext *ctx)
       : OpRewritePattern<Op>(ctx, /*benefit=*/2) {}
 
-  LogicalResult matchAndRewrite(Op op, PatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return rewriter.notifyMatchFailure(op, "not a scalar f32");
     F64 f{rewriter, op.getLoc()};
-    Value wide = rewriter.create<arith::ExtFOp>(op.getLoc(), f.f64(), op.getOperand());
+    Value wide =
+        rewriter.create<arith::ExtFOp>(op.getLoc(), f.f64(), op.getOperand());
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(),
                                                  buildSinCos(f, wide, isCos));
     return success();
   }
 };
 
-template <typename MathOp>
-struct F64Expansion : OpRewritePattern<MathOp> {
+template <typename MathOp> struct F64Expansion : OpRewritePattern<MathOp> {
   using Builder = Value (*)(F64 &, Value);
   F64Expansion(MLIRContext *ctx, Builder build)
       : OpRewritePattern<MathOp>(ctx), build(build) {}

@@ -33,8 +33,7 @@ template <typename Op>
 using ScalarFn = Value (*)(OpBuilder &, Location, Op, ValueRange,
                            bool isUnsigned);
 
-template <typename Op>
-struct ElementwiseLowering : TccPattern<Op> {
+template <typename Op> struct ElementwiseLowering : TccPattern<Op> {
   ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx,
                       ScalarFn<Op> fn)
       : TccPattern<Op>(converter, ctx), fn(fn) {}
@@ -73,11 +72,13 @@ Value select(OpBuilder &b, Location loc, Value cond, Value t, Value f) {
   return b.create<arith::SelectOp>(loc, cond, t, f);
 }
 
-Value cmpf(OpBuilder &b, Location loc, arith::CmpFPredicate p, Value l, Value r) {
+Value cmpf(OpBuilder &b, Location loc, arith::CmpFPredicate p, Value l,
+           Value r) {
   return b.create<arith::CmpFOp>(loc, p, l, r);
 }
 
-Value cmpi(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value l, Value r) {
+Value cmpi(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value l,
+           Value r) {
   return b.create<arith::CmpIOp>(loc, p, l, r);
 }
 
@@ -110,7 +111,8 @@ Value scalarRelu(OpBuilder &b, Location loc, tcc::ReluOp, ValueRange v,
   if (isFloat(v[0])) // NaN stays NaN, -0 becomes +0
     return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::UGT, v[0], zero),
                   v[0], zero);
-  return isUnsigned ? v[0] : b.create<arith::MaxSIOp>(loc, v[0], zero).getResult();
+  return isUnsigned ? v[0]
+                    : b.create<arith::MaxSIOp>(loc, v[0], zero).getResult();
 }
 
 Value scalarSign(OpBuilder &b, Location loc, tcc::SignOp, ValueRange v,
@@ -129,8 +131,8 @@ Value scalarSign(OpBuilder &b, Location loc, tcc::SignOp, ValueRange v,
     positive = cmpi(b, loc, arith::CmpIPredicate::sgt, x, zero);
     negative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);
   }
-  Value sign = select(b, loc, positive, one,
-                      select(b, loc, negative, minusOne, zero));
+  Value sign =
+      select(b, loc, positive, one, select(b, loc, negative, minusOne, zero));
   if (!isFloat(x))
     return sign;
   Value isNan = cmpf(b, loc, arith::CmpFPredicate::UNO, x, x);
@@ -141,7 +143,8 @@ Value scalarSign(OpBuilder &b, Location loc, tcc::SignOp, ValueRange v,
 Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Value one = floatConstant(b, loc, x.getType(), 1.0);
   Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
-  return b.create<arith::DivFOp>(loc, one, b.create<arith::AddFOp>(loc, one, e));
+  return b.create<arith::DivFOp>(loc, one,
+                                 b.create<arith::AddFOp>(loc, one, e));
 }
 
 Value scalarSigmoid(OpBuilder &b, Location loc, tcc::SigmoidOp, ValueRange v,
@@ -158,7 +161,8 @@ Value scalarSilu(OpBuilder &b, Location loc, tcc::SiluOp, ValueRange v, bool) {
 
 Value scalarLogicalNot(OpBuilder &b, Location loc, tcc::LogicalNotOp,
                        ValueRange v, bool) {
-  return b.create<arith::XOrIOp>(loc, v[0], intConstant(b, loc, b.getI1Type(), 1));
+  return b.create<arith::XOrIOp>(loc, v[0],
+                                 intConstant(b, loc, b.getI1Type(), 1));
 }
 
 Value scalarGelu(OpBuilder &b, Location loc, tcc::GeluOp op, ValueRange v,
@@ -169,19 +173,18 @@ Value scalarGelu(OpBuilder &b, Location loc, tcc::GeluOp op, ValueRange v,
   Value half = c(0.5), one = c(1.0);
   if (op.getApproximate() == tcc::GeluApproximation::tanh) {
     // 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))
-    Value cube = b.create<arith::MulFOp>(
-        loc, x, b.create<arith::MulFOp>(loc, x, x));
+    Value cube =
+        b.create<arith::MulFOp>(loc, x, b.create<arith::MulFOp>(loc, x, x));
     Value inner = b.create<arith::AddFOp>(
         loc, x, b.create<arith::MulFOp>(loc, c(0.044715), cube));
     Value t = b.create<math::TanhOp>(
         loc, b.create<arith::MulFOp>(loc, c(std::sqrt(2.0 / M_PI)), inner));
-    return b.create<arith::MulFOp>(
-        loc, b.create<arith::MulFOp>(loc, half, x),
-        b.create<arith::AddFOp>(loc, one, t));
+    return b.create<arith::MulFOp>(loc, b.create<arith::MulFOp>(loc, half, x),
+                                   b.create<arith::AddFOp>(loc, one, t));
   }
   // x * 0.5 * (1 + erf(x / sqrt(2)))
-  Value e = b.create<math::ErfOp>(
-      loc, b.create<arith::MulFOp>(loc, x, c(M_SQRT1_2)));
+  Value e =
+      b.create<math::ErfOp>(loc, b.create<arith::MulFOp>(loc, x, c(M_SQRT1_2)));
   return b.create<arith::MulFOp>(loc, b.create<arith::MulFOp>(loc, x, half),
                                  b.create<arith::AddFOp>(loc, one, e));
 }
@@ -195,12 +198,13 @@ Value clampBound(OpBuilder &b, Location loc, Type type, double bound,
   if (isa<FloatType>(type))
     return floatConstant(b, loc, type, bound);
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt low = isUnsigned ? APInt::getMinValue(width)
-                         : APInt::getSignedMinValue(width);
-  APInt high = isUnsigned ? APInt::getMaxValue(width)
-                          : APInt::getSignedMaxValue(width);
+  APInt low =
+      isUnsigned ? APInt::getMinValue(width) : APInt::getSignedMinValue(width);
+  APInt high =
+      isUnsigned ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width);
   double lowD = isUnsigned ? low.roundToDouble(false) : low.roundToDouble(true);
-  double highD = isUnsigned ? high.roundToDouble(false) : high.roundToDouble(true);
+  double highD =
+      isUnsigned ? high.roundToDouble(false) : high.roundToDouble(true);
   if (bound <= lowD)
     return isLower ? Value() : intConstant(b, loc, type, low);
   if (bound >= highD)
@@ -217,23 +221,21 @@ Value scalarClamp(OpBuilder &b, Location loc, tcc::ClampOp op, ValueRange v,
   if (Value bound = lo ? clampBound(b, loc, type, lo->convertToDouble(),
                                     isUnsigned, /*isLower=*/true)
                        : Value()) {
-    Value below = isFloat(x)
-                      ? cmpf(b, loc, arith::CmpFPredicate::OLT, x, bound)
-                      : cmpi(b, loc,
-                             isUnsigned ? arith::CmpIPredicate::ult
-                                        : arith::CmpIPredicate::slt,
-                             x, bound);
+    Value below = isFloat(x) ? cmpf(b, loc, arith::CmpFPredicate::OLT, x, bound)
+                             : cmpi(b, loc,
+                                    isUnsigned ? arith::CmpIPredicate::ult
+                                               : arith::CmpIPredicate::slt,
+                                    x, bound);
     x = select(b, loc, below, bound, x);
   }
   if (Value bound = hi ? clampBound(b, loc, type, hi->convertToDouble(),
                                     isUnsigned, /*isLower=*/false)
                        : Value()) {
-    Value above = isFloat(x)
-                      ? cmpf(b, loc, arith::CmpFPredicate::OGT, x, bound)
-                      : cmpi(b, loc,
-                             isUnsigned ? arith::CmpIPredicate::ugt
-                                        : arith::CmpIPredicate::sgt,
-                             x, bound);
+    Value above = isFloat(x) ? cmpf(b, loc, arith::CmpFPredicate::OGT, x, bound)
+                             : cmpi(b, loc,
+                                    isUnsigned ? arith::CmpIPredicate::ugt
+                                               : arith::CmpIPredicate::sgt,
+                                    x, bound);
     x = select(b, loc, above, bound, x);
   }
   return x;
@@ -291,8 +293,8 @@ Value floatPow(OpBuilder &b, Location loc, Value x, Value y) {
   Value negativeBase =
       b.create<arith::AndIOp>(loc, cmpf(b, loc, P::OLT, x, c(0.0)),
                               cmpf(b, loc, P::OGT, x, c(-INFINITY)));
-  Value signBit = cmpf(b, loc, P::OLT,
-                       b.create<math::CopySignOp>(loc, c(1.0), x), c(0.0));
+  Value signBit =
+      cmpf(b, loc, P::OLT, b.create<math::CopySignOp>(loc, c(1.0), x), c(0.0));
   r = select(b, loc, b.create<arith::AndIOp>(loc, signBit, yIsOdd),
              b.create<arith::NegFOp>(loc, r), r);
   Value nonIntegerPower = b.create<arith::AndIOp>(
@@ -326,8 +328,9 @@ Value integerPow(OpBuilder &b, Location loc, Value x, Value n,
       indexConstant(b, loc, 1), ValueRange{one, x},
       [&](OpBuilder &nb, Location l, Value i, ValueRange acc) {
         Value shift = nb.create<arith::IndexCastOp>(l, type, i);
-        Value bit = nb.create<arith::AndIOp>(
-            l, nb.create<arith::ShRUIOp>(l, n, shift), intConstant(nb, l, type, 1));
+        Value bit =
+            nb.create<arith::AndIOp>(l, nb.create<arith::ShRUIOp>(l, n, shift),
+                                     intConstant(nb, l, type, 1));
         Value take = cmpi(nb, l, arith::CmpIPredicate::ne, bit,
                           intConstant(nb, l, type, 0));
         Value product = nb.create<arith::MulIOp>(l, acc[0], acc[1]);
@@ -338,13 +341,14 @@ Value integerPow(OpBuilder &b, Location loc, Value x, Value n,
   Value result = loop.getResult(0);
   if (isUnsigned)
     return result;
-  Value zero = intConstant(b, loc, type, 0), minusOne = intConstant(b, loc, type, -1);
+  Value zero = intConstant(b, loc, type, 0),
+        minusOne = intConstant(b, loc, type, -1);
   Value nIsOdd = cmpi(b, loc, arith::CmpIPredicate::ne,
                       b.create<arith::AndIOp>(loc, n, one), zero);
-  Value reciprocal = select(
-      b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, x, one), one,
-      select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, x, minusOne),
-             select(b, loc, nIsOdd, minusOne, one), zero));
+  Value reciprocal =
+      select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, x, one), one,
+             select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, x, minusOne),
+                    select(b, loc, nIsOdd, minusOne, one), zero));
   return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::slt, n, zero),
                 reciprocal, result);
 }
@@ -390,16 +394,18 @@ Value floatFmod(OpBuilder &b, Location loc, Value x, Value y) {
   auto split = [&](Value bits) {
     Value exponent = b.create<arith::ShRUIOp>(loc, bits, shiftM);
     Value isSubnormal = cmpi(b, loc, P::eq, exponent, zero);
-    Value significand = select(
-        b, loc, isSubnormal, bits,
-        b.create<arith::OrIOp>(loc, b.create<arith::AndIOp>(loc, bits, mantissaMask),
-                               implicitBit));
+    Value significand =
+        select(b, loc, isSubnormal, bits,
+               b.create<arith::OrIOp>(
+                   loc, b.create<arith::AndIOp>(loc, bits, mantissaMask),
+                   implicitBit));
     return std::pair{significand, b.create<arith::MaxUIOp>(loc, exponent, one)};
   };
   auto [mx, ex] = split(ax);
   auto [my, ey] = split(ay);
   Value skip = b.create<arith::OrIOp>(loc, invalid, smaller);
-  Value steps = select(b, loc, skip, zero, b.create<arith::SubIOp>(loc, ex, ey));
+  Value steps =
+      select(b, loc, skip, zero, b.create<arith::SubIOp>(loc, ex, ey));
 
   auto reduceOnce = [&](OpBuilder &nb, Location l, Value m) -> Value {
     return select(nb, l, cmpi(nb, l, P::uge, m, my),
@@ -455,13 +461,13 @@ std::pair<Value, Value> safeIntegerDivide(OpBuilder &b, Location loc, Value x,
                                           Value y, bool isUnsigned) {
   Type type = x.getType();
   Value zero = intConstant(b, loc, type, 0), one = intConstant(b, loc, type, 1);
-  Value safe = select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, y, zero),
-                      one, y);
+  Value safe =
+      select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, y, zero), one, y);
   if (isUnsigned)
     return {b.create<arith::DivUIOp>(loc, x, safe),
             b.create<arith::RemUIOp>(loc, x, safe)};
-  Value byMinusOne = cmpi(b, loc, arith::CmpIPredicate::eq, y,
-                          intConstant(b, loc, type, -1));
+  Value byMinusOne =
+      cmpi(b, loc, arith::CmpIPredicate::eq, y, intConstant(b, loc, type, -1));
   safe = select(b, loc, byMinusOne, one, safe);
   Value q = b.create<arith::DivSIOp>(loc, x, safe);
   Value r = b.create<arith::RemSIOp>(loc, x, safe);
@@ -482,7 +488,8 @@ Value scalarRemainder(OpBuilder &b, Location loc, tcc::RemainderOp,
   if (!isUnsigned)
     r = select(b, loc, needsFloorFix(b, loc, r, y),
                b.create<arith::AddIOp>(loc, r, y), r);
-  return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, y, zero), zero, r);
+  return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, y, zero), zero,
+                r);
 }
 
 Value scalarFloorDivide(OpBuilder &b, Location loc, tcc::FloorDivideOp,
@@ -494,7 +501,8 @@ Value scalarFloorDivide(OpBuilder &b, Location loc, tcc::FloorDivideOp,
     Type type = x.getType();
     auto c = [&](double value) { return floatConstant(b, loc, type, value); };
     Value r = floatFmod(b, loc, x, y);
-    Value div = b.create<arith::DivFOp>(loc, b.create<arith::SubFOp>(loc, x, r), y);
+    Value div =
+        b.create<arith::DivFOp>(loc, b.create<arith::SubFOp>(loc, x, r), y);
     div = select(b, loc, needsFloorFix(b, loc, r, y),
                  b.create<arith::SubFOp>(loc, div, c(1.0)), div);
     Value floor = b.create<math::FloorOp>(loc, div);
@@ -504,8 +512,9 @@ Value scalarFloorDivide(OpBuilder &b, Location loc, tcc::FloorDivideOp,
                    floor);
     Value quotient = b.create<arith::DivFOp>(loc, x, y);
     Value signedZero = b.create<math::CopySignOp>(loc, c(0.0), quotient);
-    Value result = select(b, loc, cmpf(b, loc, arith::CmpFPredicate::UNE, div, c(0.0)),
-                          floor, signedZero);
+    Value result =
+        select(b, loc, cmpf(b, loc, arith::CmpFPredicate::UNE, div, c(0.0)),
+               floor, signedZero);
     // x / 0 is +-inf or NaN, as ATen returns it.
     return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OEQ, y, c(0.0)),
                   quotient, result);
@@ -513,10 +522,12 @@ Value scalarFloorDivide(OpBuilder &b, Location loc, tcc::FloorDivideOp,
   Value zero = zeroLike(b, loc, x);
   auto [q, r] = safeIntegerDivide(b, loc, x, y, isUnsigned);
   if (!isUnsigned)
-    q = select(b, loc, needsFloorFix(b, loc, r, y),
-               b.create<arith::SubIOp>(loc, q, intConstant(b, loc, x.getType(), 1)),
-               q);
-  return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, y, zero), zero, q);
+    q = select(
+        b, loc, needsFloorFix(b, loc, r, y),
+        b.create<arith::SubIOp>(loc, q, intConstant(b, loc, x.getType(), 1)),
+        q);
+  return select(b, loc, cmpi(b, loc, arith::CmpIPredicate::eq, y, zero), zero,
+                q);
 }
 
 //===----------------------------------------------------------------------===//
@@ -553,10 +564,11 @@ struct CastLowering : TccPattern<tcc::CastOp> {
   matchAndRewrite(tcc::CastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType resultType = convertedType(op.getResult());
-    bool fromUnsigned = isUnsignedElement(op.getInput().getType().getElementType());
-    rewriter.replaceOp(op, convertTensor(rewriter, op.getLoc(), adaptor.getInput(),
-                                         resultType.getElementType(),
-                                         fromUnsigned));
+    bool fromUnsigned =
+        isUnsignedElement(op.getInput().getType().getElementType());
+    rewriter.replaceOp(
+        op, convertTensor(rewriter, op.getLoc(), adaptor.getInput(),
+                          resultType.getElementType(), fromUnsigned));
     return success();
   }
 };
@@ -581,7 +593,7 @@ void addPattern(const TypeConverter &converter, RewritePatternSet &patterns,
 } // namespace
 
 void tcc::lowering::populateElementwisePatterns(const TypeConverter &converter,
-                                           RewritePatternSet &patterns) {
+                                                RewritePatternSet &patterns) {
   using namespace tcc;
   using F = arith::CmpFPredicate;
   using I = arith::CmpIPredicate;

@@ -27,30 +27,29 @@ namespace {
 Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs,
                ArrayRef<AffineMap> maps,
                ArrayRef<utils::IteratorType> iterators, Value init) {
-  return buildGeneric(b, loc, ValueRange{lhs, rhs}, init, maps, iterators,
-                      [](OpBuilder &nb, Location l, ValueRange args)
-                          -> SmallVector<Value> {
-                        Value product = mul(nb, l, promote(nb, l, args[0]),
-                                            promote(nb, l, args[1]));
-                        return {accumulateAdd(nb, l, args[2], product)};
-                      })[0];
+  return buildGeneric(
+      b, loc, ValueRange{lhs, rhs}, init, maps, iterators,
+      [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        Value product =
+            mul(nb, l, promote(nb, l, args[0]), promote(nb, l, args[1]));
+        return {accumulateAdd(nb, l, args[2], product)};
+      })[0];
 }
 
 /// A tensor of `shape` whose elements are `values` (promoted) read through
 /// `map`, or zeros when `values` is null: the starting accumulator of a
 /// contraction with an optional bias.
-Value biasOrZeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                  Type acc, Value values, AffineMap map) {
+Value biasOrZeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type acc,
+                  Value values, AffineMap map) {
   if (!values)
     return filledTensor(b, loc, shape, numberConstant(b, loc, acc, 0));
   Value init = emptyTensor(b, loc, shape, acc);
-  return buildGeneric(b, loc, values, init,
-                      {map, b.getMultiDimIdentityMap(shape.size())},
-                      iteratorTypes(shape.size()),
-                      [](OpBuilder &nb, Location l, ValueRange args)
-                          -> SmallVector<Value> {
-                        return {promote(nb, l, args[0])};
-                      })[0];
+  return buildGeneric(
+      b, loc, values, init, {map, b.getMultiDimIdentityMap(shape.size())},
+      iteratorTypes(shape.size()),
+      [](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        return {promote(nb, l, args[0])};
+      })[0];
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,8 +76,8 @@ struct MatmulLowering : TccPattern<tcc::MatmulOp> {
       SmallVector<AffineExpr> exprs;
       int64_t batchRank = type.getRank() - 2, offset = rank - 2 - batchRank;
       for (int64_t i = 0; i < batchRank; ++i) {
-        bool broadcast = type.getDimSize(i) == 1 &&
-                         resultType.getDimSize(i + offset) != 1;
+        bool broadcast =
+            type.getDimSize(i) == 1 && resultType.getDimSize(i + offset) != 1;
         exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
                                   : getAffineDimExpr(i + offset, ctx));
       }
@@ -91,9 +90,9 @@ struct MatmulLowering : TccPattern<tcc::MatmulOp> {
     SmallVector<AffineMap> maps = {
         AffineMap::get(loops, 0, lhsExprs, ctx),
         AffineMap::get(loops, 0, rhsExprs, ctx),
-        AffineMap::get(loops, 0,
-                       AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(),
-                       ctx)};
+        AffineMap::get(
+            loops, 0, AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(),
+            ctx)};
     Type element = resultType.getElementType(), acc = computeType(element);
     Value init = filledTensor(rewriter, loc, resultType.getShape(),
                               numberConstant(rewriter, loc, acc, 0));
@@ -119,17 +118,19 @@ struct LinearLowering : TccPattern<tcc::LinearOp> {
     for (int64_t d = 0; d < rank; ++d)
       outExprs.push_back(getAffineDimExpr(d, ctx));
     inputExprs.assign(outExprs.begin(), outExprs.end() - 1);
-    AffineExpr o = getAffineDimExpr(rank - 1, ctx), k = getAffineDimExpr(rank, ctx);
+    AffineExpr o = getAffineDimExpr(rank - 1, ctx),
+               k = getAffineDimExpr(rank, ctx);
     inputExprs.push_back(k);
     Type element = resultType.getElementType(), acc = computeType(element);
-    Value init = biasOrZeros(rewriter, loc, resultType.getShape(), acc,
-                             adaptor.getBias(),
-                             AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx)));
-    Value result = contract(rewriter, loc, adaptor.getInput(), adaptor.getWeight(),
-                            {AffineMap::get(loops, 0, inputExprs, ctx),
-                             AffineMap::get(loops, 0, {o, k}, ctx),
-                             AffineMap::get(loops, 0, outExprs, ctx)},
-                            iteratorTypes(rank, 1), init);
+    Value init = biasOrZeros(
+        rewriter, loc, resultType.getShape(), acc, adaptor.getBias(),
+        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx)));
+    Value result =
+        contract(rewriter, loc, adaptor.getInput(), adaptor.getWeight(),
+                 {AffineMap::get(loops, 0, inputExprs, ctx),
+                  AffineMap::get(loops, 0, {o, k}, ctx),
+                  AffineMap::get(loops, 0, outExprs, ctx)},
+                 iteratorTypes(rank, 1), init);
     rewriter.replaceOp(op, convertTensor(rewriter, loc, result, element));
     return success();
   }
@@ -160,7 +161,8 @@ Value padImage(OpBuilder &b, Location loc, Value image, ImageDims dims,
   bool needed = false;
   for (int i = 0; i < 2; ++i) {
     int64_t d = i == 0 ? dims.height : dims.width;
-    int64_t reach = (outShape[d] - 1) * stride[i] + (kernel[i] - 1) * dilation[i] + 1;
+    int64_t reach =
+        (outShape[d] - 1) * stride[i] + (kernel[i] - 1) * dilation[i] + 1;
     int64_t size = std::max(shape[d] + 2 * padding[i], reach);
     needed |= padding[i] != 0 || size > shape[d];
     low[d] = padding[i];
@@ -175,11 +177,11 @@ Value padImage(OpBuilder &b, Location loc, Value image, ImageDims dims,
 /// (in its layout) then kh, kw; the image is read at
 /// (o * stride + k * dilation) in each spatial dim. The accumulator starts
 /// as `init` (a tensor of the output's shape).
-Value reduceWindows(OpBuilder &b, Location loc, Value image, ImageDims dims,
-                    ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
-                    ArrayRef<int64_t> dilation, Value init,
-                    function_ref<Value(OpBuilder &, Location, Value acc, Value x)>
-                        combine) {
+Value reduceWindows(
+    OpBuilder &b, Location loc, Value image, ImageDims dims,
+    ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+    ArrayRef<int64_t> dilation, Value init,
+    function_ref<Value(OpBuilder &, Location, Value acc, Value x)> combine) {
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineExpr> imageExprs;
   for (int64_t d = 0; d < 4; ++d)
@@ -192,11 +194,10 @@ Value reduceWindows(OpBuilder &b, Location loc, Value image, ImageDims dims,
   return buildGeneric(
       b, loc, ValueRange{image, window}, init,
       {AffineMap::get(6, 0, imageExprs, ctx),
-       AffineMap::get(6, 0, {getAffineDimExpr(4, ctx), getAffineDimExpr(5, ctx)},
-                      ctx),
-       AffineMap::get(6, 0,
-                      AffineMap::getMultiDimIdentityMap(4, ctx).getResults(),
-                      ctx)},
+       AffineMap::get(
+           6, 0, {getAffineDimExpr(4, ctx), getAffineDimExpr(5, ctx)}, ctx),
+       AffineMap::get(
+           6, 0, AffineMap::getMultiDimIdentityMap(4, ctx).getResults(), ctx)},
       iteratorTypes(4, 2),
       [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
         return {combine(nb, l, args[2], promote(nb, l, args[0]))};
@@ -251,15 +252,14 @@ struct Conv2dLowering : TccPattern<tcc::Conv2dOp> {
     weightExprs = nhwc ? SmallVector<AffineExpr>{o, kh, kw, c}
                        : SmallVector<AffineExpr>{o, c, kh, kw};
     AffineMap out = AffineMap::getMultiDimIdentityMap(4, ctx);
-    Value init = biasOrZeros(rewriter, loc, resultType.getShape(), acc,
-                             adaptor.getBias(),
-                             AffineMap::get(4, 0, d(dims.channel)));
-    Value result = contract(
-        rewriter, loc, image, adaptor.getWeight(),
-        {AffineMap::get(7, 0, imageExprs, ctx),
-         AffineMap::get(7, 0, weightExprs, ctx),
-         AffineMap::get(7, 0, out.getResults(), ctx)},
-        iteratorTypes(4, 3), init);
+    Value init =
+        biasOrZeros(rewriter, loc, resultType.getShape(), acc,
+                    adaptor.getBias(), AffineMap::get(4, 0, d(dims.channel)));
+    Value result = contract(rewriter, loc, image, adaptor.getWeight(),
+                            {AffineMap::get(7, 0, imageExprs, ctx),
+                             AffineMap::get(7, 0, weightExprs, ctx),
+                             AffineMap::get(7, 0, out.getResults(), ctx)},
+                            iteratorTypes(4, 3), init);
     rewriter.replaceOp(op, convertTensor(rewriter, loc, result, element));
     return success();
   }
@@ -281,16 +281,15 @@ struct MaxPool2dLowering : TccPattern<tcc::MaxPool2dOp> {
     RankedTensorType resultType = convertedType(op.getResult());
     Type element = resultType.getElementType(), acc = computeType(element);
     ImageDims dims(op.getLayout());
-    Value image = padImage(rewriter, loc, adaptor.getInput(), dims,
-                           resultType.getShape(), op.getKernelSize(),
-                           op.getStride(), op.getPadding(), op.getDilation(),
-                           lowest(rewriter, loc, element, false));
+    Value image =
+        padImage(rewriter, loc, adaptor.getInput(), dims, resultType.getShape(),
+                 op.getKernelSize(), op.getStride(), op.getPadding(),
+                 op.getDilation(), lowest(rewriter, loc, element, false));
     Value init = filledTensor(rewriter, loc, resultType.getShape(),
                               lowest(rewriter, loc, acc, false));
     Value result = reduceWindows(
         rewriter, loc, image, dims, op.getKernelSize(), op.getStride(),
-        op.getDilation(), init,
-        [](OpBuilder &b, Location l, Value a, Value x) {
+        op.getDilation(), init, [](OpBuilder &b, Location l, Value a, Value x) {
           return maximum(b, l, a, x, false);
         });
     rewriter.replaceOp(op, convertTensor(rewriter, loc, result, element));
@@ -299,10 +298,9 @@ struct MaxPool2dLowering : TccPattern<tcc::MaxPool2dOp> {
 };
 
 /// Divides window sums by a divisor computed from the output position.
-Value divideWindows(OpBuilder &b, Location loc, Value sums, ImageDims dims,
-                    Type element,
-                    function_ref<Value(OpBuilder &, Location, Value oh, Value ow)>
-                        divisor) {
+Value divideWindows(
+    OpBuilder &b, Location loc, Value sums, ImageDims dims, Type element,
+    function_ref<Value(OpBuilder &, Location, Value oh, Value ow)> divisor) {
   auto type = cast<RankedTensorType>(sums.getType());
   Type acc = type.getElementType();
   return buildElementwise(
@@ -314,7 +312,8 @@ Value divideWindows(OpBuilder &b, Location loc, Value sums, ImageDims dims,
             l, acc,
             nb.create<arith::IndexCastOp>(l, nb.getI64Type(),
                                           divisor(nb, l, oh, ow)));
-        return demote(nb, l, nb.create<arith::DivFOp>(l, args[0], count), element);
+        return demote(nb, l, nb.create<arith::DivFOp>(l, args[0], count),
+                      element);
       });
 }
 
@@ -335,16 +334,16 @@ struct AvgPool2dLowering : TccPattern<tcc::AvgPool2dOp> {
     ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                       padding = op.getPadding();
     const int64_t noDilation[] = {1, 1};
-    Value image = padImage(rewriter, loc, adaptor.getInput(), dims,
-                           resultType.getShape(), kernel, stride, padding,
-                           noDilation, numberConstant(rewriter, loc, element, 0));
+    Value image = padImage(
+        rewriter, loc, adaptor.getInput(), dims, resultType.getShape(), kernel,
+        stride, padding, noDilation, numberConstant(rewriter, loc, element, 0));
     Value init = filledTensor(rewriter, loc, resultType.getShape(),
                               numberConstant(rewriter, loc, acc, 0));
-    Value sums = reduceWindows(rewriter, loc, image, dims, kernel, stride,
-                               noDilation, init,
-                               [](OpBuilder &b, Location l, Value a, Value x) {
-                                 return accumulateAdd(b, l, a, x);
-                               });
+    Value sums =
+        reduceWindows(rewriter, loc, image, dims, kernel, stride, noDilation,
+                      init, [](OpBuilder &b, Location l, Value a, Value x) {
+                        return accumulateAdd(b, l, a, x);
+                      });
     int64_t size[2] = {inputType.getDimSize(dims.height),
                        inputType.getDimSize(dims.width)};
     std::optional<uint64_t> override = op.getDivisorOverride();
@@ -373,7 +372,8 @@ struct AvgPool2dLowering : TccPattern<tcc::AvgPool2dOp> {
       }
       return count;
     };
-    rewriter.replaceOp(op, divideWindows(rewriter, loc, sums, dims, element, divisor));
+    rewriter.replaceOp(
+        op, divideWindows(rewriter, loc, sums, dims, element, divisor));
     return success();
   }
 };
@@ -428,12 +428,13 @@ struct AdaptiveAvgPool2dLowering : TccPattern<tcc::AdaptiveAvgPool2dOp> {
 
     Value init = filledTensor(rewriter, loc, resultType.getShape(),
                               numberConstant(rewriter, loc, acc, 0));
-    Value windowTensor = emptyTensor(rewriter, loc, window, rewriter.getI8Type());
+    Value windowTensor =
+        emptyTensor(rewriter, loc, window, rewriter.getI8Type());
     MLIRContext *ctx = rewriter.getContext();
     Value sums = buildGeneric(
         rewriter, loc, windowTensor, init,
-        {AffineMap::get(6, 0, {getAffineDimExpr(4, ctx), getAffineDimExpr(5, ctx)},
-                        ctx),
+        {AffineMap::get(
+             6, 0, {getAffineDimExpr(4, ctx), getAffineDimExpr(5, ctx)}, ctx),
          AffineMap::get(6, 0,
                         AffineMap::getMultiDimIdentityMap(4, ctx).getResults(),
                         ctx)},
@@ -463,7 +464,8 @@ struct AdaptiveAvgPool2dLowering : TccPattern<tcc::AdaptiveAvgPool2dOp> {
       return b.create<arith::MulIOp>(l, b.create<arith::SubIOp>(l, h1, h0),
                                      b.create<arith::SubIOp>(l, w1, w0));
     };
-    rewriter.replaceOp(op, divideWindows(rewriter, loc, sums, dims, element, divisor));
+    rewriter.replaceOp(
+        op, divideWindows(rewriter, loc, sums, dims, element, divisor));
     return success();
   }
 };
@@ -471,7 +473,7 @@ struct AdaptiveAvgPool2dLowering : TccPattern<tcc::AdaptiveAvgPool2dOp> {
 } // namespace
 
 void tcc::lowering::populateNNPatterns(const TypeConverter &converter,
-                                  RewritePatternSet &patterns) {
+                                       RewritePatternSet &patterns) {
   patterns.add<MatmulLowering, LinearLowering, Conv2dLowering,
                MaxPool2dLowering, AvgPool2dLowering, AdaptiveAvgPool2dLowering>(
       converter, patterns.getContext());

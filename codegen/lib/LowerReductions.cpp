@@ -33,24 +33,24 @@ AffineMap keptDimsOf(MLIRContext *ctx, const ReductionLoops &loops) {
 /// Reduces `input` into a new tensor of the kept dims, starting from `init`;
 /// `combine(acc, x)` sees x promoted to the accumulator's type. Extra inputs
 /// (`keptInputs`, tensors of the kept dims) arrive after x.
-Value reduce(OpBuilder &b, Location loc, const ReductionLoops &loops,
-             Value input, Value init, ValueRange keptInputs,
-             function_ref<Value(OpBuilder &, Location, Value acc, ValueRange)>
-                 combine) {
+Value reduce(
+    OpBuilder &b, Location loc, const ReductionLoops &loops, Value input,
+    Value init, ValueRange keptInputs,
+    function_ref<Value(OpBuilder &, Location, Value acc, ValueRange)> combine) {
   SmallVector<Value> inputs = {input};
   inputs.append(keptInputs.begin(), keptInputs.end());
   SmallVector<AffineMap> maps = {loops.inputMap()};
   maps.append(keptInputs.size(), loops.keptMap());
   maps.push_back(loops.keptMap());
   Value out = filledTensor(b, loc, loops.keptShape, init);
-  return buildGeneric(b, loc, inputs, out, maps, loops.iterators(),
-                      [&](OpBuilder &nb, Location l, ValueRange args)
-                          -> SmallVector<Value> {
-                        SmallVector<Value> values = {promote(nb, l, args[0])};
-                        for (Value v : args.drop_front().drop_back())
-                          values.push_back(v);
-                        return {combine(nb, l, args.back(), values)};
-                      })[0];
+  return buildGeneric(
+      b, loc, inputs, out, maps, loops.iterators(),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        SmallVector<Value> values = {promote(nb, l, args[0])};
+        for (Value v : args.drop_front().drop_back())
+          values.push_back(v);
+        return {combine(nb, l, args.back(), values)};
+      })[0];
 }
 
 /// An elementwise generic over tensors of the kept dims.
@@ -65,8 +65,7 @@ Value keptElementwise(OpBuilder &b, Location loc, const ReductionLoops &loops,
 
 enum class ReduceKind { Sum, Mean, Prod, Max, Min };
 
-template <typename Op, ReduceKind kind>
-struct ReduceLowering : TccPattern<Op> {
+template <typename Op, ReduceKind kind> struct ReduceLowering : TccPattern<Op> {
   using TccPattern<Op>::TccPattern;
 
   LogicalResult
@@ -78,7 +77,8 @@ struct ReduceLowering : TccPattern<Op> {
     RankedTensorType resultType = this->convertedType(op.getResult());
     Type element = resultType.getElementType();
     Type acc = computeType(element);
-    bool isUnsigned = isUnsignedElement(op.getInput().getType().getElementType());
+    bool isUnsigned =
+        isUnsignedElement(op.getInput().getType().getElementType());
     ReductionLoops loops(rewriter.getContext(), inputType.getShape(),
                          op.getDims());
 
@@ -118,10 +118,10 @@ struct ReduceLowering : TccPattern<Op> {
       AffineMap outMap = op.getKeepdim() ? loops.keepdimMap() : loops.keptMap();
       Value out = filledTensor(rewriter, loc, resultType.getShape(), init);
       rewriter.replaceOp(
-          op, buildGeneric(rewriter, loc, input, out, {loops.inputMap(), outMap},
-                           loops.iterators(),
-                           [&](OpBuilder &b, Location l, ValueRange args)
-                               -> SmallVector<Value> {
+          op, buildGeneric(rewriter, loc, input, out,
+                           {loops.inputMap(), outMap}, loops.iterators(),
+                           [&](OpBuilder &b, Location l,
+                               ValueRange args) -> SmallVector<Value> {
                              return {combine(b, l, args[1], args[0])};
                            })[0]);
       return success();
@@ -143,11 +143,12 @@ struct ReduceLowering : TccPattern<Op> {
                 {AffineMap::get(rank, 0, exprs, rewriter.getContext()),
                  rewriter.getMultiDimIdentityMap(rank)},
                 iteratorTypes(rank),
-                [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
                   Value v = args[0];
                   if (kind == ReduceKind::Mean) // 0 / 0 = NaN for an empty mean
-                    v = b.create<arith::DivFOp>(l, v,
-                                                floatConstant(b, l, acc, count));
+                    v = b.create<arith::DivFOp>(
+                        l, v, floatConstant(b, l, acc, count));
                   return {demote(b, l, v, element)};
                 })[0]);
     return success();
@@ -162,8 +163,7 @@ struct ReduceLowering : TccPattern<Op> {
 /// (the result). Only a strictly better element replaces the best, so the
 /// first index wins ties; NaN counts as better than any number, so the
 /// first NaN wins, as in PyTorch.
-template <typename Op, bool isMax>
-struct ArgReduceLowering : TccPattern<Op> {
+template <typename Op, bool isMax> struct ArgReduceLowering : TccPattern<Op> {
   using TccPattern<Op>::TccPattern;
 
   LogicalResult
@@ -174,7 +174,8 @@ struct ArgReduceLowering : TccPattern<Op> {
     auto inputType = cast<RankedTensorType>(input.getType());
     RankedTensorType resultType = this->convertedType(op.getResult());
     Type acc = computeType(inputType.getElementType());
-    bool isUnsigned = isUnsignedElement(op.getInput().getType().getElementType());
+    bool isUnsigned =
+        isUnsignedElement(op.getInput().getType().getElementType());
     int64_t dim = normalizeDim(op.getDim(), inputType.getRank());
     ReductionLoops loops(rewriter.getContext(), inputType.getShape(), {dim});
 
@@ -193,10 +194,12 @@ struct ArgReduceLowering : TccPattern<Op> {
           Value x = promote(b, l, args[0]), current = args[1];
           Value better;
           if (isa<FloatType>(acc)) {
-            better = b.create<arith::CmpFOp>(
-                l, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-                x, current);
-            Value xNan = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, x, x);
+            better = b.create<arith::CmpFOp>(l,
+                                             isMax ? arith::CmpFPredicate::OGT
+                                                   : arith::CmpFPredicate::OLT,
+                                             x, current);
+            Value xNan =
+                b.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, x, x);
             Value currentNumber = b.create<arith::CmpFOp>(
                 l, arith::CmpFPredicate::ORD, current, current);
             better = b.create<arith::OrIOp>(
@@ -224,8 +227,7 @@ struct ArgReduceLowering : TccPattern<Op> {
 /// Numerically stable: m = max(x), s = sum(exp(x - m)), then
 /// softmax = exp(x - m) * (1 / s) and log_softmax = (x - m) - log(s), as
 /// ATen's vectorized kernels compute them.
-template <typename Op, bool isLog>
-struct SoftmaxLowering : TccPattern<Op> {
+template <typename Op, bool isLog> struct SoftmaxLowering : TccPattern<Op> {
   using TccPattern<Op>::TccPattern;
 
   LogicalResult
@@ -239,18 +241,17 @@ struct SoftmaxLowering : TccPattern<Op> {
     int64_t dim = normalizeDim(op.getDim(), type.getRank());
     ReductionLoops loops(ctx, type.getShape(), {dim});
 
-    Value max = reduce(rewriter, loc, loops, input,
-                       lowest(rewriter, loc, acc, false), {},
-                       [](OpBuilder &b, Location l, Value a, ValueRange v) {
-                         return maximum(b, l, a, v[0], false);
-                       });
-    Value sum = reduce(rewriter, loc, loops, input,
-                       floatConstant(rewriter, loc, acc, 0.0), max,
-                       [](OpBuilder &b, Location l, Value a, ValueRange v) {
-                         Value shifted = b.create<arith::SubFOp>(l, v[0], v[1]);
-                         return accumulateAdd(b, l, a,
-                                              b.create<math::ExpOp>(l, shifted));
-                       });
+    Value max =
+        reduce(rewriter, loc, loops, input, lowest(rewriter, loc, acc, false),
+               {}, [](OpBuilder &b, Location l, Value a, ValueRange v) {
+                 return maximum(b, l, a, v[0], false);
+               });
+    Value sum = reduce(
+        rewriter, loc, loops, input, floatConstant(rewriter, loc, acc, 0.0),
+        max, [](OpBuilder &b, Location l, Value a, ValueRange v) {
+          Value shifted = b.create<arith::SubFOp>(l, v[0], v[1]);
+          return accumulateAdd(b, l, a, b.create<math::ExpOp>(l, shifted));
+        });
     Value scale = keptElementwise(
         rewriter, loc, loops, sum, acc,
         [](OpBuilder &b, Location l, ValueRange v) -> Value {
@@ -264,22 +265,24 @@ struct SoftmaxLowering : TccPattern<Op> {
     AffineMap kept = keptDimsOf(ctx, loops);
     Value out = emptyTensor(rewriter, loc, type.getShape(), element);
     rewriter.replaceOp(
-        op, buildGeneric(
-                rewriter, loc, ValueRange{input, max, scale}, out,
-                {rewriter.getMultiDimIdentityMap(rank), kept, kept,
-                 rewriter.getMultiDimIdentityMap(rank)},
-                iteratorTypes(rank),
-                [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-                  Value shifted =
-                      b.create<arith::SubFOp>(l, promote(b, l, args[0]), args[1]);
-                  Value y = isLog ? b.create<arith::SubFOp>(l, shifted, args[2])
-                                        .getResult()
-                                  : b.create<arith::MulFOp>(
-                                         l, b.create<math::ExpOp>(l, shifted),
-                                         args[2])
-                                        .getResult();
-                  return {demote(b, l, y, element)};
-                })[0]);
+        op,
+        buildGeneric(
+            rewriter, loc, ValueRange{input, max, scale}, out,
+            {rewriter.getMultiDimIdentityMap(rank), kept, kept,
+             rewriter.getMultiDimIdentityMap(rank)},
+            iteratorTypes(rank),
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              Value shifted =
+                  b.create<arith::SubFOp>(l, promote(b, l, args[0]), args[1]);
+              Value y =
+                  isLog
+                      ? b.create<arith::SubFOp>(l, shifted, args[2]).getResult()
+                      : b.create<arith::MulFOp>(
+                             l, b.create<math::ExpOp>(l, shifted), args[2])
+                            .getResult();
+              return {demote(b, l, y, element)};
+            })[0]);
     return success();
   }
 };
@@ -316,24 +319,27 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
                        [](OpBuilder &b, Location l, Value a, ValueRange v) {
                          return accumulateAdd(b, l, a, v[0]);
                        });
-    Value mean = keptElementwise(
-        rewriter, loc, loops, sum, acc,
-        [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-          return b.create<arith::DivFOp>(l, v[0], floatConstant(b, l, acc, count));
-        });
-    Value squares = reduce(
-        rewriter, loc, loops, input, zero, mean,
-        [](OpBuilder &b, Location l, Value a, ValueRange v) {
-          Value centered = b.create<arith::SubFOp>(l, v[0], v[1]);
-          return accumulateAdd(b, l, a,
-                               b.create<arith::MulFOp>(l, centered, centered));
-        });
+    Value mean =
+        keptElementwise(rewriter, loc, loops, sum, acc,
+                        [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                          return b.create<arith::DivFOp>(
+                              l, v[0], floatConstant(b, l, acc, count));
+                        });
+    Value squares =
+        reduce(rewriter, loc, loops, input, zero, mean,
+               [](OpBuilder &b, Location l, Value a, ValueRange v) {
+                 Value centered = b.create<arith::SubFOp>(l, v[0], v[1]);
+                 return accumulateAdd(
+                     b, l, a, b.create<arith::MulFOp>(l, centered, centered));
+               });
     Value rstd = keptElementwise(
         rewriter, loc, loops, squares, acc,
         [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-          Value var = b.create<arith::DivFOp>(l, v[0], floatConstant(b, l, acc, count));
+          Value var =
+              b.create<arith::DivFOp>(l, v[0], floatConstant(b, l, acc, count));
           Value denominator = b.create<math::SqrtOp>(
-              l, b.create<arith::AddFOp>(l, var, floatConstant(b, l, acc, eps)));
+              l,
+              b.create<arith::AddFOp>(l, var, floatConstant(b, l, acc, eps)));
           return b.create<arith::DivFOp>(l, floatConstant(b, l, acc, 1.0),
                                          denominator);
         });
@@ -351,19 +357,21 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     Value out = emptyTensor(rewriter, loc, type.getShape(), element);
     rewriter.replaceOp(
-        op, buildGeneric(
-                rewriter, loc, inputs, out, maps, iteratorTypes(rank),
-                [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-                  Value centered =
-                      b.create<arith::SubFOp>(l, promote(b, l, args[0]), args[1]);
-                  Value y = b.create<arith::MulFOp>(l, centered, args[2]);
-                  unsigned next = 3;
-                  if (weight)
-                    y = b.create<arith::MulFOp>(l, y, promote(b, l, args[next++]));
-                  if (bias)
-                    y = b.create<arith::AddFOp>(l, y, promote(b, l, args[next++]));
-                  return {demote(b, l, y, element)};
-                })[0]);
+        op,
+        buildGeneric(
+            rewriter, loc, inputs, out, maps, iteratorTypes(rank),
+            [&](OpBuilder &b, Location l,
+                ValueRange args) -> SmallVector<Value> {
+              Value centered =
+                  b.create<arith::SubFOp>(l, promote(b, l, args[0]), args[1]);
+              Value y = b.create<arith::MulFOp>(l, centered, args[2]);
+              unsigned next = 3;
+              if (weight)
+                y = b.create<arith::MulFOp>(l, y, promote(b, l, args[next++]));
+              if (bias)
+                y = b.create<arith::AddFOp>(l, y, promote(b, l, args[next++]));
+              return {demote(b, l, y, element)};
+            })[0]);
     return success();
   }
 };
@@ -394,13 +402,14 @@ struct BatchNormLowering : TccPattern<tcc::BatchNormOp> {
                            adaptor.getRunningMean(), adaptor.getRunningVar()},
                 out, {identity, channel, channel, channel, channel, identity},
                 iteratorTypes(rank),
-                [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+                [&](OpBuilder &b, Location l,
+                    ValueRange args) -> SmallVector<Value> {
                   SmallVector<Value> v;
                   for (Value arg : args.drop_back())
                     v.push_back(promote(b, l, arg));
                   Value denominator = b.create<math::SqrtOp>(
-                      l, b.create<arith::AddFOp>(l, v[4],
-                                                 floatConstant(b, l, acc, eps)));
+                      l, b.create<arith::AddFOp>(
+                             l, v[4], floatConstant(b, l, acc, eps)));
                   Value alpha = b.create<arith::DivFOp>(l, v[1], denominator);
                   Value beta = b.create<arith::SubFOp>(
                       l, v[2], b.create<arith::MulFOp>(l, v[3], alpha));
@@ -415,16 +424,15 @@ struct BatchNormLowering : TccPattern<tcc::BatchNormOp> {
 } // namespace
 
 void tcc::lowering::populateReductionPatterns(const TypeConverter &converter,
-                                         RewritePatternSet &patterns) {
+                                              RewritePatternSet &patterns) {
   using namespace tcc;
-  patterns.add<ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
-               ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
-               ReduceLowering<ReduceProdOp, ReduceKind::Prod>,
-               ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
-               ReduceLowering<ReduceMinOp, ReduceKind::Min>,
-               ArgReduceLowering<ArgmaxOp, true>,
-               ArgReduceLowering<ArgminOp, false>,
-               SoftmaxLowering<SoftmaxOp, false>,
-               SoftmaxLowering<LogSoftmaxOp, true>, LayerNormLowering,
-               BatchNormLowering>(converter, patterns.getContext());
+  patterns.add<
+      ReduceLowering<ReduceSumOp, ReduceKind::Sum>,
+      ReduceLowering<ReduceMeanOp, ReduceKind::Mean>,
+      ReduceLowering<ReduceProdOp, ReduceKind::Prod>,
+      ReduceLowering<ReduceMaxOp, ReduceKind::Max>,
+      ReduceLowering<ReduceMinOp, ReduceKind::Min>,
+      ArgReduceLowering<ArgmaxOp, true>, ArgReduceLowering<ArgminOp, false>,
+      SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>,
+      LayerNormLowering, BatchNormLowering>(converter, patterns.getContext());
 }

@@ -74,8 +74,8 @@ struct ReshapeLowering : TccPattern<tcc::ReshapeOp> {
         return success();
       }
     }
-    auto flatType = RankedTensorType::get({from.getNumElements()},
-                                          from.getElementType());
+    auto flatType =
+        RankedTensorType::get({from.getNumElements()}, from.getElementType());
     auto all = [](int64_t rank) {
       ReassociationIndices group;
       for (int64_t d = 0; d < rank; ++d)
@@ -108,14 +108,13 @@ struct TransposeLowering : TccPattern<tcc::TransposeOp> {
     int64_t rank = type.getRank();
     Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
                              type.getElementType());
-    Value result =
-        buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
-                     {AffineMap::get(rank, 0, exprs, ctx),
-                      rewriter.getMultiDimIdentityMap(rank)},
-                     iteratorTypes(rank),
-                     [](OpBuilder &, Location, ValueRange args) {
-                       return SmallVector<Value>{args[0]};
-                     })[0];
+    Value result = buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
+                                {AffineMap::get(rank, 0, exprs, ctx),
+                                 rewriter.getMultiDimIdentityMap(rank)},
+                                iteratorTypes(rank),
+                                [](OpBuilder &, Location, ValueRange args) {
+                                  return SmallVector<Value>{args[0]};
+                                })[0];
     rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
     return success();
   }
@@ -152,14 +151,13 @@ struct SliceLowering : TccPattern<tcc::SliceOp> {
                       op.getStart()[d]);
     Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
                              type.getElementType());
-    Value result =
-        buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
-                     {AffineMap::get(rank, 0, exprs, ctx),
-                      rewriter.getMultiDimIdentityMap(rank)},
-                     iteratorTypes(rank),
-                     [](OpBuilder &, Location, ValueRange args) {
-                       return SmallVector<Value>{args[0]};
-                     })[0];
+    Value result = buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
+                                {AffineMap::get(rank, 0, exprs, ctx),
+                                 rewriter.getMultiDimIdentityMap(rank)},
+                                iteratorTypes(rank),
+                                [](OpBuilder &, Location, ValueRange args) {
+                                  return SmallVector<Value>{args[0]};
+                                })[0];
     rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
     return success();
   }
@@ -185,7 +183,8 @@ struct ConcatLowering : TccPattern<tcc::ConcatOp> {
       offset += size;
     }
     Location loc = op.getLoc();
-    Value init = emptyTensor(rewriter, loc, type.getShape(), type.getElementType());
+    Value init =
+        emptyTensor(rewriter, loc, type.getShape(), type.getElementType());
     if (parts.empty() || type.getNumElements() == 0) {
       rewriter.replaceOp(op, init);
       return success();
@@ -200,12 +199,13 @@ struct ConcatLowering : TccPattern<tcc::ConcatOp> {
           Value position = indices[dim];
           auto read = [&](auto part) -> Value {
             auto [input, start] = part;
-            int64_t size = cast<RankedTensorType>(input.getType()).getDimSize(dim);
+            int64_t size =
+                cast<RankedTensorType>(input.getType()).getDimSize(dim);
             SmallVector<Value> at = indices;
-            at[dim] = clampedIndex(
-                b, l,
-                b.create<arith::SubIOp>(l, position, indexConstant(b, l, start)),
-                size);
+            at[dim] = clampedIndex(b, l,
+                                   b.create<arith::SubIOp>(
+                                       l, position, indexConstant(b, l, start)),
+                                   size);
             return b.create<tensor::ExtractOp>(l, input, at);
           };
           Value value = read(parts.back());
@@ -241,10 +241,11 @@ Value indexedRead(OpBuilder &b, Location loc, RankedTensorType resultType,
       [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
         SmallVector<Value> at;
         for (int64_t d = 0; d < sourceType.getRank(); ++d)
-          at.push_back(d == dim ? clampedIndex(nb, l, args[0],
-                                               sourceType.getDimSize(dim))
-                                : nb.create<linalg::IndexOp>(
-                                      l, loopOfSourceDim(d)).getResult());
+          at.push_back(
+              d == dim
+                  ? clampedIndex(nb, l, args[0], sourceType.getDimSize(dim))
+                  : nb.create<linalg::IndexOp>(l, loopOfSourceDim(d))
+                        .getResult());
         return {nb.create<tensor::ExtractOp>(l, source, at)};
       })[0];
 }
@@ -258,10 +259,11 @@ struct GatherLowering : TccPattern<tcc::GatherOp> {
     RankedTensorType type = convertedType(op.getResult());
     int64_t rank = type.getRank();
     int64_t dim = normalizeDim(op.getDim(), rank);
-    rewriter.replaceOp(
-        op, indexedRead(rewriter, op.getLoc(), type, adaptor.getInput(), dim,
-                        adaptor.getIndex(), rewriter.getMultiDimIdentityMap(rank),
-                        [](int64_t d) { return d; }));
+    rewriter.replaceOp(op,
+                       indexedRead(rewriter, op.getLoc(), type,
+                                   adaptor.getInput(), dim, adaptor.getIndex(),
+                                   rewriter.getMultiDimIdentityMap(rank),
+                                   [](int64_t d) { return d; }));
     return success();
   }
 };
@@ -301,10 +303,11 @@ struct EmbeddingLowering : TccPattern<tcc::EmbeddingOp> {
     for (int64_t d = 0; d + 1 < rank; ++d)
       exprs.push_back(getAffineDimExpr(d, ctx));
     // weight[indices[i...], j]: row from the index, column from the last loop.
-    rewriter.replaceOp(
-        op, indexedRead(rewriter, op.getLoc(), type, adaptor.getWeight(), 0,
-                        adaptor.getIndices(), AffineMap::get(rank, 0, exprs, ctx),
-                        [rank](int64_t) { return rank - 1; }));
+    rewriter.replaceOp(op,
+                       indexedRead(rewriter, op.getLoc(), type,
+                                   adaptor.getWeight(), 0, adaptor.getIndices(),
+                                   AffineMap::get(rank, 0, exprs, ctx),
+                                   [rank](int64_t) { return rank - 1; }));
     return success();
   }
 };
@@ -332,9 +335,10 @@ struct PadLowering : TccPattern<tcc::PadOp> {
 } // namespace
 
 void tcc::lowering::populateShapePatterns(const TypeConverter &converter,
-                                     RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, ReshapeLowering, TransposeLowering,
-               BroadcastToLowering, SliceLowering, ConcatLowering,
-               GatherLowering, IndexSelectLowering, EmbeddingLowering,
-               PadLowering>(converter, patterns.getContext());
+                                          RewritePatternSet &patterns) {
+  patterns
+      .add<ConstantLowering, ReshapeLowering, TransposeLowering,
+           BroadcastToLowering, SliceLowering, ConcatLowering, GatherLowering,
+           IndexSelectLowering, EmbeddingLowering, PadLowering>(
+          converter, patterns.getContext());
 }

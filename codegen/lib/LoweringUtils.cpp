@@ -20,7 +20,8 @@ bool tcc::lowering::isHalf(Type element) {
 }
 
 Type tcc::lowering::storageType(Type element) {
-  if (auto integer = dyn_cast<IntegerType>(element); integer && !integer.isSignless())
+  if (auto integer = dyn_cast<IntegerType>(element);
+      integer && !integer.isSignless())
     return IntegerType::get(element.getContext(), integer.getWidth());
   return element;
 }
@@ -36,14 +37,15 @@ Value tcc::lowering::promote(OpBuilder &b, Location loc, Value scalar) {
   return b.create<arith::ExtFOp>(loc, b.getF32Type(), scalar);
 }
 
-Value tcc::lowering::demote(OpBuilder &b, Location loc, Value scalar, Type storage) {
+Value tcc::lowering::demote(OpBuilder &b, Location loc, Value scalar,
+                            Type storage) {
   if (!isHalf(storage) || scalar.getType() == storage)
     return scalar;
   return b.create<arith::TruncFOp>(loc, storage, scalar);
 }
 
 Value tcc::lowering::floatConstant(OpBuilder &b, Location loc, Type type,
-                              const APFloat &value) {
+                                   const APFloat &value) {
   APFloat converted = value;
   bool losesInfo;
   converted.convert(cast<FloatType>(type).getFloatSemantics(),
@@ -52,17 +54,17 @@ Value tcc::lowering::floatConstant(OpBuilder &b, Location loc, Type type,
 }
 
 Value tcc::lowering::floatConstant(OpBuilder &b, Location loc, Type type,
-                              double value) {
+                                   double value) {
   return floatConstant(b, loc, type, APFloat(value));
 }
 
 Value tcc::lowering::intConstant(OpBuilder &b, Location loc, Type type,
-                            const APInt &value) {
+                                 const APInt &value) {
   return b.create<arith::ConstantOp>(loc, b.getIntegerAttr(type, value));
 }
 
 Value tcc::lowering::intConstant(OpBuilder &b, Location loc, Type type,
-                            int64_t value) {
+                                 int64_t value) {
   unsigned width = type.getIntOrFloatBitWidth();
   return intConstant(b, loc, type,
                      APInt(64, value, /*isSigned=*/true).trunc(width));
@@ -73,7 +75,7 @@ Value tcc::lowering::indexConstant(OpBuilder &b, Location loc, int64_t value) {
 }
 
 Value tcc::lowering::numberConstant(OpBuilder &b, Location loc, Type type,
-                               double value) {
+                                    double value) {
   if (isa<FloatType>(type))
     return floatConstant(b, loc, type, value);
   return intConstant(b, loc, type, static_cast<int64_t>(value));
@@ -92,11 +94,13 @@ static Value extreme(OpBuilder &b, Location loc, Type type, bool isUnsigned,
   return intConstant(b, loc, type, value);
 }
 
-Value tcc::lowering::highest(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
+Value tcc::lowering::highest(OpBuilder &b, Location loc, Type type,
+                             bool isUnsigned) {
   return extreme(b, loc, type, isUnsigned, /*high=*/true);
 }
 
-Value tcc::lowering::lowest(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
+Value tcc::lowering::lowest(OpBuilder &b, Location loc, Type type,
+                            bool isUnsigned) {
   return extreme(b, loc, type, isUnsigned, /*high=*/false);
 }
 
@@ -119,7 +123,7 @@ Value tcc::lowering::mul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
 }
 
 Value tcc::lowering::accumulateAdd(OpBuilder &b, Location loc, Value acc,
-                              Value value) {
+                                   Value value) {
   if (isa<FloatType>(acc.getType()))
     return b.create<arith::AddFOp>(loc, acc, value,
                                    arith::FastMathFlags::reassoc);
@@ -127,7 +131,7 @@ Value tcc::lowering::accumulateAdd(OpBuilder &b, Location loc, Value acc,
 }
 
 Value tcc::lowering::accumulateMul(OpBuilder &b, Location loc, Value acc,
-                              Value value) {
+                                   Value value) {
   if (isa<FloatType>(acc.getType()))
     return b.create<arith::MulFOp>(loc, acc, value,
                                    arith::FastMathFlags::reassoc);
@@ -135,7 +139,7 @@ Value tcc::lowering::accumulateMul(OpBuilder &b, Location loc, Value acc,
 }
 
 Value tcc::lowering::maximum(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                        bool isUnsigned) {
+                             bool isUnsigned) {
   if (isa<FloatType>(lhs.getType()))
     return b.create<arith::MaximumFOp>(loc, lhs, rhs);
   if (isUnsigned)
@@ -144,7 +148,7 @@ Value tcc::lowering::maximum(OpBuilder &b, Location loc, Value lhs, Value rhs,
 }
 
 Value tcc::lowering::minimum(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                        bool isUnsigned) {
+                             bool isUnsigned) {
   if (isa<FloatType>(lhs.getType()))
     return b.create<arith::MinimumFOp>(loc, lhs, rhs);
   if (isUnsigned)
@@ -152,15 +156,16 @@ Value tcc::lowering::minimum(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return b.create<arith::MinSIOp>(loc, lhs, rhs);
 }
 
-Value tcc::lowering::convertScalar(OpBuilder &b, Location loc, Value value, Type to,
-                              bool fromUnsigned) {
+Value tcc::lowering::convertScalar(OpBuilder &b, Location loc, Value value,
+                                   Type to, bool fromUnsigned) {
   Type from = value.getType();
   if (from == to)
     return value;
   if (to.isInteger(1)) {
     Value zero = numberConstant(b, loc, from, 0);
     if (isa<FloatType>(from)) // NaN counts as non-zero, as in PyTorch
-      return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, value, zero);
+      return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, value,
+                                     zero);
     return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value, zero);
   }
   Type f32 = b.getF32Type();
@@ -188,8 +193,9 @@ Value tcc::lowering::convertScalar(OpBuilder &b, Location loc, Value value, Type
   if (auto toFloat = dyn_cast<FloatType>(to)) {
     Type target = isHalf(to) ? f32 : to;
     Value converted =
-        fromUnsigned ? b.create<arith::UIToFPOp>(loc, target, value).getResult()
-                     : b.create<arith::SIToFPOp>(loc, target, value).getResult();
+        fromUnsigned
+            ? b.create<arith::UIToFPOp>(loc, target, value).getResult()
+            : b.create<arith::SIToFPOp>(loc, target, value).getResult();
     return demote(b, loc, converted, to);
   }
   unsigned fromWidth = from.getIntOrFloatBitWidth(),
@@ -202,7 +208,7 @@ Value tcc::lowering::convertScalar(OpBuilder &b, Location loc, Value value, Type
 }
 
 Value tcc::lowering::clampedIndex(OpBuilder &b, Location loc, Value integer,
-                             int64_t size) {
+                                  int64_t size) {
   Value index = integer;
   if (!index.getType().isIndex())
     index = b.create<arith::IndexCastOp>(loc, b.getIndexType(), integer);
@@ -214,13 +220,13 @@ Value tcc::lowering::clampedIndex(OpBuilder &b, Location loc, Value integer,
 // Tensors and linalg.generic
 //===----------------------------------------------------------------------===//
 
-Value tcc::lowering::emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                            Type element) {
+Value tcc::lowering::emptyTensor(OpBuilder &b, Location loc,
+                                 ArrayRef<int64_t> shape, Type element) {
   return b.create<tensor::EmptyOp>(loc, shape, element);
 }
 
 Value tcc::lowering::filledTensor(OpBuilder &b, Location loc,
-                             ArrayRef<int64_t> shape, Value scalar) {
+                                  ArrayRef<int64_t> shape, Value scalar) {
   Value empty = emptyTensor(b, loc, shape, scalar.getType());
   return b.create<linalg::FillOp>(loc, scalar, empty).result();
 }
@@ -238,23 +244,24 @@ AffineMap tcc::lowering::broadcastMap(ShapedType operand, ShapedType result) {
   return AffineMap::get(result.getRank(), 0, exprs, ctx);
 }
 
-SmallVector<utils::IteratorType> tcc::lowering::iteratorTypes(int64_t parallel,
-                                                         int64_t reduction) {
+SmallVector<utils::IteratorType>
+tcc::lowering::iteratorTypes(int64_t parallel, int64_t reduction) {
   SmallVector<utils::IteratorType> iterators(parallel,
                                              utils::IteratorType::parallel);
   iterators.append(reduction, utils::IteratorType::reduction);
   return iterators;
 }
 
-SmallVector<Value> tcc::lowering::buildGeneric(OpBuilder &b, Location loc,
-                                          ValueRange inputs, ValueRange outputs,
-                                          ArrayRef<AffineMap> maps,
-                                          ArrayRef<utils::IteratorType> iterators,
-                                          GenericBody body) {
+SmallVector<Value>
+tcc::lowering::buildGeneric(OpBuilder &b, Location loc, ValueRange inputs,
+                            ValueRange outputs, ArrayRef<AffineMap> maps,
+                            ArrayRef<utils::IteratorType> iterators,
+                            GenericBody body) {
   auto generic = b.create<linalg::GenericOp>(
       loc, outputs.getTypes(), inputs, outputs, maps, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        nested.create<linalg::YieldOp>(nestedLoc, body(nested, nestedLoc, args));
+        nested.create<linalg::YieldOp>(nestedLoc,
+                                       body(nested, nestedLoc, args));
       });
   return SmallVector<Value>(generic.getResults().begin(),
                             generic.getResults().end());
@@ -262,7 +269,8 @@ SmallVector<Value> tcc::lowering::buildGeneric(OpBuilder &b, Location loc,
 
 Value tcc::lowering::skipIdentityGeneric(RewriterBase &rewriter, Value result) {
   auto generic = result.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 || generic.getNumResults() != 1)
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumResults() != 1)
     return result;
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
   Value input = generic.getDpsInputs()[0];
@@ -277,8 +285,8 @@ Value tcc::lowering::skipIdentityGeneric(RewriterBase &rewriter, Value result) {
 }
 
 Value tcc::lowering::buildElementwise(OpBuilder &b, Location loc,
-                                 ArrayRef<int64_t> shape, Type element,
-                                 ValueRange inputs, ScalarBody body) {
+                                      ArrayRef<int64_t> shape, Type element,
+                                      ValueRange inputs, ScalarBody body) {
   auto resultType = RankedTensorType::get(shape, element);
   SmallVector<AffineMap> maps;
   for (Value input : inputs)
@@ -293,7 +301,7 @@ Value tcc::lowering::buildElementwise(OpBuilder &b, Location loc,
 }
 
 Value tcc::lowering::convertTensor(OpBuilder &b, Location loc, Value tensor,
-                              Type element, bool fromUnsigned) {
+                                   Type element, bool fromUnsigned) {
   auto type = cast<RankedTensorType>(tensor.getType());
   if (type.getElementType() == element)
     return tensor;
@@ -305,8 +313,8 @@ Value tcc::lowering::convertTensor(OpBuilder &b, Location loc, Value tensor,
 }
 
 Value tcc::lowering::padTensor(OpBuilder &b, Location loc, Value tensor,
-                          ArrayRef<int64_t> low, ArrayRef<int64_t> shape,
-                          Value padValue) {
+                               ArrayRef<int64_t> low, ArrayRef<int64_t> shape,
+                               Value padValue) {
   auto type = cast<RankedTensorType>(tensor.getType());
   ArrayRef<int64_t> inShape = type.getShape();
   // Nothing to read: every position is padding.
@@ -329,9 +337,9 @@ Value tcc::lowering::padTensor(OpBuilder &b, Location loc, Value tensor,
               nb.create<arith::SubIOp>(l, i, indexConstant(nb, l, low[d]));
           Value geZero = nb.create<arith::CmpIOp>(
               l, arith::CmpIPredicate::sge, source, indexConstant(nb, l, 0));
-          Value ltSize = nb.create<arith::CmpIOp>(
-              l, arith::CmpIPredicate::slt, source,
-              indexConstant(nb, l, inShape[d]));
+          Value ltSize =
+              nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, source,
+                                       indexConstant(nb, l, inShape[d]));
           Value ok = nb.create<arith::AndIOp>(l, geZero, ltSize);
           inside = inside ? nb.create<arith::AndIOp>(l, inside, ok) : ok;
           indices.push_back(clampedIndex(nb, l, source, inShape[d]));
@@ -367,7 +375,8 @@ ReductionLoops::ReductionLoops(MLIRContext *ctx, ArrayRef<int64_t> shape,
 
 AffineMap ReductionLoops::inputMap() const {
   SmallVector<AffineExpr> exprs(inputShape.size());
-  for (auto [loop, d] : llvm::enumerate(llvm::concat<const int64_t>(kept, reduced)))
+  for (auto [loop, d] :
+       llvm::enumerate(llvm::concat<const int64_t>(kept, reduced)))
     exprs[d] = getAffineDimExpr(loop, ctx);
   return AffineMap::get(numLoops(), 0, exprs, ctx);
 }
@@ -380,7 +389,8 @@ AffineMap ReductionLoops::keptMap() const {
 }
 
 AffineMap ReductionLoops::keepdimMap() const {
-  SmallVector<AffineExpr> exprs(inputShape.size(), getAffineConstantExpr(0, ctx));
+  SmallVector<AffineExpr> exprs(inputShape.size(),
+                                getAffineConstantExpr(0, ctx));
   for (auto [loop, d] : llvm::enumerate(kept))
     exprs[d] = getAffineDimExpr(loop, ctx);
   return AffineMap::get(numLoops(), 0, exprs, ctx);

@@ -1,4 +1,5 @@
-//===- LoweringUtils.h - Shared pieces of the tcc -> linalg lowering --*- C++ -*-===//
+//===- LoweringUtils.h - Shared pieces of the tcc -> linalg lowering --*- C++
+//-*-===//
 //
 // Private to codegen/lib. The lowering is split by op family
 // (LowerElementwise, LowerReductions, LowerNN, LowerShape); this header holds
@@ -46,7 +47,8 @@ Value promote(OpBuilder &b, Location loc, Value scalar);
 Value demote(OpBuilder &b, Location loc, Value scalar, Type storage);
 
 Value floatConstant(OpBuilder &b, Location loc, Type type, double value);
-Value floatConstant(OpBuilder &b, Location loc, Type type, const APFloat &value);
+Value floatConstant(OpBuilder &b, Location loc, Type type,
+                    const APFloat &value);
 Value intConstant(OpBuilder &b, Location loc, Type type, const APInt &value);
 Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value);
 Value indexConstant(OpBuilder &b, Location loc, int64_t value);
@@ -67,8 +69,10 @@ Value mul(OpBuilder &b, Location loc, Value lhs, Value rhs);
 Value accumulateAdd(OpBuilder &b, Location loc, Value acc, Value value);
 Value accumulateMul(OpBuilder &b, Location loc, Value acc, Value value);
 /// Maximum/minimum; float NaN propagates.
-Value maximum(OpBuilder &b, Location loc, Value lhs, Value rhs, bool isUnsigned);
-Value minimum(OpBuilder &b, Location loc, Value lhs, Value rhs, bool isUnsigned);
+Value maximum(OpBuilder &b, Location loc, Value lhs, Value rhs,
+              bool isUnsigned);
+Value minimum(OpBuilder &b, Location loc, Value lhs, Value rhs,
+              bool isUnsigned);
 
 /// Converts a scalar between any two signless element types: like
 /// Tensor.to(dtype) (floats to integers truncate toward zero, anything to i1
@@ -128,9 +132,8 @@ Value convertTensor(OpBuilder &b, Location loc, Value tensor, Type element,
 /// A tensor of shape `shape` read at `offsets` past `tensor`'s bounds (in
 /// every dim, `low` before and the rest after): positions outside hold
 /// `padValue`. Reads are clamped, so nothing outside `tensor` is touched.
-Value padTensor(OpBuilder &b, Location loc, Value tensor,
-                ArrayRef<int64_t> low, ArrayRef<int64_t> shape,
-                Value padValue);
+Value padTensor(OpBuilder &b, Location loc, Value tensor, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> shape, Value padValue);
 
 //===----------------------------------------------------------------------===//
 // Reductions
@@ -167,8 +170,7 @@ int64_t normalizeDim(int64_t dim, int64_t rank);
 //===----------------------------------------------------------------------===//
 
 /// Base of every pattern: the converted result type at hand.
-template <typename Op>
-struct TccPattern : OpConversionPattern<Op> {
+template <typename Op> struct TccPattern : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   RankedTensorType convertedType(Value value) const {
     return cast<RankedTensorType>(

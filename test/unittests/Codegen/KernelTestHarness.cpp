@@ -25,15 +25,24 @@ namespace tcc_test {
 
 const char *mlirName(DType dtype) {
   switch (dtype) {
-  case DType::F32: return "f32";
-  case DType::F64: return "f64";
-  case DType::F16: return "f16";
-  case DType::BF16: return "bf16";
-  case DType::I64: return "i64";
-  case DType::I32: return "i32";
-  case DType::I8: return "i8";
-  case DType::UI8: return "ui8";
-  case DType::Bool: return "i1";
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I64:
+    return "i64";
+  case DType::I32:
+    return "i32";
+  case DType::I8:
+    return "i8";
+  case DType::UI8:
+    return "ui8";
+  case DType::Bool:
+    return "i1";
   }
   return "?";
 }
@@ -41,12 +50,16 @@ const char *mlirName(DType dtype) {
 size_t byteWidth(DType dtype) {
   switch (dtype) {
   case DType::F64:
-  case DType::I64: return 8;
+  case DType::I64:
+    return 8;
   case DType::F32:
-  case DType::I32: return 4;
+  case DType::I32:
+    return 4;
   case DType::F16:
-  case DType::BF16: return 2;
-  default: return 1;
+  case DType::BF16:
+    return 2;
+  default:
+    return 1;
   }
 }
 
@@ -54,39 +67,54 @@ bool isFloat(DType dtype) {
   return dtype == DType::F32 || dtype == DType::F64 || isHalf(dtype);
 }
 bool isHalf(DType dtype) { return dtype == DType::F16 || dtype == DType::BF16; }
-bool isUnsigned(DType dtype) { return dtype == DType::UI8 || dtype == DType::Bool; }
+bool isUnsigned(DType dtype) {
+  return dtype == DType::UI8 || dtype == DType::Bool;
+}
 
 double minValue(DType dtype) {
   switch (dtype) {
-  case DType::I64: return -9223372036854775808.0;
-  case DType::I32: return -2147483648.0;
-  case DType::I8: return -128;
+  case DType::I64:
+    return -9223372036854775808.0;
+  case DType::I32:
+    return -2147483648.0;
+  case DType::I8:
+    return -128;
   case DType::UI8:
-  case DType::Bool: return 0;
-  default: return -INFINITY;
+  case DType::Bool:
+    return 0;
+  default:
+    return -INFINITY;
   }
 }
 
 double maxValue(DType dtype) {
   switch (dtype) {
-  case DType::I64: return 9223372036854775807.0;
-  case DType::I32: return 2147483647.0;
-  case DType::I8: return 127;
-  case DType::UI8: return 255;
-  case DType::Bool: return 1;
-  default: return INFINITY;
+  case DType::I64:
+    return 9223372036854775807.0;
+  case DType::I32:
+    return 2147483647.0;
+  case DType::I8:
+    return 127;
+  case DType::UI8:
+    return 255;
+  case DType::Bool:
+    return 1;
+  default:
+    return INFINITY;
   }
 }
 
 static const llvm::fltSemantics &halfSemantics(DType dtype) {
-  return dtype == DType::F16 ? llvm::APFloat::IEEEhalf() : llvm::APFloat::BFloat();
+  return dtype == DType::F16 ? llvm::APFloat::IEEEhalf()
+                             : llvm::APFloat::BFloat();
 }
 
 /// f16/bf16 bits of a float, rounded to nearest even.
 static uint16_t halfBits(DType dtype, float value) {
   llvm::APFloat f(value);
   bool losesInfo;
-  f.convert(halfSemantics(dtype), llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  f.convert(halfSemantics(dtype), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
   return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
 }
 
@@ -100,24 +128,32 @@ static double halfValue(DType dtype, uint16_t bits) {
 
 double roundTo(DType dtype, double value) {
   switch (dtype) {
-  case DType::F64: return value;
-  case DType::F32: return static_cast<float>(value);
+  case DType::F64:
+    return value;
+  case DType::F32:
+    return static_cast<float>(value);
   case DType::F16:
   case DType::BF16:
     return halfValue(dtype, halfBits(dtype, static_cast<float>(value)));
-  case DType::Bool: return value != 0 ? 1 : 0;
-  case DType::I64: return static_cast<double>(static_cast<int64_t>(value));
+  case DType::Bool:
+    return value != 0 ? 1 : 0;
+  case DType::I64:
+    return static_cast<double>(static_cast<int64_t>(value));
   case DType::I32:
     return static_cast<int32_t>(static_cast<int64_t>(value));
-  case DType::I8: return static_cast<int8_t>(static_cast<int64_t>(value));
-  case DType::UI8: return static_cast<uint8_t>(static_cast<int64_t>(value));
+  case DType::I8:
+    return static_cast<int8_t>(static_cast<int64_t>(value));
+  case DType::UI8:
+    return static_cast<uint8_t>(static_cast<int64_t>(value));
   }
   return value;
 }
 
 static void store(DType dtype, double value, uint8_t *out) {
   switch (dtype) {
-  case DType::F64: std::memcpy(out, &value, 8); return;
+  case DType::F64:
+    std::memcpy(out, &value, 8);
+    return;
   case DType::F32: {
     float f = static_cast<float>(value);
     std::memcpy(out, &f, 4);
@@ -140,8 +176,12 @@ static void store(DType dtype, double value, uint8_t *out) {
     return;
   }
   case DType::I8:
-  case DType::UI8: *out = static_cast<uint8_t>(static_cast<int64_t>(value)); return;
-  case DType::Bool: *out = value != 0; return;
+  case DType::UI8:
+    *out = static_cast<uint8_t>(static_cast<int64_t>(value));
+    return;
+  case DType::Bool:
+    *out = value != 0;
+    return;
   }
 }
 
@@ -173,9 +213,12 @@ static double load(DType dtype, const uint8_t *in) {
     std::memcpy(&v, in, 4);
     return v;
   }
-  case DType::I8: return static_cast<int8_t>(*in);
-  case DType::UI8: return *in;
-  case DType::Bool: return *in; // anything but 0 or 1 fails the comparison
+  case DType::I8:
+    return static_cast<int8_t>(*in);
+  case DType::UI8:
+    return *in;
+  case DType::Bool:
+    return *in; // anything but 0 or 1 fails the comparison
   }
   return 0;
 }
@@ -265,8 +308,8 @@ std::string singleOpFunction(const std::string &name,
   os << "func.func @" << name << "(";
   for (size_t i = 0; i < inputs.size(); ++i)
     os << (i ? ", " : "") << "%a" << i << ": " << inputs[i].type();
-  os << ") -> " << result.type() << " {\n  %r = " << op << "\n  return %r : "
-     << result.type() << "\n}\n";
+  os << ") -> " << result.type() << " {\n  %r = " << op
+     << "\n  return %r : " << result.type() << "\n}\n";
   return os.str();
 }
 
@@ -302,7 +345,8 @@ public:
     handle = written ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : nullptr;
     unlink(path);
     if (!handle)
-      ADD_FAILURE() << "cannot load the kernels: " << (written ? dlerror() : "write");
+      ADD_FAILURE() << "cannot load the kernels: "
+                    << (written ? dlerror() : "write");
   }
   ~Loaded() {
     if (handle)
@@ -322,7 +366,8 @@ bool close(double got, double want, const Tolerance &tolerance) {
     return std::isnan(got);
   if (std::isinf(want) || std::isinf(got))
     return got == want;
-  return std::fabs(got - want) <= tolerance.abs + tolerance.rel * std::fabs(want);
+  return std::fabs(got - want) <=
+         tolerance.abs + tolerance.rel * std::fabs(want);
 }
 
 std::string formatIndex(const Tensor &t, int64_t flat) {
@@ -342,11 +387,13 @@ void runOne(KernelFn fn, const tcc::CompiledKernel &kernel, KernelCase &c) {
   for (const Tensor &t : c.inputs) {
     buffers.emplace_back(std::max<size_t>(t.numel() * byteWidth(t.dtype), 1));
     for (int64_t i = 0; i < t.numel(); ++i)
-      store(t.dtype, t.values[i], buffers.back().data() + i * byteWidth(t.dtype));
+      store(t.dtype, t.values[i],
+            buffers.back().data() + i * byteWidth(t.dtype));
   }
   // Outputs start as a recognizable pattern so unwritten elements show.
   for (const Tensor &t : c.expected)
-    buffers.emplace_back(std::max<size_t>(t.numel() * byteWidth(t.dtype), 1), 0xA5);
+    buffers.emplace_back(std::max<size_t>(t.numel() * byteWidth(t.dtype), 1),
+                         0xA5);
   for (int64_t bytes : kernel.scratchBytes)
     buffers.emplace_back(std::max<int64_t>(bytes, 1), 0x5A);
   std::vector<void *> bindings;
@@ -367,16 +414,16 @@ void runOne(KernelFn fn, const tcc::CompiledKernel &kernel, KernelCase &c) {
       double got = load(want.dtype, data + i * byteWidth(want.dtype));
       double expected = roundTo(want.dtype, want.values[i]);
       if (std::isfinite(expected) && std::isfinite(got))
-        c.maxRelativeError =
-            std::max(c.maxRelativeError,
-                     std::fabs(got - expected) / std::max(std::fabs(expected), 1e-30));
+        c.maxRelativeError = std::max(c.maxRelativeError,
+                                      std::fabs(got - expected) /
+                                          std::max(std::fabs(expected), 1e-30));
       if (!close(got, expected, c.tolerance) && failures++ < 5)
         ADD_FAILURE() << c.name << ": output " << o << " at "
                       << formatIndex(want, i) << " is " << got << ", expected "
                       << expected << " (reference " << want.values[i] << ")";
     }
-    EXPECT_EQ(failures, 0) << c.name << ": " << failures << " of " << want.numel()
-                           << " elements differ";
+    EXPECT_EQ(failures, 0) << c.name << ": " << failures << " of "
+                           << want.numel() << " elements differ";
   }
 }
 
@@ -395,14 +442,16 @@ void runCases(MLIRContext &context, std::vector<KernelCase> &cases,
   ASSERT_TRUE(succeeded(object)) << "compileKernels failed";
   Loaded loaded(object->sharedObject);
   for (KernelCase &c : cases) {
-    auto kernel = llvm::find_if(object->kernels, [&](const tcc::CompiledKernel &k) {
-      return k.symbol == c.name;
-    });
+    auto kernel =
+        llvm::find_if(object->kernels, [&](const tcc::CompiledKernel &k) {
+          return k.symbol == c.name;
+        });
     ASSERT_NE(kernel, object->kernels.end()) << "no kernel " << c.name;
     KernelFn fn = loaded.get(c.name);
     ASSERT_NE(fn, nullptr) << "no symbol " << c.name;
-    if (c.expectedTiles > 0)
+    if (c.expectedTiles > 0) {
       EXPECT_EQ(kernel->tiles, c.expectedTiles) << c.name << ": tile count";
+    }
     runOne(fn, *kernel, c);
     if (std::getenv("TCC_PRINT_ERRORS"))
       std::printf("%-40s max relative error %.3g\n", c.name.c_str(),

@@ -70,6 +70,12 @@ struct Tolerance {
 
 /// One kernel to compile and check.
 struct KernelCase {
+  KernelCase(std::string name, std::string function, std::vector<Tensor> inputs,
+             std::vector<Tensor> expected, Tolerance tolerance = {})
+      : name(std::move(name)), function(std::move(function)),
+        inputs(std::move(inputs)), expected(std::move(expected)),
+        tolerance(tolerance) {}
+
   std::string name;     // symbol, unique in its batch
   std::string function; // "func.func @name(...) ... { ... }"
   std::vector<Tensor> inputs;
@@ -84,14 +90,16 @@ struct KernelCase {
 
 /// A function of one op: `op` is the text after "%r = " using %a0, %a1, ...
 /// for the inputs, e.g. "tcc.exp %a0 : tensor<4xf32>".
-std::string singleOpFunction(const std::string &name, const std::vector<Tensor> &inputs,
+std::string singleOpFunction(const std::string &name,
+                             const std::vector<Tensor> &inputs,
                              const Tensor &result, const std::string &op);
 
 /// Compiles every case into one object, runs and checks each (GoogleTest
 /// failures name the case). Kernels with several tiles run their tiles in
 /// two chunks, the second half first.
-void runCases(mlir::MLIRContext &context, std::vector<KernelCase> &cases,
-              const mlir::tcc::CpuTarget &target = mlir::tcc::CpuTarget::host());
+void runCases(
+    mlir::MLIRContext &context, std::vector<KernelCase> &cases,
+    const mlir::tcc::CpuTarget &target = mlir::tcc::CpuTarget::host());
 
 /// A context with the codegen dialects registered.
 std::unique_ptr<mlir::MLIRContext> makeContext();

@@ -49,7 +49,8 @@ Tensor map(const Tensor &x, DType dtype, double (*fn)(double)) {
 }
 
 /// Broadcasts two shapes NumPy-style (the tests only use valid pairs).
-std::vector<int64_t> broadcastShape(std::vector<int64_t> a, std::vector<int64_t> b) {
+std::vector<int64_t> broadcastShape(std::vector<int64_t> a,
+                                    std::vector<int64_t> b) {
   if (a.size() < b.size())
     std::swap(a, b);
   std::vector<int64_t> out = a;
@@ -90,7 +91,8 @@ double sigmoidRef(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double siluRef(double x) { return x / (1.0 + std::exp(-x)); }
 double geluRef(double x) { return x * 0.5 * (1.0 + std::erf(x * M_SQRT1_2)); }
 double geluTanhRef(double x) {
-  return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+  return 0.5 * x *
+         (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
 }
 double reluRef(double x) { return std::isnan(x) || x > 0 ? x : 0.0; }
 double signRef(double x) { return std::isnan(x) ? x : (x > 0) - (x < 0); }
@@ -129,13 +131,19 @@ std::vector<UnaryOp> unaryOps() {
        with({kInf, -kInf, 2.5, -2.5})},
       {"ceil", "tcc.ceil", [](double x) { return std::ceil(x); }, -10, 10,
        with({kInf, -kInf, 2.5, -2.5})},
-      {"round", "tcc.round", [](double x) { return std::nearbyint(x); }, -10, 10,
-       with({kInf, -kInf, 2.5, -2.5, 0.5, 1.5})},
+      {"round", "tcc.round", [](double x) { return std::nearbyint(x); }, -10,
+       10, with({kInf, -kInf, 2.5, -2.5, 0.5, 1.5})},
       {"sqrt", "tcc.sqrt", [](double x) { return std::sqrt(x); }, 0, 100,
        with({kInf, -1.0})},
       // 1 / sqrt(x) rounds twice: 1.0e-7 / 0
-      {"rsqrt", "tcc.rsqrt", rsqrtRef, 0.01, 100, with({kInf, -1.0}),
-       {0, 1.2e-7}, {0, 2.3e-16}},
+      {"rsqrt",
+       "tcc.rsqrt",
+       rsqrtRef,
+       0.01,
+       100,
+       with({kInf, -1.0}),
+       {0, 1.2e-7},
+       {0, 2.3e-16}},
       // 9.3e-8 / 1.9e-16
       {"exp", "tcc.exp", [](double x) { return std::exp(x); }, -80, 80,
        with({kInf, -kInf, 100.0, -120.0}), f32Approx, f64Approx},
@@ -155,18 +163,48 @@ std::vector<UnaryOp> unaryOps() {
       {"silu", "tcc.silu", siluRef, -20, 20, with({kInf, -kInf}), f32Approx,
        f64Approx},
       // 1.2e-7 / 3.4e-16
-      {"erf", "tcc.erf", [](double x) { return std::erf(x); }, -4, 4,
-       with({kInf, -kInf, 1e-8}), f32Approx, {0, 1e-15}},
+      {"erf",
+       "tcc.erf",
+       [](double x) { return std::erf(x); },
+       -4,
+       4,
+       with({kInf, -kInf, 1e-8}),
+       f32Approx,
+       {0, 1e-15}},
       // f32 through f64: 6e-8 / 1.7e-16 (absolute near the zeros)
-      {"sin", "tcc.sin", [](double x) { return std::sin(x); }, -10, 10,
-       with({kInf, -kInf}), {1e-16, 6e-8}, {1e-16, 5e-16}},
-      {"cos", "tcc.cos", [](double x) { return std::cos(x); }, -10, 10,
-       with({kInf, -kInf}), {1e-16, 6e-8}, {1e-16, 5e-16}},
+      {"sin",
+       "tcc.sin",
+       [](double x) { return std::sin(x); },
+       -10,
+       10,
+       with({kInf, -kInf}),
+       {1e-16, 6e-8},
+       {1e-16, 5e-16}},
+      {"cos",
+       "tcc.cos",
+       [](double x) { return std::cos(x); },
+       -10,
+       10,
+       with({kInf, -kInf}),
+       {1e-16, 6e-8},
+       {1e-16, 5e-16}},
       // absolute 1.9e-7 / 1.5e-14 relative at tiny results
-      {"gelu", "tcc.gelu", geluRef, -6, 6, with({kInf}), {5e-7, 2.4e-7},
+      {"gelu",
+       "tcc.gelu",
+       geluRef,
+       -6,
+       6,
+       with({kInf}),
+       {5e-7, 2.4e-7},
        {1e-15, 5e-16}},
-      {"gelu_tanh", "tcc.gelu", geluTanhRef, -6, 6, with({kInf}),
-       {5e-7, 2.4e-7}, {1e-15, 5e-16}},
+      {"gelu_tanh",
+       "tcc.gelu",
+       geluTanhRef,
+       -6,
+       6,
+       with({kInf}),
+       {5e-7, 2.4e-7},
+       {1e-15, 5e-16}},
   };
 }
 
@@ -179,8 +217,8 @@ TEST_F(LowerElementwiseTest, FloatUnaryOpsMatchFloat64) {
       if (!isHalf(dtype))
         shapes.push_back({1});
       for (const auto &shape : shapes) {
-        Tensor x = withEdges(random(dtype, shape, u.lo, u.hi, cases.size()),
-                             u.edges);
+        Tensor x =
+            withEdges(random(dtype, shape, u.lo, u.hi, cases.size()), u.edges);
         Tensor want = map(x, dtype, u.ref);
         std::string name = std::string(u.name) + "_" + mlirName(dtype) + "_" +
                            std::to_string(x.numel());
@@ -219,15 +257,16 @@ TEST_F(LowerElementwiseTest, IntegerUnaryOpsWrapLikePyTorch) {
   for (const Op &op : ops) {
     for (DType dtype : {DType::I64, DType::I32, DType::I8, DType::UI8}) {
       // The type's minimum (abs and neg wrap to it) and maximum.
-      Tensor x = withEdges(random(dtype, {2, 5}, std::max(minValue(dtype), -100.0),
-                                  std::min(maxValue(dtype), 100.0), cases.size()),
-                           {minValue(dtype), maxValue(dtype), 0});
+      Tensor x =
+          withEdges(random(dtype, {2, 5}, std::max(minValue(dtype), -100.0),
+                           std::min(maxValue(dtype), 100.0), cases.size()),
+                    {minValue(dtype), maxValue(dtype), 0});
       Tensor want = map(x, dtype, op.ref);
       std::string name = std::string("int_") + op.name + "_" + mlirName(dtype);
       cases.push_back({name,
                        singleOpFunction(name, {x}, want,
-                                        std::string("tcc.") + op.name + " %a0 : " +
-                                            x.type()),
+                                        std::string("tcc.") + op.name +
+                                            " %a0 : " + x.type()),
                        {x},
                        {want}});
     }
@@ -381,13 +420,14 @@ TEST_F(LowerElementwiseTest, BinaryOpsBroadcastAndMatchFloat64) {
                            std::to_string(a.numel()) + "_" +
                            std::to_string(b.numel());
         KernelCase c{name,
-                     singleOpFunction(name, {a, b}, want,
-                                      binaryOp(std::string("tcc.") + op.name, a, b,
-                                               want)),
+                     singleOpFunction(
+                         name, {a, b}, want,
+                         binaryOp(std::string("tcc.") + op.name, a, b, want)),
                      {a, b},
                      {want},
-                     dtype == DType::F64 ? op.f64 : isFloat(dtype) ? op.f32
-                                                                 : Tolerance{}};
+                     dtype == DType::F64 ? op.f64
+                     : isFloat(dtype)    ? op.f32
+                                         : Tolerance{}};
         if (isHalf(dtype))
           c.tolerance.rel += halfUlp(dtype);
         cases.push_back(std::move(c));
@@ -414,9 +454,9 @@ TEST_F(LowerElementwiseTest, ComparisonsOfEveryDtype) {
                     {"gt", [](double x, double y) { return x > y; }},
                     {"ge", [](double x, double y) { return x >= y; }}};
   for (const Op &op : ops) {
-    for (DType dtype : {DType::F32, DType::F64, DType::F16, DType::BF16,
-                        DType::I64, DType::I32, DType::I8, DType::UI8,
-                        DType::Bool}) {
+    for (DType dtype :
+         {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I64,
+          DType::I32, DType::I8, DType::UI8, DType::Bool}) {
       // Few distinct values so that ties happen; ui8 values above 127 and
       // true > false check unsigned comparison.
       double lo = isUnsigned(dtype) ? 0 : -3, hi = dtype == DType::Bool ? 1 : 3;
@@ -426,29 +466,34 @@ TEST_F(LowerElementwiseTest, ComparisonsOfEveryDtype) {
         a = withEdges(a, {200, 255, 1});
       if (isFloat(dtype))
         a = withEdges(a, {NAN, INFINITY, -0.0});
-      Tensor want = binaryReference(a, b, DType::Bool,
-                                    [&](double x, double y) { return op.ref(x, y) ? 1.0 : 0.0; });
+      Tensor want = binaryReference(a, b, DType::Bool, [&](double x, double y) {
+        return op.ref(x, y) ? 1.0 : 0.0;
+      });
       std::string name = std::string("cmp_") + op.name + "_" + mlirName(dtype);
       cases.push_back({name,
-                       singleOpFunction(name, {a, b}, want,
-                                        binaryOp(std::string("tcc.") + op.name, a, b, want)),
+                       singleOpFunction(
+                           name, {a, b}, want,
+                           binaryOp(std::string("tcc.") + op.name, a, b, want)),
                        {a, b},
                        {want}});
     }
   }
   // Logical ops and not, on i1.
-  Tensor p = random(DType::Bool, {2, 3}, 0, 1, 7), q = random(DType::Bool, {3}, 0, 1, 8);
+  Tensor p = random(DType::Bool, {2, 3}, 0, 1, 7),
+         q = random(DType::Bool, {3}, 0, 1, 8);
   const std::pair<const char *, double (*)(double, double)> logical[] = {
       {"logical_and", [](double x, double y) { return double(x && y); }},
       {"logical_or", [](double x, double y) { return double(x || y); }},
-      {"logical_xor", [](double x, double y) { return double((x != 0) != (y != 0)); }}};
+      {"logical_xor",
+       [](double x, double y) { return double((x != 0) != (y != 0)); }}};
   for (const auto &[opName, ref] : logical) {
     Tensor want = binaryReference(p, q, DType::Bool, ref);
-    cases.push_back({opName,
-                     singleOpFunction(opName, {p, q}, want,
-                                      binaryOp(std::string("tcc.") + opName, p, q, want)),
-                     {p, q},
-                     {want}});
+    cases.push_back(
+        {opName,
+         singleOpFunction(opName, {p, q}, want,
+                          binaryOp(std::string("tcc.") + opName, p, q, want)),
+         {p, q},
+         {want}});
   }
   Tensor notWant = map(p, DType::Bool, [](double x) { return x ? 0.0 : 1.0; });
   cases.push_back({"logical_not",
@@ -461,20 +506,22 @@ TEST_F(LowerElementwiseTest, ComparisonsOfEveryDtype) {
 
 TEST_F(LowerElementwiseTest, SelectBroadcastsAllThreeOperands) {
   std::vector<KernelCase> cases;
-  for (DType dtype : {DType::F32, DType::BF16, DType::F64, DType::I64, DType::I8,
-                      DType::UI8, DType::Bool}) {
+  for (DType dtype : {DType::F32, DType::BF16, DType::F64, DType::I64,
+                      DType::I8, DType::UI8, DType::Bool}) {
     Tensor c = random(DType::Bool, {3, 1}, 0, 1, cases.size());
-    Tensor t = random(dtype, {4}, isUnsigned(dtype) ? 0 : -5, 5, cases.size() + 1);
-    Tensor f = random(dtype, {3, 4}, isUnsigned(dtype) ? 0 : -5, 5, cases.size() + 2);
+    Tensor t =
+        random(dtype, {4}, isUnsigned(dtype) ? 0 : -5, 5, cases.size() + 1);
+    Tensor f =
+        random(dtype, {3, 4}, isUnsigned(dtype) ? 0 : -5, 5, cases.size() + 2);
     Tensor want = generate(dtype, {3, 4}, [&](const std::vector<int64_t> &i) {
       return c.at({i[0], 0}) ? t.at({i[1]}) : f.at(i);
     });
     std::string name = std::string("select_") + mlirName(dtype);
     cases.push_back({name,
                      singleOpFunction(name, {c, t, f}, want,
-                                      "tcc.select %a0, %a1, %a2 : (" + c.type() +
-                                          ", " + t.type() + ", " + f.type() +
-                                          ") -> " + want.type()),
+                                      "tcc.select %a0, %a1, %a2 : (" +
+                                          c.type() + ", " + t.type() + ", " +
+                                          f.type() + ") -> " + want.type()),
                      {c, t, f},
                      {want}});
   }
@@ -486,8 +533,9 @@ TEST_F(LowerElementwiseTest, SelectBroadcastsAllThreeOperands) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(LowerElementwiseTest, CastBetweenEveryPairOfDtypes) {
-  const DType all[] = {DType::F32, DType::F64,  DType::F16, DType::BF16, DType::I64,
-                       DType::I32, DType::I8, DType::UI8, DType::Bool};
+  const DType all[] = {DType::F32,  DType::F64, DType::F16,
+                       DType::BF16, DType::I64, DType::I32,
+                       DType::I8,   DType::UI8, DType::Bool};
   std::vector<KernelCase> cases;
   for (DType from : all) {
     for (DType to : all) {
@@ -511,7 +559,8 @@ TEST_F(LowerElementwiseTest, CastBetweenEveryPairOfDtypes) {
       for (double &v : want.values)
         if (!isFloat(to) && to != DType::Bool && !std::isnan(v))
           v = std::trunc(v);
-      std::string name = std::string("cast_") + mlirName(from) + "_" + mlirName(to);
+      std::string name =
+          std::string("cast_") + mlirName(from) + "_" + mlirName(to);
       cases.push_back({name,
                        singleOpFunction(name, {x}, want,
                                         "tcc.cast %a0 : " + x.type() + " to " +
@@ -534,10 +583,11 @@ TEST_F(LowerElementwiseTest, ClampFollowsPyTorchBoundOrder) {
                            {"crossed", "min 4.0 max 1.0", 4, 1},
                            {"wide", "min -1000.0 max 1000.0", -1000, 1000}};
   std::vector<KernelCase> cases;
-  for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::I64, DType::I32,
-                      DType::I8, DType::UI8}) {
+  for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::I64,
+                      DType::I32, DType::I8, DType::UI8}) {
     for (const Bounds &bound : bounds) {
-      Tensor x = random(dtype, {2, 7}, isUnsigned(dtype) ? 0 : -6, 6, cases.size());
+      Tensor x =
+          random(dtype, {2, 7}, isUnsigned(dtype) ? 0 : -6, 6, cases.size());
       if (isFloat(dtype))
         x = withEdges(x, {NAN, INFINITY, -INFINITY});
       Tensor want = map(x, dtype, [](double v) { return v; });
@@ -553,22 +603,24 @@ TEST_F(LowerElementwiseTest, ClampFollowsPyTorchBoundOrder) {
         if (!std::isnan(bound.hi))
           v = std::min(v, saturate(bound.hi));
       }
-      std::string name = std::string("clamp_") + bound.name + "_" + mlirName(dtype);
+      std::string name =
+          std::string("clamp_") + bound.name + "_" + mlirName(dtype);
       cases.push_back({name,
                        singleOpFunction(name, {x}, want,
-                                        std::string("tcc.clamp %a0 ") + bound.attrs +
-                                            " : " + x.type()),
+                                        std::string("tcc.clamp %a0 ") +
+                                            bound.attrs + " : " + x.type()),
                        {x},
                        {want}});
     }
   }
   Tensor x = random(DType::F32, {5}, -1, 1, 99);
-  cases.push_back({"dropout",
-                   singleOpFunction("dropout", {x}, x,
-                                    "tcc.dropout %a0 {p = 5.000000e-01 : f64} : " +
-                                        x.type()),
-                   {x},
-                   {x}});
+  cases.push_back(
+      {"dropout",
+       singleOpFunction("dropout", {x}, x,
+                        "tcc.dropout %a0 {p = 5.000000e-01 : f64} : " +
+                            x.type()),
+       {x},
+       {x}});
   runCases(*context, cases);
 }
 

@@ -27,22 +27,32 @@ std::string pair(int64_t a, int64_t b) {
   return "array<i64: " + std::to_string(a) + ", " + std::to_string(b) + ">";
 }
 
-std::string unique(const std::string &base, const std::vector<KernelCase> &cases) {
+std::string unique(const std::string &base,
+                   const std::vector<KernelCase> &cases) {
   return base + "_" + std::to_string(cases.size());
 }
 
 Tolerance contractionTolerance(DType dtype) {
   switch (dtype) {
-  case DType::F32: return {2e-6, 1e-6};
-  case DType::F64: return {1e-14, 1e-15};
-  case DType::F16: return {2e-6, 0x1p-10 + 1e-6};
-  case DType::BF16: return {2e-6, 0x1p-7 + 1e-6};
-  default: return {};
+  case DType::F32:
+    return {2e-6, 1e-6};
+  case DType::F64:
+    return {1e-14, 1e-15};
+  case DType::F16:
+    return {2e-6, 0x1p-10 + 1e-6};
+  case DType::BF16:
+    return {2e-6, 0x1p-7 + 1e-6};
+  default:
+    return {};
   }
 }
 
-double lowFor(DType dtype) { return isUnsigned(dtype) ? 0 : isFloat(dtype) ? -1 : -5; }
-double highFor(DType dtype) { return isFloat(dtype) ? 1 : dtype == DType::UI8 ? 60 : 5; }
+double lowFor(DType dtype) {
+  return isUnsigned(dtype) ? 0 : isFloat(dtype) ? -1 : -5;
+}
+double highFor(DType dtype) {
+  return isFloat(dtype) ? 1 : dtype == DType::UI8 ? 60 : 5;
+}
 
 //===----------------------------------------------------------------------===//
 // matmul / linear
@@ -50,21 +60,28 @@ double highFor(DType dtype) { return isFloat(dtype) ? 1 : dtype == DType::UI8 ? 
 
 TEST_F(LowerNNTest, MatmulBroadcastsBatchDims) {
   const std::pair<std::vector<int64_t>, std::vector<int64_t>> shapes[] = {
-      {{3, 4}, {4, 5}}, {{2, 3, 4}, {4, 5}}, {{1, 3, 7}, {2, 7, 1}}, {{1, 1}, {1, 1}}};
+      {{3, 4}, {4, 5}},
+      {{2, 3, 4}, {4, 5}},
+      {{1, 3, 7}, {2, 7, 1}},
+      {{1, 1}, {1, 1}}};
   std::vector<KernelCase> cases;
-  for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::I32, DType::I8,
-                      DType::UI8}) {
+  for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::I32,
+                      DType::I8, DType::UI8}) {
     for (const auto &[sa, sb] : shapes) {
       if (dtype != DType::F32 && sa.size() != 3)
         continue;
       Tensor a = random(dtype, sa, lowFor(dtype), highFor(dtype), cases.size());
-      Tensor b = random(dtype, sb, lowFor(dtype), highFor(dtype), cases.size() + 1);
+      Tensor b =
+          random(dtype, sb, lowFor(dtype), highFor(dtype), cases.size() + 1);
       // Result: broadcast batch dims, then [m, n].
-      std::vector<int64_t> batchA(sa.begin(), sa.end() - 2), batchB(sb.begin(), sb.end() - 2);
-      std::vector<int64_t> batch = batchA.size() >= batchB.size() ? batchA : batchB;
+      std::vector<int64_t> batchA(sa.begin(), sa.end() - 2),
+          batchB(sb.begin(), sb.end() - 2);
+      std::vector<int64_t> batch =
+          batchA.size() >= batchB.size() ? batchA : batchB;
       for (size_t i = 0; i < std::min(batchA.size(), batchB.size()); ++i) {
         int64_t &d = batch[batch.size() - 1 - i];
-        d = std::max(batchA[batchA.size() - 1 - i], batchB[batchB.size() - 1 - i]);
+        d = std::max(batchA[batchA.size() - 1 - i],
+                     batchB[batchB.size() - 1 - i]);
       }
       int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
       std::vector<int64_t> shape = batch;
@@ -88,8 +105,9 @@ TEST_F(LowerNNTest, MatmulBroadcastsBatchDims) {
       std::string fn = unique(std::string("matmul_") + mlirName(dtype), cases);
       KernelCase c{fn,
                    singleOpFunction(fn, {a, b}, want,
-                                    "tcc.matmul %a0, %a1 : (" + a.type() + ", " +
-                                        b.type() + ") -> " + want.type()),
+                                    "tcc.matmul %a0, %a1 : (" + a.type() +
+                                        ", " + b.type() + ") -> " +
+                                        want.type()),
                    {a, b},
                    {want},
                    contractionTolerance(dtype)};
@@ -102,26 +120,31 @@ TEST_F(LowerNNTest, MatmulBroadcastsBatchDims) {
 
 TEST_F(LowerNNTest, LinearWithAndWithoutBias) {
   std::vector<KernelCase> cases;
-  for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::F16, DType::I64}) {
+  for (DType dtype :
+       {DType::F32, DType::F64, DType::BF16, DType::F16, DType::I64}) {
     for (const std::vector<int64_t> &shape :
          {std::vector<int64_t>{5, 4}, {2, 3, 4}, {4}}) {
       for (bool withBias : {true, false}) {
         if (dtype != DType::F32 && shape.size() != 2)
           continue;
-        Tensor x = random(dtype, shape, lowFor(dtype), highFor(dtype), cases.size());
-        Tensor w = random(dtype, {3, 4}, lowFor(dtype), highFor(dtype), cases.size() + 1);
-        Tensor b = random(dtype, {3}, lowFor(dtype), highFor(dtype), cases.size() + 2);
+        Tensor x =
+            random(dtype, shape, lowFor(dtype), highFor(dtype), cases.size());
+        Tensor w = random(dtype, {3, 4}, lowFor(dtype), highFor(dtype),
+                          cases.size() + 1);
+        Tensor b =
+            random(dtype, {3}, lowFor(dtype), highFor(dtype), cases.size() + 2);
         std::vector<int64_t> outShape = shape;
         outShape.back() = 3;
-        Tensor want = generate(dtype, outShape, [&](const std::vector<int64_t> &i) {
-          std::vector<int64_t> at = i;
-          double sum = withBias ? b.values[i.back()] : 0;
-          for (int64_t k = 0; k < 4; ++k) {
-            at.back() = k;
-            sum += x.at(at) * w.at({i.back(), k});
-          }
-          return sum;
-        });
+        Tensor want =
+            generate(dtype, outShape, [&](const std::vector<int64_t> &i) {
+              std::vector<int64_t> at = i;
+              double sum = withBias ? b.values[i.back()] : 0;
+              for (int64_t k = 0; k < 4; ++k) {
+                at.back() = k;
+                sum += x.at(at) * w.at({i.back(), k});
+              }
+              return sum;
+            });
         std::vector<Tensor> inputs = {x, w};
         std::string op = "tcc.linear %a0, %a1";
         std::string types = x.type() + ", " + w.type();
@@ -130,13 +153,15 @@ TEST_F(LowerNNTest, LinearWithAndWithoutBias) {
           op += ", %a2";
           types += ", " + b.type();
         }
-        std::string fn = unique(std::string("linear_") + mlirName(dtype), cases);
-        KernelCase c{fn,
-                     singleOpFunction(fn, inputs, want,
-                                      op + " : (" + types + ") -> " + want.type()),
-                     inputs,
-                     {want},
-                     contractionTolerance(dtype)};
+        std::string fn =
+            unique(std::string("linear_") + mlirName(dtype), cases);
+        KernelCase c{
+            fn,
+            singleOpFunction(fn, inputs, want,
+                             op + " : (" + types + ") -> " + want.type()),
+            inputs,
+            {want},
+            contractionTolerance(dtype)};
         c.expectedTiles = shape.size() == 2 && dtype == DType::F32 ? 5 : 0;
         cases.push_back(std::move(c));
       }
@@ -168,7 +193,18 @@ TEST_F(LowerNNTest, Conv2dAttributesGroupsAndLayouts) {
       {2, 3, 7, 6, 4, {3, 3}, {1, 1}, {0, 0}, {1, 1}, 1, false, true},
       {2, 3, 7, 6, 4, {3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, false, false},
       {1, 4, 9, 8, 6, {3, 2}, {2, 3}, {2, 1}, {2, 1}, 2, false, true},
-      {2, 4, 5, 5, 4, {3, 3}, {1, 1}, {1, 1}, {1, 1}, 4, false, true}, // depthwise
+      {2,
+       4,
+       5,
+       5,
+       4,
+       {3, 3},
+       {1, 1},
+       {1, 1},
+       {1, 1},
+       4,
+       false,
+       true}, // depthwise
       {2, 3, 7, 6, 4, {3, 3}, {2, 1}, {1, 0}, {1, 2}, 1, true, true},
       {1, 6, 6, 7, 4, {1, 3}, {1, 2}, {0, 1}, {1, 1}, 2, true, false},
       {1, 1, 1, 1, 1, {1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, false, true},
@@ -178,16 +214,20 @@ TEST_F(LowerNNTest, Conv2dAttributesGroupsAndLayouts) {
     for (const ConvCase &cv : convs) {
       if (dtype != DType::F32 && &cv != &convs[2] && &cv != &convs[4])
         continue;
-      int64_t oh = windowOutput(cv.h, cv.k[0], cv.stride[0], cv.padding[0], cv.dilation[0], false);
-      int64_t ow = windowOutput(cv.w, cv.k[1], cv.stride[1], cv.padding[1], cv.dilation[1], false);
+      int64_t oh = windowOutput(cv.h, cv.k[0], cv.stride[0], cv.padding[0],
+                                cv.dilation[0], false);
+      int64_t ow = windowOutput(cv.w, cv.k[1], cv.stride[1], cv.padding[1],
+                                cv.dilation[1], false);
       int64_t cg = cv.c / cv.groups, og = cv.o / cv.groups;
-      std::vector<int64_t> xShape = cv.nhwc ? std::vector<int64_t>{cv.n, cv.h, cv.w, cv.c}
-                                            : std::vector<int64_t>{cv.n, cv.c, cv.h, cv.w};
-      std::vector<int64_t> wShape = cv.nhwc
-                                        ? std::vector<int64_t>{cv.o, cv.k[0], cv.k[1], cg}
-                                        : std::vector<int64_t>{cv.o, cg, cv.k[0], cv.k[1]};
-      std::vector<int64_t> yShape = cv.nhwc ? std::vector<int64_t>{cv.n, oh, ow, cv.o}
-                                            : std::vector<int64_t>{cv.n, cv.o, oh, ow};
+      std::vector<int64_t> xShape =
+          cv.nhwc ? std::vector<int64_t>{cv.n, cv.h, cv.w, cv.c}
+                  : std::vector<int64_t>{cv.n, cv.c, cv.h, cv.w};
+      std::vector<int64_t> wShape =
+          cv.nhwc ? std::vector<int64_t>{cv.o, cv.k[0], cv.k[1], cg}
+                  : std::vector<int64_t>{cv.o, cg, cv.k[0], cv.k[1]};
+      std::vector<int64_t> yShape =
+          cv.nhwc ? std::vector<int64_t>{cv.n, oh, ow, cv.o}
+                  : std::vector<int64_t>{cv.n, cv.o, oh, ow};
       Tensor x = random(dtype, xShape, -1, 1, cases.size());
       Tensor w = random(dtype, wShape, -1, 1, cases.size() + 1);
       Tensor b = random(dtype, {cv.o}, -1, 1, cases.size() + 2);
@@ -204,10 +244,13 @@ TEST_F(LowerNNTest, Conv2dAttributesGroupsAndLayouts) {
         for (int64_t c = 0; c < cg; ++c)
           for (int64_t kh = 0; kh < cv.k[0]; ++kh)
             for (int64_t kw = 0; kw < cv.k[1]; ++kw) {
-              double weight = cv.nhwc ? w.at({o, kh, kw, c}) : w.at({o, c, kh, kw});
+              double weight =
+                  cv.nhwc ? w.at({o, kh, kw, c}) : w.at({o, c, kh, kw});
               sum += weight * image(n, g * cg + c,
-                                    y0 * cv.stride[0] - cv.padding[0] + kh * cv.dilation[0],
-                                    x0 * cv.stride[1] - cv.padding[1] + kw * cv.dilation[1]);
+                                    y0 * cv.stride[0] - cv.padding[0] +
+                                        kh * cv.dilation[0],
+                                    x0 * cv.stride[1] - cv.padding[1] +
+                                        kw * cv.dilation[1]);
             }
         return sum;
       });
@@ -219,14 +262,18 @@ TEST_F(LowerNNTest, Conv2dAttributesGroupsAndLayouts) {
         types += ", " + b.type();
       }
       std::ostringstream op;
-      op << "tcc.conv2d " << operands << " {stride = " << pair(cv.stride[0], cv.stride[1])
+      op << "tcc.conv2d " << operands
+         << " {stride = " << pair(cv.stride[0], cv.stride[1])
          << ", padding = " << pair(cv.padding[0], cv.padding[1])
          << ", dilation = " << pair(cv.dilation[0], cv.dilation[1])
          << ", groups = " << cv.groups << " : i64"
          << (cv.nhwc ? ", layout = #tcc.layout<nhwc>" : "") << "} : (" << types
          << ") -> " << want.type();
       std::string fn = unique(std::string("conv2d_") + mlirName(dtype), cases);
-      KernelCase c{fn, singleOpFunction(fn, inputs, want, op.str()), inputs, {want},
+      KernelCase c{fn,
+                   singleOpFunction(fn, inputs, want, op.str()),
+                   inputs,
+                   {want},
                    contractionTolerance(dtype)};
       c.expectedTiles = cv.n;
       cases.push_back(std::move(c));
@@ -247,8 +294,10 @@ struct PoolCase {
 const PoolCase kPools[] = {
     {2, 3, 6, 6, {2, 2}, {2, 2}, {0, 0}, {1, 1}, false, false},
     {1, 2, 7, 5, {3, 3}, {2, 2}, {1, 1}, {1, 1}, false, false},
-    {1, 2, 7, 6, {3, 2}, {2, 2}, {1, 1}, {1, 1}, true, false}, // ceil: partial windows
-    {2, 2, 8, 7, {2, 3}, {3, 2}, {1, 1}, {2, 1}, true, true},  // dilation (max only)
+    {1, 2, 7, 6, {3, 2}, {2, 2}, {1, 1}, {1, 1}, true, false}, // ceil: partial
+                                                               // windows
+    {2, 2, 8, 7, {2, 3}, {3, 2}, {1, 1}, {2, 1}, true, true},  // dilation (max
+                                                               // only)
     {1, 1, 1, 1, {1, 1}, {1, 1}, {0, 0}, {1, 1}, false, false},
 };
 
@@ -264,29 +313,36 @@ TEST_F(LowerNNTest, MaxPoolIgnoresPaddingAndPropagatesNaN) {
     for (const PoolCase &p : kPools) {
       if (dtype != DType::F32 && &p != &kPools[2])
         continue;
-      int64_t oh = windowOutput(p.h, p.k[0], p.stride[0], p.padding[0], p.dilation[0], p.ceilMode);
-      int64_t ow = windowOutput(p.w, p.k[1], p.stride[1], p.padding[1], p.dilation[1], p.ceilMode);
-      std::vector<int64_t> xShape = p.nhwc ? std::vector<int64_t>{p.n, p.h, p.w, p.c}
-                                           : std::vector<int64_t>{p.n, p.c, p.h, p.w};
+      int64_t oh = windowOutput(p.h, p.k[0], p.stride[0], p.padding[0],
+                                p.dilation[0], p.ceilMode);
+      int64_t ow = windowOutput(p.w, p.k[1], p.stride[1], p.padding[1],
+                                p.dilation[1], p.ceilMode);
+      std::vector<int64_t> xShape =
+          p.nhwc ? std::vector<int64_t>{p.n, p.h, p.w, p.c}
+                 : std::vector<int64_t>{p.n, p.c, p.h, p.w};
       // Negative values: a padded position reading 0 would win.
       Tensor x = random(dtype, xShape, -5, -1, cases.size());
       if (x.numel() > 10)
         x.values[10] = NAN;
-      Tensor want = generate(dtype, poolShape(p, oh, ow), [&](const std::vector<int64_t> &i) {
-        int64_t n = i[0], c = p.nhwc ? i[3] : i[1], y0 = p.nhwc ? i[1] : i[2],
-                x0 = p.nhwc ? i[2] : i[3];
-        double best = -INFINITY;
-        for (int64_t kh = 0; kh < p.k[0]; ++kh)
-          for (int64_t kw = 0; kw < p.k[1]; ++kw) {
-            int64_t h = y0 * p.stride[0] - p.padding[0] + kh * p.dilation[0];
-            int64_t w = x0 * p.stride[1] - p.padding[1] + kw * p.dilation[1];
-            if (h < 0 || h >= p.h || w < 0 || w >= p.w)
-              continue;
-            double v = p.nhwc ? x.at({n, h, w, c}) : x.at({n, c, h, w});
-            best = std::isnan(v) || std::isnan(best) ? NAN : std::max(best, v);
-          }
-        return best;
-      });
+      Tensor want = generate(
+          dtype, poolShape(p, oh, ow), [&](const std::vector<int64_t> &i) {
+            int64_t n = i[0], c = p.nhwc ? i[3] : i[1],
+                    y0 = p.nhwc ? i[1] : i[2], x0 = p.nhwc ? i[2] : i[3];
+            double best = -INFINITY;
+            for (int64_t kh = 0; kh < p.k[0]; ++kh)
+              for (int64_t kw = 0; kw < p.k[1]; ++kw) {
+                int64_t h =
+                    y0 * p.stride[0] - p.padding[0] + kh * p.dilation[0];
+                int64_t w =
+                    x0 * p.stride[1] - p.padding[1] + kw * p.dilation[1];
+                if (h < 0 || h >= p.h || w < 0 || w >= p.w)
+                  continue;
+                double v = p.nhwc ? x.at({n, h, w, c}) : x.at({n, c, h, w});
+                best =
+                    std::isnan(v) || std::isnan(best) ? NAN : std::max(best, v);
+              }
+            return best;
+          });
       std::ostringstream op;
       op << "tcc.max_pool2d %a0 {kernel_size = " << pair(p.k[0], p.k[1])
          << ", stride = " << pair(p.stride[0], p.stride[1])
@@ -295,7 +351,8 @@ TEST_F(LowerNNTest, MaxPoolIgnoresPaddingAndPropagatesNaN) {
          << ", ceil_mode = " << (p.ceilMode ? "true" : "false")
          << (p.nhwc ? ", layout = #tcc.layout<nhwc>" : "") << "} : " << x.type()
          << " -> " << want.type();
-      std::string fn = unique(std::string("max_pool2d_") + mlirName(dtype), cases);
+      std::string fn =
+          unique(std::string("max_pool2d_") + mlirName(dtype), cases);
       KernelCase c{fn, singleOpFunction(fn, {x}, want, op.str()), {x}, {want}};
       c.expectedTiles = p.n;
       cases.push_back(std::move(c));
@@ -318,45 +375,55 @@ TEST_F(LowerNNTest, AvgPoolDivisorsFollowATen) {
           continue; // avg_pool2d has no dilation
         if (dtype != DType::F32 && (&p != &kPools[2] || d.override))
           continue;
-        int64_t oh = windowOutput(p.h, p.k[0], p.stride[0], p.padding[0], 1, p.ceilMode);
-        int64_t ow = windowOutput(p.w, p.k[1], p.stride[1], p.padding[1], 1, p.ceilMode);
-        std::vector<int64_t> xShape = p.nhwc ? std::vector<int64_t>{p.n, p.h, p.w, p.c}
-                                             : std::vector<int64_t>{p.n, p.c, p.h, p.w};
+        int64_t oh =
+            windowOutput(p.h, p.k[0], p.stride[0], p.padding[0], 1, p.ceilMode);
+        int64_t ow =
+            windowOutput(p.w, p.k[1], p.stride[1], p.padding[1], 1, p.ceilMode);
+        std::vector<int64_t> xShape =
+            p.nhwc ? std::vector<int64_t>{p.n, p.h, p.w, p.c}
+                   : std::vector<int64_t>{p.n, p.c, p.h, p.w};
         Tensor x = random(dtype, xShape, -1, 1, cases.size());
-        Tensor want = generate(dtype, poolShape(p, oh, ow), [&](const std::vector<int64_t> &i) {
-          int64_t n = i[0], c = p.nhwc ? i[3] : i[1], y0 = p.nhwc ? i[1] : i[2],
-                  x0 = p.nhwc ? i[2] : i[3];
-          // ATen's avg_pool2d: the window clipped to the padded input, then
-          // to the input.
-          int64_t h0 = y0 * p.stride[0] - p.padding[0], w0 = x0 * p.stride[1] - p.padding[1];
-          int64_t h1 = std::min(h0 + p.k[0], p.h + p.padding[0]);
-          int64_t w1 = std::min(w0 + p.k[1], p.w + p.padding[1]);
-          int64_t poolSize = (h1 - h0) * (w1 - w0);
-          h0 = std::max<int64_t>(h0, 0);
-          w0 = std::max<int64_t>(w0, 0);
-          h1 = std::min(h1, p.h);
-          w1 = std::min(w1, p.w);
-          double sum = 0;
-          for (int64_t h = h0; h < h1; ++h)
-            for (int64_t w = w0; w < w1; ++w)
-              sum += p.nhwc ? x.at({n, h, w, c}) : x.at({n, c, h, w});
-          double divisor = d.override ? d.override
-                           : d.includePad ? poolSize
-                                          : (h1 - h0) * (w1 - w0);
-          return sum / divisor;
-        });
+        Tensor want = generate(
+            dtype, poolShape(p, oh, ow), [&](const std::vector<int64_t> &i) {
+              int64_t n = i[0], c = p.nhwc ? i[3] : i[1],
+                      y0 = p.nhwc ? i[1] : i[2], x0 = p.nhwc ? i[2] : i[3];
+              // ATen's avg_pool2d: the window clipped to the padded input, then
+              // to the input.
+              int64_t h0 = y0 * p.stride[0] - p.padding[0],
+                      w0 = x0 * p.stride[1] - p.padding[1];
+              int64_t h1 = std::min(h0 + p.k[0], p.h + p.padding[0]);
+              int64_t w1 = std::min(w0 + p.k[1], p.w + p.padding[1]);
+              int64_t poolSize = (h1 - h0) * (w1 - w0);
+              h0 = std::max<int64_t>(h0, 0);
+              w0 = std::max<int64_t>(w0, 0);
+              h1 = std::min(h1, p.h);
+              w1 = std::min(w1, p.w);
+              double sum = 0;
+              for (int64_t h = h0; h < h1; ++h)
+                for (int64_t w = w0; w < w1; ++w)
+                  sum += p.nhwc ? x.at({n, h, w, c}) : x.at({n, c, h, w});
+              double divisor = d.override     ? d.override
+                               : d.includePad ? poolSize
+                                              : (h1 - h0) * (w1 - w0);
+              return sum / divisor;
+            });
         std::ostringstream op;
         op << "tcc.avg_pool2d %a0 {kernel_size = " << pair(p.k[0], p.k[1])
            << ", stride = " << pair(p.stride[0], p.stride[1])
            << ", padding = " << pair(p.padding[0], p.padding[1])
            << ", ceil_mode = " << (p.ceilMode ? "true" : "false")
            << ", count_include_pad = " << (d.includePad ? "true" : "false")
-           << (d.override ? ", divisor_override = " + std::to_string(d.override) + " : i64"
+           << (d.override ? ", divisor_override = " +
+                                std::to_string(d.override) + " : i64"
                           : "")
-           << (p.nhwc ? ", layout = #tcc.layout<nhwc>" : "") << "} : " << x.type()
-           << " -> " << want.type();
-        std::string fn = unique(std::string("avg_pool2d_") + mlirName(dtype), cases);
-        KernelCase c{fn, singleOpFunction(fn, {x}, want, op.str()), {x}, {want},
+           << (p.nhwc ? ", layout = #tcc.layout<nhwc>" : "")
+           << "} : " << x.type() << " -> " << want.type();
+        std::string fn =
+            unique(std::string("avg_pool2d_") + mlirName(dtype), cases);
+        KernelCase c{fn,
+                     singleOpFunction(fn, {x}, want, op.str()),
+                     {x},
+                     {want},
                      contractionTolerance(dtype)};
         c.expectedTiles = p.n;
         cases.push_back(std::move(c));
@@ -372,10 +439,11 @@ TEST_F(LowerNNTest, AdaptiveAvgPoolWindowsOfUnequalSize) {
     int64_t out[2];
     bool nhwc;
   };
-  const Adaptive pools[] = {{{2, 3, 7, 7}, {1, 1}, false},  // global
-                            {{1, 2, 5, 7}, {3, 4}, false},  // overlapping windows
-                            {{2, 6, 4, 3}, {4, 2}, false},  // upsampling rows
-                            {{1, 5, 7, 2}, {2, 3}, true}};
+  const Adaptive pools[] = {
+      {{2, 3, 7, 7}, {1, 1}, false}, // global
+      {{1, 2, 5, 7}, {3, 4}, false}, // overlapping windows
+      {{2, 6, 4, 3}, {4, 2}, false}, // upsampling rows
+      {{1, 5, 7, 2}, {2, 3}, true}};
   std::vector<KernelCase> cases;
   for (DType dtype : {DType::F32, DType::F64, DType::BF16}) {
     for (const Adaptive &a : pools) {
@@ -387,26 +455,31 @@ TEST_F(LowerNNTest, AdaptiveAvgPoolWindowsOfUnequalSize) {
       outShape[hDim] = a.out[0];
       outShape[wDim] = a.out[1];
       int64_t H = a.shape[hDim], W = a.shape[wDim];
-      Tensor want = generate(dtype, outShape, [&](const std::vector<int64_t> &i) {
-        int64_t h0 = i[hDim] * H / a.out[0], h1 = ((i[hDim] + 1) * H + a.out[0] - 1) / a.out[0];
-        int64_t w0 = i[wDim] * W / a.out[1], w1 = ((i[wDim] + 1) * W + a.out[1] - 1) / a.out[1];
-        double sum = 0;
-        std::vector<int64_t> at = i;
-        for (at[hDim] = h0; at[hDim] < h1; ++at[hDim])
-          for (at[wDim] = w0; at[wDim] < w1; ++at[wDim])
-            sum += x.at(at);
-        return sum / ((h1 - h0) * (w1 - w0));
-      });
-      std::string fn = unique(std::string("adaptive_avg_pool2d_") + mlirName(dtype), cases);
-      KernelCase c{fn,
-                   singleOpFunction(fn, {x}, want,
-                                    "tcc.adaptive_avg_pool2d %a0 {output_size = " +
-                                        pair(a.out[0], a.out[1]) +
-                                        (a.nhwc ? ", layout = #tcc.layout<nhwc>" : "") +
-                                        "} : " + x.type() + " -> " + want.type()),
-                   {x},
-                   {want},
-                   contractionTolerance(dtype)};
+      Tensor want =
+          generate(dtype, outShape, [&](const std::vector<int64_t> &i) {
+            int64_t h0 = i[hDim] * H / a.out[0],
+                    h1 = ((i[hDim] + 1) * H + a.out[0] - 1) / a.out[0];
+            int64_t w0 = i[wDim] * W / a.out[1],
+                    w1 = ((i[wDim] + 1) * W + a.out[1] - 1) / a.out[1];
+            double sum = 0;
+            std::vector<int64_t> at = i;
+            for (at[hDim] = h0; at[hDim] < h1; ++at[hDim])
+              for (at[wDim] = w0; at[wDim] < w1; ++at[wDim])
+                sum += x.at(at);
+            return sum / ((h1 - h0) * (w1 - w0));
+          });
+      std::string fn =
+          unique(std::string("adaptive_avg_pool2d_") + mlirName(dtype), cases);
+      KernelCase c{
+          fn,
+          singleOpFunction(fn, {x}, want,
+                           "tcc.adaptive_avg_pool2d %a0 {output_size = " +
+                               pair(a.out[0], a.out[1]) +
+                               (a.nhwc ? ", layout = #tcc.layout<nhwc>" : "") +
+                               "} : " + x.type() + " -> " + want.type()),
+          {x},
+          {want},
+          contractionTolerance(dtype)};
       c.expectedTiles = a.shape[0];
       cases.push_back(std::move(c));
     }

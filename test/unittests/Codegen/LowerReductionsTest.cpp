@@ -33,16 +33,17 @@ std::string dimsAttr(const std::vector<int64_t> &dims) {
   return os.str();
 }
 
-std::string unique(const std::string &base, const std::vector<KernelCase> &cases) {
+std::string unique(const std::string &base,
+                   const std::vector<KernelCase> &cases) {
   return base + "_" + std::to_string(cases.size());
 }
 
 /// Reduces `x` over `dims` (may be negative) into the result's shape.
-Tensor reduceRef(const Tensor &x, std::vector<int64_t> dims, bool keepdim,
-                 DType dtype, double init,
-                 const std::function<double(double, double)> &combine,
-                 const std::function<double(double, int64_t)> &finish =
-                     [](double v, int64_t) { return v; }) {
+Tensor reduceRef(
+    const Tensor &x, std::vector<int64_t> dims, bool keepdim, DType dtype,
+    double init, const std::function<double(double, double)> &combine,
+    const std::function<double(double, int64_t)> &finish =
+        [](double v, int64_t) { return v; }) {
   int64_t rank = x.shape.size();
   std::vector<bool> reduced(rank, false);
   for (int64_t &d : dims)
@@ -93,31 +94,34 @@ struct ReduceCase {
 
 TEST_F(LowerReductionsTest, ReductionsOverDimSetsMatchFloat64) {
   const ReduceCase shapes[] = {
-      {{3, 5, 4}, {-1}, false, 3},   // innermost, rows tile
-      {{3, 5, 4}, {0}, false, 5},    // outermost: the kept dims tile
-      {{3, 5, 4}, {1}, true, 3},     // middle, keepdim
-      {{3, 5, 4}, {2, 0}, true, 0},  // several, unsorted
+      {{3, 5, 4}, {-1}, false, 3},      // innermost, rows tile
+      {{3, 5, 4}, {0}, false, 5},       // outermost: the kept dims tile
+      {{3, 5, 4}, {1}, true, 3},        // middle, keepdim
+      {{3, 5, 4}, {2, 0}, true, 0},     // several, unsorted
       {{2, 1, 7}, {0, 1, 2}, false, 1}, // everything to a scalar
-      {{1}, {0}, true, 0},           // size 1
+      {{1}, {0}, true, 0},              // size 1
   };
   struct Op {
     const char *name;
     double init;
     double (*combine)(double, double);
   };
-  const Op ops[] = {{"reduce_sum", 0, [](double a, double b) { return a + b; }},
-                    {"reduce_mean", 0, [](double a, double b) { return a + b; }},
-                    {"reduce_prod", 1, [](double a, double b) { return a * b; }},
-                    {"reduce_max", -INFINITY, nanMax},
-                    {"reduce_min", INFINITY, nanMin}};
+  const Op ops[] = {
+      {"reduce_sum", 0, [](double a, double b) { return a + b; }},
+      {"reduce_mean", 0, [](double a, double b) { return a + b; }},
+      {"reduce_prod", 1, [](double a, double b) { return a * b; }},
+      {"reduce_max", -INFINITY, nanMax},
+      {"reduce_min", INFINITY, nanMin}};
   std::vector<KernelCase> cases;
   for (const Op &op : ops) {
     std::string name = op.name;
     bool isMean = name == "reduce_mean", isProd = name == "reduce_prod";
     bool isMaxMin = name == "reduce_max" || name == "reduce_min";
-    std::vector<DType> dtypes = {DType::F32, DType::F64, DType::BF16, DType::F16};
+    std::vector<DType> dtypes = {DType::F32, DType::F64, DType::BF16,
+                                 DType::F16};
     if (!isMean)
-      dtypes.insert(dtypes.end(), {DType::I64, DType::I32, DType::I8, DType::UI8});
+      dtypes.insert(dtypes.end(),
+                    {DType::I64, DType::I32, DType::I8, DType::UI8});
     if (isMaxMin)
       dtypes.push_back(DType::Bool);
     for (DType dtype : dtypes) {
@@ -126,30 +130,33 @@ TEST_F(LowerReductionsTest, ReductionsOverDimSetsMatchFloat64) {
         if (dtype != DType::F32 && &shape != &shapes[0] &&
             &shape != &shapes[1] && &shape != &shapes[5])
           continue;
-        Tensor x = isProd ? random(dtype, shape.shape, isFloat(dtype) ? 0.5 : 1,
-                                   isFloat(dtype) ? 1.5 : 2, cases.size())
-                          : random(dtype, shape.shape,
-                                   isUnsigned(dtype) ? 0 : (isFloat(dtype) ? -1 : -9),
-                                   dtype == DType::Bool ? 1 : (isFloat(dtype) ? 1 : 9),
-                                   cases.size());
+        Tensor x =
+            isProd ? random(dtype, shape.shape, isFloat(dtype) ? 0.5 : 1,
+                            isFloat(dtype) ? 1.5 : 2, cases.size())
+                   : random(dtype, shape.shape,
+                            isUnsigned(dtype) ? 0 : (isFloat(dtype) ? -1 : -9),
+                            dtype == DType::Bool ? 1 : (isFloat(dtype) ? 1 : 9),
+                            cases.size());
         if (dtype == DType::UI8 && isMaxMin)
           x.values[0] = 200; // above 127: unsigned order
         if (isFloat(dtype) && isMaxMin && x.numel() > 20) {
           x.values[7] = NAN; // poisons one output
           x.values[3] = INFINITY;
         }
-        Tensor want = reduceRef(
-            x, shape.dims, shape.keepdim, dtype, op.init, op.combine,
-            [&](double v, int64_t n) { return isMean ? v / n : v; });
-        std::string fn = unique(std::string(op.name) + "_" + mlirName(dtype), cases);
-        KernelCase c{fn,
-                     singleOpFunction(fn, {x}, want,
-                                      "tcc." + name + " %a0 {dims = " +
-                                          dimsAttr(shape.dims) + ", keepdim = " +
-                                          (shape.keepdim ? "true" : "false") +
-                                          "} : " + x.type() + " -> " + want.type()),
-                     {x},
-                     {want}};
+        Tensor want =
+            reduceRef(x, shape.dims, shape.keepdim, dtype, op.init, op.combine,
+                      [&](double v, int64_t n) { return isMean ? v / n : v; });
+        std::string fn =
+            unique(std::string(op.name) + "_" + mlirName(dtype), cases);
+        KernelCase c{
+            fn,
+            singleOpFunction(
+                fn, {x}, want,
+                "tcc." + name + " %a0 {dims = " + dimsAttr(shape.dims) +
+                    ", keepdim = " + (shape.keepdim ? "true" : "false") +
+                    "} : " + x.type() + " -> " + want.type()),
+            {x},
+            {want}};
         // Sums of up to 60 values in [-1, 1]: 4.8e-7 absolute measured (f32).
         if (isFloat(dtype) && !isMaxMin)
           c.tolerance = dtype == DType::F64 ? Tolerance{1e-14, 1e-15}
@@ -188,7 +195,8 @@ Tensor argRef(const Tensor &x, int64_t dim, bool keepdim, bool isMax) {
       double v = x.at(at);
       if (std::isnan(bestValue) && i > 0)
         break; // a NaN won
-      bool better = i == 0 || std::isnan(v) || (isMax ? v > bestValue : v < bestValue);
+      bool better =
+          i == 0 || std::isnan(v) || (isMax ? v > bestValue : v < bestValue);
       if (better) {
         best = i;
         bestValue = v;
@@ -203,8 +211,8 @@ TEST_F(LowerReductionsTest, ArgmaxArgminTakeTheFirstIndex) {
   for (bool isMax : {true, false}) {
     for (DType dtype : {DType::F32, DType::F64, DType::BF16, DType::I64,
                         DType::I32, DType::I8, DType::UI8}) {
-      for (auto [dim, keepdim] : {std::pair<int64_t, bool>{-1, false},
-                                  {0, true}, {1, false}}) {
+      for (auto [dim, keepdim] :
+           {std::pair<int64_t, bool>{-1, false}, {0, true}, {1, false}}) {
         if (dtype != DType::F32 && dim == 1)
           continue;
         // Few distinct values: ties everywhere.
@@ -220,14 +228,15 @@ TEST_F(LowerReductionsTest, ArgmaxArgminTakeTheFirstIndex) {
         Tensor want = argRef(x, dim, keepdim, isMax);
         std::string op = isMax ? "argmax" : "argmin";
         std::string fn = unique(op + "_" + mlirName(dtype), cases);
-        KernelCase c{fn,
-                     singleOpFunction(fn, {x}, want,
-                                      "tcc." + op + " %a0 {dim = " + std::to_string(dim) +
-                                          " : i64, keepdim = " +
-                                          (keepdim ? "true" : "false") + "} : " +
-                                          x.type() + " -> " + want.type()),
-                     {x},
-                     {want}};
+        KernelCase c{
+            fn,
+            singleOpFunction(
+                fn, {x}, want,
+                "tcc." + op + " %a0 {dim = " + std::to_string(dim) +
+                    " : i64, keepdim = " + (keepdim ? "true" : "false") +
+                    "} : " + x.type() + " -> " + want.type()),
+            {x},
+            {want}};
         c.expectedTiles = dim == -1 ? 4 : 0;
         cases.push_back(std::move(c));
       }
@@ -235,12 +244,13 @@ TEST_F(LowerReductionsTest, ArgmaxArgminTakeTheFirstIndex) {
   }
   // Every element equal to the initial value of the search (-inf, INT_MIN):
   // index 0.
-  Tensor low = generate(DType::F32, {2, 3}, [](const auto &) { return -INFINITY; });
+  Tensor low =
+      generate(DType::F32, {2, 3}, [](const auto &) { return -INFINITY; });
   Tensor zero = zeros(DType::I64, {2});
   cases.push_back({"argmax_all_neg_inf",
                    singleOpFunction("argmax_all_neg_inf", {low}, zero,
-                                    "tcc.argmax %a0 {dim = 1 : i64} : " + low.type() +
-                                        " -> " + zero.type()),
+                                    "tcc.argmax %a0 {dim = 1 : i64} : " +
+                                        low.type() + " -> " + zero.type()),
                    {low},
                    {zero}});
   runCases(*context, cases);
@@ -266,8 +276,9 @@ Tensor softmaxRef(const Tensor &x, int64_t dim, bool isLog) {
     for (at[dim] = 0; at[dim] < x.shape[dim]; ++at[dim])
       sum += std::exp(x.at(at) - m);
     double v = x.at(index) - m;
-    out.values[out.flat(index)] =
-        nan ? NAN : isLog ? v - std::log(sum) : std::exp(v) / sum;
+    out.values[out.flat(index)] = nan     ? NAN
+                                  : isLog ? v - std::log(sum)
+                                          : std::exp(v) / sum;
   }
   return out;
 }
@@ -291,7 +302,8 @@ TEST_F(LowerReductionsTest, SoftmaxIsStableAlongEveryDim) {
         std::string fn = unique(op + "_" + mlirName(dtype), cases);
         KernelCase c{fn,
                      singleOpFunction(fn, {x}, want,
-                                      "tcc." + op + " %a0 {dim = " + std::to_string(dim) +
+                                      "tcc." + op +
+                                          " %a0 {dim = " + std::to_string(dim) +
                                           " : i64} : " + x.type()),
                      {x},
                      {want}};
@@ -339,12 +351,14 @@ TEST_F(LowerReductionsTest, LayerNormOverTrailingDims) {
             var += std::pow(x.values[row * inner + i] - mean, 2);
           var /= inner;
           for (int64_t i = 0; i < inner; ++i) {
-            double y = (x.values[row * inner + i] - mean) / std::sqrt(var + eps);
+            double y =
+                (x.values[row * inner + i] - mean) / std::sqrt(var + eps);
             want.values[row * inner + i] =
                 affine ? y * w.values[i] + b.values[i] : y;
           }
         }
-        std::string fn = unique(std::string("layer_norm_") + mlirName(dtype), cases);
+        std::string fn =
+            unique(std::string("layer_norm_") + mlirName(dtype), cases);
         std::vector<Tensor> inputs = {x};
         std::string op = "tcc.layer_norm %a0";
         std::string types = x.type();
@@ -355,7 +369,8 @@ TEST_F(LowerReductionsTest, LayerNormOverTrailingDims) {
         }
         op += " {normalized_shape = " + dimsAttr(trailing) +
               ", eps = 1.000000e-03 : f64} : (" + types + ") -> " + want.type();
-        KernelCase c{fn, singleOpFunction(fn, inputs, want, op), inputs, {want}};
+        KernelCase c{
+            fn, singleOpFunction(fn, inputs, want, op), inputs, {want}};
         // Measured 4.8e-7 (f32), 6.7e-16 (f64).
         c.tolerance = dtype == DType::F64 ? Tolerance{2e-15, 2e-15}
                                           : Tolerance{2e-6, 1e-6};
@@ -387,7 +402,8 @@ TEST_F(LowerReductionsTest, BatchNormUsesRunningStatistics) {
                    w.values[c] +
                b.values[c];
       });
-      std::string fn = unique(std::string("batch_norm_") + mlirName(dtype), cases);
+      std::string fn =
+          unique(std::string("batch_norm_") + mlirName(dtype), cases);
       KernelCase c{fn,
                    singleOpFunction(fn, {x, w, b, mean, var}, want,
                                     "tcc.batch_norm %a0, %a1, %a2, %a3, %a4 "
@@ -399,8 +415,8 @@ TEST_F(LowerReductionsTest, BatchNormUsesRunningStatistics) {
                    {want}};
       // x * alpha + beta rounds differently from (x - mean) / std * w + b:
       // 3.6e-7 absolute measured (f32).
-      c.tolerance = dtype == DType::F64 ? Tolerance{1e-14, 1e-15}
-                                        : Tolerance{2e-6, 1e-6};
+      c.tolerance =
+          dtype == DType::F64 ? Tolerance{1e-14, 1e-15} : Tolerance{2e-6, 1e-6};
       if (isHalf(dtype))
         c.tolerance.rel += dtype == DType::F16 ? 0x1p-10 : 0x1p-7;
       c.expectedTiles = shape[0];

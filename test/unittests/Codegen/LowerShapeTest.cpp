@@ -33,12 +33,14 @@ std::string array(const std::vector<int64_t> &values) {
   return os.str();
 }
 
-std::string unique(const std::string &base, const std::vector<KernelCase> &cases) {
+std::string unique(const std::string &base,
+                   const std::vector<KernelCase> &cases) {
   return base + "_" + std::to_string(cases.size());
 }
 
 int64_t clampIndex(double index, int64_t size) {
-  return std::min<int64_t>(std::max<int64_t>(static_cast<int64_t>(index), 0), size - 1);
+  return std::min<int64_t>(std::max<int64_t>(static_cast<int64_t>(index), 0),
+                           size - 1);
 }
 
 TEST_F(LowerShapeTest, ConstantsKeepTheirBytes) {
@@ -53,10 +55,12 @@ TEST_F(LowerShapeTest, ConstantsKeepTheirBytes) {
       {1.5, -2, 3.25}, {1, 200, 255}, {1, 0, 1}, {1, 0.5, -3}, {-1, 0, 9e9}};
   for (size_t i = 0; i < std::size(constants); ++i) {
     Tensor want{constants[i].first, {3}, values[i]};
-    std::string fn = unique(std::string("constant_") + mlirName(want.dtype), cases);
+    std::string fn =
+        unique(std::string("constant_") + mlirName(want.dtype), cases);
     cases.push_back({fn,
-                     "func.func @" + fn + "() -> " + want.type() + " {\n  %r = tcc.constant " +
-                         constants[i].second + " : " + want.type() +
+                     "func.func @" + fn + "() -> " + want.type() +
+                         " {\n  %r = tcc.constant " + constants[i].second +
+                         " : " + want.type() +
                          "\n  return %r : " + want.type() + "\n}\n",
                      {},
                      {want}});
@@ -66,13 +70,12 @@ TEST_F(LowerShapeTest, ConstantsKeepTheirBytes) {
 
 TEST_F(LowerShapeTest, ReshapesAreViewsInRowMajorOrder) {
   const std::pair<std::vector<int64_t>, std::vector<int64_t>> shapes[] = {
-      {{2, 3, 4}, {6, 4}},   // collapse
-      {{6, 4}, {2, 3, 2, 2}}, // expand
-      {{2, 3}, {3, 2}},      // neither: through 1-D
-      {{1, 6}, {6, 1}},
-      {{1, 1}, {}},          // to a scalar
-      {{}, {1, 1, 1}},       // from a scalar
-      {{2, 3}, {2, 3}},      // same type: the kernel returns a copy
+      {{2, 3, 4}, {6, 4}},                  // collapse
+      {{6, 4}, {2, 3, 2, 2}},               // expand
+      {{2, 3}, {3, 2}},                     // neither: through 1-D
+      {{1, 6}, {6, 1}},       {{1, 1}, {}}, // to a scalar
+      {{}, {1, 1, 1}},                      // from a scalar
+      {{2, 3}, {2, 3}}, // same type: the kernel returns a copy
   };
   std::vector<KernelCase> cases;
   for (DType dtype : {DType::F32, DType::UI8, DType::Bool}) {
@@ -82,8 +85,8 @@ TEST_F(LowerShapeTest, ReshapesAreViewsInRowMajorOrder) {
       std::string fn = unique(std::string("reshape_") + mlirName(dtype), cases);
       cases.push_back({fn,
                        singleOpFunction(fn, {x}, want,
-                                        "tcc.reshape %a0 : " + x.type() + " to " +
-                                            want.type()),
+                                        "tcc.reshape %a0 : " + x.type() +
+                                            " to " + want.type()),
                        {x},
                        {want}});
     }
@@ -107,22 +110,24 @@ TEST_F(LowerShapeTest, TransposeBroadcastAndSlice) {
         return x.at(at);
       });
       std::string fn = unique("transpose", cases);
-      cases.push_back({fn,
-                       singleOpFunction(fn, {x}, want,
-                                        "tcc.transpose %a0 {permutation = " + array(perm) +
-                                            "} : " + x.type() + " -> " + want.type()),
-                       {x},
-                       {want}});
+      cases.push_back(
+          {fn,
+           singleOpFunction(fn, {x}, want,
+                            "tcc.transpose %a0 {permutation = " + array(perm) +
+                                "} : " + x.type() + " -> " + want.type()),
+           {x},
+           {want}});
     }
     Tensor row = random(dtype, {1, 4}, -9, 9, cases.size());
-    Tensor wide = generate(dtype, {2, 3, 4}, [&](const std::vector<int64_t> &i) {
-      return row.at({0, i[2]});
-    });
+    Tensor wide =
+        generate(dtype, {2, 3, 4}, [&](const std::vector<int64_t> &i) {
+          return row.at({0, i[2]});
+        });
     std::string fn = unique("broadcast_to", cases);
     cases.push_back({fn,
                      singleOpFunction(fn, {row}, wide,
-                                      "tcc.broadcast_to %a0 : " + row.type() + " to " +
-                                          wide.type()),
+                                      "tcc.broadcast_to %a0 : " + row.type() +
+                                          " to " + wide.type()),
                      {row},
                      {wide}});
     struct Slice {
@@ -134,18 +139,20 @@ TEST_F(LowerShapeTest, TransposeBroadcastAndSlice) {
       for (int d = 0; d < 3; ++d)
         shape.push_back((s.end[d] - s.start[d] + s.step[d] - 1) / s.step[d]);
       Tensor want = generate(dtype, shape, [&](const std::vector<int64_t> &i) {
-        return x.at({s.start[0] + i[0] * s.step[0], s.start[1] + i[1] * s.step[1],
+        return x.at({s.start[0] + i[0] * s.step[0],
+                     s.start[1] + i[1] * s.step[1],
                      s.start[2] + i[2] * s.step[2]});
       });
       fn = unique("slice", cases);
-      cases.push_back({fn,
-                       singleOpFunction(fn, {x}, want,
-                                        "tcc.slice %a0 {start = " + array(s.start) +
-                                            ", end = " + array(s.end) + ", step = " +
-                                            array(s.step) + "} : " + x.type() +
-                                            " -> " + want.type()),
-                       {x},
-                       {want}});
+      cases.push_back(
+          {fn,
+           singleOpFunction(fn, {x}, want,
+                            "tcc.slice %a0 {start = " + array(s.start) +
+                                ", end = " + array(s.end) +
+                                ", step = " + array(s.step) +
+                                "} : " + x.type() + " -> " + want.type()),
+           {x},
+           {want}});
     }
   }
   runCases(*context, cases);
@@ -159,7 +166,8 @@ TEST_F(LowerShapeTest, ConcatAlongEveryDim) {
   for (DType dtype : {DType::F32, DType::UI8, DType::Bool, DType::F64}) {
     for (int64_t dim : {0, 1, -1}) {
       int64_t d = dim < 0 ? dim + 3 : dim;
-      std::vector<int64_t> shapeA = {2, 3, 4}, shapeB = {2, 3, 4}, shapeE = {2, 3, 4};
+      std::vector<int64_t> shapeA = {2, 3, 4}, shapeB = {2, 3, 4},
+                           shapeE = {2, 3, 4};
       shapeA[d] = 2;
       shapeB[d] = 3;
       shapeE[d] = 0;
@@ -179,13 +187,14 @@ TEST_F(LowerShapeTest, ConcatAlongEveryDim) {
       start[d] = end[d] = 1;
       std::string fn = unique(std::string("concat_") + mlirName(dtype), cases);
       std::string function =
-          "func.func @" + fn + "(%a0: " + a.type() + ", %a1: " + b.type() + ") -> " +
-          want.type() + " {\n  %e = tcc.slice %a0 {start = " + array(start) +
-          ", end = " + array(end) + ", step = " + array(step) + "} : " + a.type() +
-          " -> " + empty.type() + "\n  %r = tcc.concat %a0, %e, %a1 {dim = " +
-          std::to_string(dim) + " : i64} : (" + a.type() + ", " + empty.type() +
-          ", " + b.type() + ") -> " + want.type() + "\n  return %r : " +
-          want.type() + "\n}\n";
+          "func.func @" + fn + "(%a0: " + a.type() + ", %a1: " + b.type() +
+          ") -> " + want.type() +
+          " {\n  %e = tcc.slice %a0 {start = " + array(start) +
+          ", end = " + array(end) + ", step = " + array(step) +
+          "} : " + a.type() + " -> " + empty.type() +
+          "\n  %r = tcc.concat %a0, %e, %a1 {dim = " + std::to_string(dim) +
+          " : i64} : (" + a.type() + ", " + empty.type() + ", " + b.type() +
+          ") -> " + want.type() + "\n  return %r : " + want.type() + "\n}\n";
       KernelCase c{fn, function, {a, b}, {want}};
       c.expectedTiles = d == 0 ? 5 : 2;
       cases.push_back(std::move(c));
@@ -201,46 +210,54 @@ TEST_F(LowerShapeTest, IndexedReadsClampOutOfRangeIndices) {
       Tensor x = random(dtype, {4, 5}, -9, 9, cases.size());
       // gather along each dim; indices include -3 and 7 (clamped).
       for (int64_t dim : {0, 1}) {
-        Tensor idx = random(index, {3, 4}, 0, x.shape[dim] - 1, cases.size() + 1);
+        Tensor idx =
+            random(index, {3, 4}, 0, x.shape[dim] - 1, cases.size() + 1);
         idx.values[0] = -3;
         idx.values[5] = 7;
-        Tensor want = generate(dtype, {3, 4}, [&](const std::vector<int64_t> &i) {
-          std::vector<int64_t> at = i;
-          at[dim] = clampIndex(idx.at(i), x.shape[dim]);
-          return x.at(at);
-        });
+        Tensor want =
+            generate(dtype, {3, 4}, [&](const std::vector<int64_t> &i) {
+              std::vector<int64_t> at = i;
+              at[dim] = clampIndex(idx.at(i), x.shape[dim]);
+              return x.at(at);
+            });
         std::string fn = unique("gather", cases);
-        cases.push_back({fn,
-                         singleOpFunction(fn, {x, idx}, want,
-                                          "tcc.gather %a0, %a1 {dim = " + std::to_string(dim) +
-                                              " : i64} : (" + x.type() + ", " + idx.type() +
-                                              ") -> " + want.type()),
-                         {x, idx},
-                         {want}});
+        cases.push_back(
+            {fn,
+             singleOpFunction(
+                 fn, {x, idx}, want,
+                 "tcc.gather %a0, %a1 {dim = " + std::to_string(dim) +
+                     " : i64} : (" + x.type() + ", " + idx.type() + ") -> " +
+                     want.type()),
+             {x, idx},
+             {want}});
       }
       // index_select along dim 1 with a repeated and an out-of-range index.
       Tensor sel{index, {4}, {4, 0, 4, 9}};
-      Tensor picked = generate(dtype, {4, 4}, [&](const std::vector<int64_t> &i) {
-        return x.at({i[0], clampIndex(sel.values[i[1]], 5)});
-      });
+      Tensor picked =
+          generate(dtype, {4, 4}, [&](const std::vector<int64_t> &i) {
+            return x.at({i[0], clampIndex(sel.values[i[1]], 5)});
+          });
       std::string fn = unique("index_select", cases);
-      cases.push_back({fn,
-                       singleOpFunction(fn, {x, sel}, picked,
-                                        "tcc.index_select %a0, %a1 {dim = 1 : i64} : (" +
-                                            x.type() + ", " + sel.type() + ") -> " +
-                                            picked.type()),
-                       {x, sel},
-                       {picked}});
+      cases.push_back(
+          {fn,
+           singleOpFunction(fn, {x, sel}, picked,
+                            "tcc.index_select %a0, %a1 {dim = 1 : i64} : (" +
+                                x.type() + ", " + sel.type() + ") -> " +
+                                picked.type()),
+           {x, sel},
+           {picked}});
       // embedding: rows of a [4, 5] table by a [2, 3] index tensor.
       Tensor ids{index, {2, 3}, {0, 3, 2, -1, 3, 100}};
-      Tensor rows = generate(dtype, {2, 3, 5}, [&](const std::vector<int64_t> &i) {
-        return x.at({clampIndex(ids.at({i[0], i[1]}), 4), i[2]});
-      });
+      Tensor rows =
+          generate(dtype, {2, 3, 5}, [&](const std::vector<int64_t> &i) {
+            return x.at({clampIndex(ids.at({i[0], i[1]}), 4), i[2]});
+          });
       fn = unique("embedding", cases);
       KernelCase c{fn,
                    singleOpFunction(fn, {ids, x}, rows,
-                                    "tcc.embedding %a0, %a1 : (" + ids.type() + ", " +
-                                        x.type() + ") -> " + rows.type()),
+                                    "tcc.embedding %a0, %a1 : (" + ids.type() +
+                                        ", " + x.type() + ") -> " +
+                                        rows.type()),
                    {ids, x},
                    {rows}};
       c.expectedTiles = 2;
@@ -251,13 +268,14 @@ TEST_F(LowerShapeTest, IndexedReadsClampOutOfRangeIndices) {
   Tensor empty = zeros(DType::F32, {0, 3});
   Tensor ids{DType::I64, {2}, {0, 5}};
   Tensor zero = zeros(DType::F32, {2, 3});
-  cases.push_back({"index_select_empty",
-                   singleOpFunction("index_select_empty", {empty, ids}, zero,
-                                    "tcc.index_select %a0, %a1 {dim = 0 : i64} : (" +
-                                        empty.type() + ", " + ids.type() + ") -> " +
-                                        zero.type()),
-                   {empty, ids},
-                   {zero}});
+  cases.push_back(
+      {"index_select_empty",
+       singleOpFunction("index_select_empty", {empty, ids}, zero,
+                        "tcc.index_select %a0, %a1 {dim = 0 : i64} : (" +
+                            empty.type() + ", " + ids.type() + ") -> " +
+                            zero.type()),
+       {empty, ids},
+       {zero}});
   runCases(*context, cases);
 }
 
@@ -266,14 +284,15 @@ TEST_F(LowerShapeTest, PadAndCrop) {
     std::vector<int64_t> pad; // last dim first
     double value;
   };
-  const Pad pads[] = {{{1, 2}, 0},          // last dim
-                      {{1, 1, 2, 0}, 7},     // both dims, a value
-                      {{-1, 2, 0, -1}, 3},   // crop and pad
-                      {{0, 0, 1, 1}, 1}};    // first dim only
+  const Pad pads[] = {{{1, 2}, 0},         // last dim
+                      {{1, 1, 2, 0}, 7},   // both dims, a value
+                      {{-1, 2, 0, -1}, 3}, // crop and pad
+                      {{0, 0, 1, 1}, 1}};  // first dim only
   std::vector<KernelCase> cases;
   for (DType dtype : {DType::F32, DType::UI8, DType::Bool, DType::BF16}) {
     for (const Pad &p : pads) {
-      Tensor x = random(dtype, {3, 4}, 0, dtype == DType::Bool ? 1 : 9, cases.size());
+      Tensor x =
+          random(dtype, {3, 4}, 0, dtype == DType::Bool ? 1 : 9, cases.size());
       std::vector<int64_t> low(2, 0), shape = x.shape;
       for (size_t i = 0; i < p.pad.size() / 2; ++i) {
         int64_t d = 1 - static_cast<int64_t>(i);
@@ -291,8 +310,8 @@ TEST_F(LowerShapeTest, PadAndCrop) {
       std::string fn = unique(std::string("pad_") + mlirName(dtype), cases);
       cases.push_back({fn,
                        singleOpFunction(fn, {x}, want,
-                                        "tcc.pad %a0 " + attr.str() + " : " + x.type() +
-                                            " -> " + want.type()),
+                                        "tcc.pad %a0 " + attr.str() + " : " +
+                                            x.type() + " -> " + want.type()),
                        {x},
                        {want}});
     }
@@ -303,23 +322,26 @@ TEST_F(LowerShapeTest, PadAndCrop) {
 TEST_F(LowerShapeTest, KernelsReturningArgumentsOrOneValueTwice) {
   Tensor x = random(DType::F32, {2, 3}, -1, 1, 5);
   std::vector<KernelCase> cases;
-  cases.push_back({"returns_argument",
-                   "func.func @returns_argument(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, "
-                   "tensor<2x3xf32>) {\n"
-                   "  %d = tcc.dropout %a {p = 1.000000e-01 : f64} : tensor<2x3xf32>\n"
-                   "  return %d, %a : tensor<2x3xf32>, tensor<2x3xf32>\n}\n",
-                   {x},
-                   {x, x}});
-  Tensor e = generate(DType::F32, x.shape,
-                      [&](const std::vector<int64_t> &i) { return std::exp(x.at(i)); });
-  cases.push_back({"returns_twice",
-                   "func.func @returns_twice(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, "
-                   "tensor<2x3xf32>) {\n"
-                   "  %e = tcc.exp %a : tensor<2x3xf32>\n"
-                   "  return %e, %e : tensor<2x3xf32>, tensor<2x3xf32>\n}\n",
-                   {x},
-                   {e, e},
-                   {0, 2.4e-7}});
+  cases.push_back(
+      {"returns_argument",
+       "func.func @returns_argument(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, "
+       "tensor<2x3xf32>) {\n"
+       "  %d = tcc.dropout %a {p = 1.000000e-01 : f64} : tensor<2x3xf32>\n"
+       "  return %d, %a : tensor<2x3xf32>, tensor<2x3xf32>\n}\n",
+       {x},
+       {x, x}});
+  Tensor e = generate(DType::F32, x.shape, [&](const std::vector<int64_t> &i) {
+    return std::exp(x.at(i));
+  });
+  cases.push_back(
+      {"returns_twice",
+       "func.func @returns_twice(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, "
+       "tensor<2x3xf32>) {\n"
+       "  %e = tcc.exp %a : tensor<2x3xf32>\n"
+       "  return %e, %e : tensor<2x3xf32>, tensor<2x3xf32>\n}\n",
+       {x},
+       {e, e},
+       {0, 2.4e-7}});
   runCases(*context, cases);
 }
 

@@ -27,7 +27,8 @@ TEST(LoweringCoverageTest, EveryRegisteredTccOpHasALowering) {
   RewritePatternSet patterns(context.get());
   tcc::populateTccToLinalgPatterns(converter, patterns);
   std::set<std::string> lowered;
-  for (const std::unique_ptr<RewritePattern> &pattern : patterns.getNativePatterns())
+  for (const std::unique_ptr<RewritePattern> &pattern :
+       patterns.getNativePatterns())
     if (std::optional<OperationName> root = pattern->getRootKind())
       lowered.insert(root->getStringRef().str());
 
@@ -58,10 +59,11 @@ TEST(LoweringCoverageTest, HalfPrecisionKernelsLinkForAnAvx2Cpu) {
       %3 = tcc.cast %1 : tensor<4x8xf16> to tensor<4x8xbf16>
       return %0, %1, %2, %3 : tensor<4x8xbf16>, tensor<4x8xf16>, tensor<4x3xbf16>, tensor<4x8xbf16>
     })mlir";
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, context.get());
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(source, context.get());
   ASSERT_TRUE(module);
-  FailureOr<tcc::KernelObject> object =
-      tcc::compileKernels(*module, tcc::CpuTarget::named("haswell", "x86_64-unknown-linux-gnu"));
+  FailureOr<tcc::KernelObject> object = tcc::compileKernels(
+      *module, tcc::CpuTarget::named("haswell", "x86_64-unknown-linux-gnu"));
   ASSERT_TRUE(succeeded(object));
   EXPECT_FALSE(object->sharedObject.empty());
 }
