@@ -226,7 +226,9 @@ template <typename Op, bool isMax> struct ArgReduceLowering : TccPattern<Op> {
 
 /// Numerically stable: m = max(x), s = sum(exp(x - m)), then
 /// softmax = exp(x - m) * (1 / s) and log_softmax = (x - m) - log(s), as
-/// ATen's vectorized kernels compute them.
+/// ATen's vectorized kernels compute them. The exponentials, the row
+/// temporaries and the result are all indexed by the input's leading dim, so
+/// a softmax along any other dim still tiles by rows.
 template <typename Op, bool isLog> struct SoftmaxLowering : TccPattern<Op> {
   using TccPattern<Op>::TccPattern;
 
@@ -246,23 +248,58 @@ template <typename Op, bool isLog> struct SoftmaxLowering : TccPattern<Op> {
                {}, [](OpBuilder &b, Location l, Value a, ValueRange v) {
                  return maximum(b, l, a, v[0], false);
                });
-    Value sum = reduce(
-        rewriter, loc, loops, input, floatConstant(rewriter, loc, acc, 0.0),
-        max, [](OpBuilder &b, Location l, Value a, ValueRange v) {
-          Value shifted = b.create<arith::SubFOp>(l, v[0], v[1]);
-          return accumulateAdd(b, l, a, b.create<math::ExpOp>(l, shifted));
-        });
-    Value scale = keptElementwise(
-        rewriter, loc, loops, sum, acc,
-        [](OpBuilder &b, Location l, ValueRange v) -> Value {
-          if (isLog)
-            return b.create<math::LogOp>(l, v[0]);
-          return b.create<arith::DivFOp>(
-              l, floatConstant(b, l, v[0].getType(), 1.0), v[0]);
-        });
-
     int64_t rank = type.getRank();
     AffineMap kept = keptDimsOf(ctx, loops);
+    Value zero = floatConstant(rewriter, loc, acc, 0.0);
+    auto reciprocal = [](OpBuilder &b, Location l, ValueRange v) -> Value {
+      return b.create<arith::DivFOp>(
+          l, floatConstant(b, l, v[0].getType(), 1.0), v[0]);
+    };
+    if (!isLog && acc == element) {
+      // exp(x - max) is stored in the result while it is summed, then scaled
+      // in place: one exp per element.
+      SmallVector<Value> expAndSum = buildGeneric(
+          rewriter, loc, ValueRange{input, max},
+          ValueRange{emptyTensor(rewriter, loc, type.getShape(), element),
+                     filledTensor(rewriter, loc, loops.keptShape, zero)},
+          {loops.inputMap(), loops.keptMap(), loops.inputMap(),
+           loops.keptMap()},
+          loops.iterators(),
+          [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+            Value e = b.create<math::ExpOp>(
+                l, b.create<arith::SubFOp>(l, args[0], args[1]));
+            return {e, accumulateAdd(b, l, args[3], e)};
+          });
+      Value scale =
+          keptElementwise(rewriter, loc, loops, expAndSum[1], acc, reciprocal);
+      rewriter.replaceOp(
+          op,
+          buildGeneric(rewriter, loc, scale, expAndSum[0],
+                       {kept, rewriter.getMultiDimIdentityMap(rank)},
+                       iteratorTypes(rank),
+                       [](OpBuilder &b, Location l,
+                          ValueRange args) -> SmallVector<Value> {
+                         return {b.create<arith::MulFOp>(l, args[1], args[0])};
+                       })[0]);
+      return success();
+    }
+
+    // f16/bf16 (whose result cannot hold the f32 exponentials) and
+    // log_softmax: sum first, then recompute from x.
+    Value sum = reduce(rewriter, loc, loops, input, zero, max,
+                       [](OpBuilder &b, Location l, Value a, ValueRange v) {
+                         Value shifted = b.create<arith::SubFOp>(l, v[0], v[1]);
+                         return accumulateAdd(
+                             b, l, a, b.create<math::ExpOp>(l, shifted));
+                       });
+    Value scale =
+        keptElementwise(rewriter, loc, loops, sum, acc,
+                        [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                          if (isLog)
+                            return b.create<math::LogOp>(l, v[0]);
+                          return reciprocal(b, l, v);
+                        });
+
     Value out = emptyTensor(rewriter, loc, type.getShape(), element);
     rewriter.replaceOp(
         op,

@@ -71,25 +71,26 @@ func.func @argmax(%a: tensor<2x3xf32>) -> tensor<2xi64> {
 
 // -----
 
-// Tests that softmax is max, sum of exp(x - max), reciprocal, and
-// exp(x - max) * reciprocal, with row-indexed temporaries so that rows
-// still tile.
+// Tests that softmax is max, then exp(x - max) stored while summed (one
+// exp per element), a reciprocal, and an in-place scale, with row-indexed
+// temporaries so that rows still tile.
 // CHECK-DAG: #[[$FULL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax
 // CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[$FULL]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]}
 // CHECK: arith.maximumf
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$FULL]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[MAX]] :
-// CHECK: arith.subf
-// CHECK: math.exp
-// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
-// CHECK: %[[INV:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>)
+// CHECK: %[[EXP:.*]]:2 = linalg.generic {indexing_maps = [#[[$FULL]], #[[$ROW]], #[[$FULL]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[MAX]] :
+// CHECK: %[[E:.*]] = math.exp
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %[[E]] fastmath<reassoc> : f32
+// CHECK: linalg.yield %[[E]], %[[S]] : f32, f32
+// CHECK: %[[INV:.*]] = linalg.generic {{.*}} ins(%[[EXP]]#1 : tensor<4xf32>)
 // CHECK: arith.divf
-// CHECK: linalg.generic {indexing_maps = [#[[$FULL]], #[[$ROW]], #[[$ROW]], #[[$FULL]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[MAX]], %[[INV]] :
-// CHECK: math.exp
+// CHECK: linalg.generic {indexing_maps = [#[[$ROW]], #[[$FULL]]], iterator_types = ["parallel", "parallel"]} ins(%[[INV]] : tensor<4xf32>) outs(%[[EXP]]#0 : tensor<4x8xf32>)
 // CHECK: arith.mulf
+// CHECK-NOT: math.exp
+// The exponentials live in the result: scratch holds three row temporaries.
 // TILES-LABEL: llvm.func @softmax
-// TILES-SAME: tcc.tiles = 4 : i64
+// TILES-SAME: tcc.scratch_bytes = array<i64: 16, 16, 16>, tcc.tiles = 4 : i64
 func.func @softmax(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = tcc.softmax %a {dim = 1 : i64} : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
