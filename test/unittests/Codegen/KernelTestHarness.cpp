@@ -413,10 +413,12 @@ void runOne(KernelFn fn, const tcc::CompiledKernel &kernel, KernelCase &c) {
     for (int64_t i = 0; i < want.numel(); ++i) {
       double got = load(want.dtype, data + i * byteWidth(want.dtype));
       double expected = roundTo(want.dtype, want.values[i]);
-      if (std::isfinite(expected) && std::isfinite(got))
-        c.maxRelativeError = std::max(c.maxRelativeError,
-                                      std::fabs(got - expected) /
-                                          std::max(std::fabs(expected), 1e-30));
+      if (std::isfinite(expected) && std::isfinite(got)) {
+        double error = std::fabs(got - expected);
+        c.maxAbsoluteError = std::max(c.maxAbsoluteError, error);
+        c.maxRelativeError = std::max(
+            c.maxRelativeError, error / std::max(std::fabs(expected), 1e-30));
+      }
       if (!close(got, expected, c.tolerance) && failures++ < 5)
         ADD_FAILURE() << c.name << ": output " << o << " at "
                       << formatIndex(want, i) << " is " << got << ", expected "
@@ -454,8 +456,8 @@ void runCases(MLIRContext &context, std::vector<KernelCase> &cases,
     }
     runOne(fn, *kernel, c);
     if (std::getenv("TCC_PRINT_ERRORS"))
-      std::printf("%-40s max relative error %.3g\n", c.name.c_str(),
-                  c.maxRelativeError);
+      std::printf("%-32s max error: relative %.3g, absolute %.3g\n",
+                  c.name.c_str(), c.maxRelativeError, c.maxAbsoluteError);
   }
 }
 

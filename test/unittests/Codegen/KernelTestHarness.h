@@ -83,9 +83,10 @@ struct KernelCase {
   Tolerance tolerance;
   /// When positive, the tile count the kernel must expose (tcc.tiles).
   int64_t expectedTiles = 0;
-  // Filled by runCases: the largest relative error seen (|got - want| /
-  // max(|want|, 1e-30)) over finite expected values.
+  // Filled by runCases: the largest relative error (|got - want| /
+  // max(|want|, 1e-30)) and absolute error over finite expected values.
   double maxRelativeError = 0;
+  double maxAbsoluteError = 0;
 };
 
 /// A function of one op: `op` is the text after "%r = " using %a0, %a1, ...

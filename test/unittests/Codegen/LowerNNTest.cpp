@@ -32,6 +32,8 @@ std::string unique(const std::string &base,
   return base + "_" + std::to_string(cases.size());
 }
 
+/// Measured absolute maxima (f32): matmul and linear 1.2e-7, conv2d 7.2e-7,
+/// average pools 6e-8; f64 conv2d 8.9e-16.
 Tolerance contractionTolerance(DType dtype) {
   switch (dtype) {
   case DType::F32:
