@@ -624,4 +624,24 @@ TEST_F(LowerElementwiseTest, ClampFollowsPyTorchBoundOrder) {
   runCases(*context, cases);
 }
 
+TEST_F(LowerElementwiseTest, RankZeroTensors) {
+  Tensor a{DType::F32, {}, {0.5}};
+  Tensor b = random(DType::F32, {3}, -1, 1, 3);
+  Tensor e{DType::F32, {}, {std::exp(0.5)}};
+  Tensor sum = map(b, DType::F32, [](double v) { return v + 0.5; });
+  std::vector<KernelCase> cases;
+  cases.push_back(
+      {"scalar_exp",
+       singleOpFunction("scalar_exp", {a}, e, "tcc.exp %a0 : " + a.type()),
+       {a},
+       {e},
+       {0, 2.4e-7}});
+  cases.push_back({"scalar_broadcast",
+                   singleOpFunction("scalar_broadcast", {a, b}, sum,
+                                    binaryOp("tcc.add", a, b, sum)),
+                   {a, b},
+                   {sum}});
+  runCases(*context, cases);
+}
+
 } // namespace
