@@ -88,3 +88,21 @@ func.func @unsigned(%x: tensor<3xui8>) -> (tensor<3xi1>, tensor<3xui8>) {
   %0 = tcc.lt %x, %c : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
   return %0, %c : tensor<3xi1>, tensor<3xui8>
 }
+
+// -----
+
+// Tests that a ui8 weight blob keeps its bytes under the i8 type.
+// CHECK-LABEL: func.func @blob
+// CHECK-SAME: () -> tensor<4xi8>
+// CHECK: arith.constant dense_resource<bytes> : tensor<4xi8>
+func.func @blob() -> tensor<4xui8> {
+  %0 = tcc.constant dense_resource<bytes> : tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      bytes: "0x0100000001C8FF07"
+    }
+  }
+#-}
