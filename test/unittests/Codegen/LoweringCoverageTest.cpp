@@ -37,6 +37,10 @@ TEST(LoweringCoverageTest, EveryRegisteredTccOpHasALowering) {
   for (RegisteredOperationName name : context->getRegisteredOperations()) {
     if (&name.getDialect() != tcc)
       continue;
+    // Structure, not computation: the model compiler outlines a fusion's
+    // body as one kernel, whose ops are lowered one by one.
+    if (name.getStringRef() == "tcc.fusion" || name.getStringRef() == "tcc.yield")
+      continue;
     ++ops;
     EXPECT_TRUE(lowered.count(name.getStringRef().str()))
         << name.getStringRef().str() << " has no lowering to linalg";
