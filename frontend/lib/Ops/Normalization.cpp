@@ -49,8 +49,9 @@ void checkChannelParam(const Tensor &t, int64_t channels, const char *name) {
     return;
   checkCpu(t, "batch_norm");
   TCC_CHECK(t.dim() == 1 && t.size(0) == channels, "batch_norm: expected ",
-            name, " to have ", channels, " elements (one per channel), but got ",
-            name, " of size ", t.sizes());
+            name, " to have ", channels,
+            " elements (one per channel), but got ", name, " of size ",
+            t.sizes());
 }
 
 } // namespace
@@ -67,8 +68,9 @@ Tensor batch_norm(const Tensor &input, const std::optional<Tensor> &weightArg,
   Tensor runningMean = valueOr(meanArg), runningVar = valueOr(varArg);
   checkDefined(input, "batch_norm");
   checkCpu(input, "batch_norm");
-  TCC_CHECK(input.dim() >= 2, "batch_norm: expected an input with at least 2 "
-                              "dims [N, C, ...], got input of size ",
+  TCC_CHECK(input.dim() >= 2,
+            "batch_norm: expected an input with at least 2 "
+            "dims [N, C, ...], got input of size ",
             input.sizes());
   checkFloating(input, "batch_norm", "input");
   int64_t channels = input.size(1);
@@ -120,9 +122,8 @@ Tensor batch_norm(const Tensor &input, const std::optional<Tensor> &weightArg,
         return y;
       },
       [&] {
-        return AttrList{{"training", training},
-                        {"momentum", momentum},
-                        {"eps", eps}};
+        return AttrList{
+            {"training", training}, {"momentum", momentum}, {"eps", eps}};
       });
 }
 
@@ -140,12 +141,11 @@ Tensor layer_norm(const Tensor &input, IntArrayRef normalized_shape,
   for (int64_t i = 0; fits && i < k; ++i)
     fits = input.size(input.dim() - k + i) == normalized_shape[size_t(i)];
   TCC_CHECK(fits, "Given normalized_shape=", normalized_shape,
-            ", expected input with shape [*, ",
-            str(normalized_shape).substr(1), ", but got input of size",
-            input.sizes());
+            ", expected input with shape [*, ", str(normalized_shape).substr(1),
+            ", but got input of size", input.sizes());
   for (const Tensor *p : {&weight, &bias})
-    TCC_CHECK(!p->defined() || p->sizes().equals(normalized_shape),
-              "Expected ", p == &weight ? "weight" : "bias",
+    TCC_CHECK(!p->defined() || p->sizes().equals(normalized_shape), "Expected ",
+              p == &weight ? "weight" : "bias",
               " to be of same shape as normalized_shape, but got ",
               p == &weight ? "weight" : "bias", " of shape ", p->sizes(),
               " and normalized_shape = ", normalized_shape);

@@ -32,8 +32,9 @@ TEST(NormalizationTest, BatchNormMatchesDefinition4d) {
     Tensor xd = x.to(kDouble);
     Tensor mean = xd.mean({0, 2, 3}, true);
     Tensor var = xd.var({0, 2, 3}, false, true);
-    Tensor ref = (xd - mean) / (var + 1e-5).sqrt() * w.to(kDouble).view({1, 4, 1, 1}) +
-                 b.to(kDouble).view({1, 4, 1, 1});
+    Tensor ref =
+        (xd - mean) / (var + 1e-5).sqrt() * w.to(kDouble).view({1, 4, 1, 1}) +
+        b.to(kDouble).view({1, 4, 1, 1});
     double tol = dt == kFloat ? 1e-5 : 1e-12;
     EXPECT_TENSOR(y, {3, 4, 5, 2}, test::values(ref), tol);
     EXPECT_TENSOR(rm, {4}, test::values(mean.view({4}) * 0.3), tol);
@@ -57,9 +58,10 @@ TEST(NormalizationTest, BatchNormErrors) {
   EXPECT_ERROR_CONTAINS(batch_norm(x, ones({2}), {}, {}, {}, true, 0.1, 1e-5),
                         "expected weight to have 3 elements (one per channel), "
                         "but got weight of size [2]");
-  EXPECT_ERROR_CONTAINS(batch_norm(ones({1, 3}), {}, {}, {}, {}, true, 0.1, 1e-5),
-                        "Expected more than 1 value per channel when training, "
-                        "got input size [1, 3]");
+  EXPECT_ERROR_CONTAINS(
+      batch_norm(ones({1, 3}), {}, {}, {}, {}, true, 0.1, 1e-5),
+      "Expected more than 1 value per channel when training, "
+      "got input size [1, 3]");
   EXPECT_ERROR_CONTAINS(batch_norm(ones({3}), {}, {}, {}, {}, true, 0.1, 1e-5),
                         "at least 2 dims");
 }
@@ -69,9 +71,9 @@ TEST(NormalizationTest, LayerNormHandComputed) {
   Tensor x = tensor({{1.0, 2.0, 3.0}, {2.0, 4.0, 6.0}});
   double s = 1 / std::sqrt(2.0 / 3.0);
   EXPECT_TENSOR(layer_norm(x, {3}, {}, {}, 0.0), {2, 3}, {-s, 0, s, -s, 0, s});
-  EXPECT_TENSOR(layer_norm(x, {3}, tensor({1.0, 2.0, 3.0}),
-                           tensor({0.0, 1.0, 0.0}), 0.0),
-                {2, 3}, {-s, 1, 3 * s, -s, 1, 3 * s});
+  EXPECT_TENSOR(
+      layer_norm(x, {3}, tensor({1.0, 2.0, 3.0}), tensor({0.0, 1.0, 0.0}), 0.0),
+      {2, 3}, {-s, 1, 3 * s, -s, 1, 3 * s});
   // A constant row normalizes to 0 (eps keeps it finite).
   EXPECT_TENSOR(layer_norm(ones({1, 4}), {4}), {1, 4}, {0, 0, 0, 0});
   // Two normalized dims: all six elements share one mean and variance.
@@ -81,10 +83,14 @@ TEST(NormalizationTest, LayerNormHandComputed) {
 }
 
 TEST(NormalizationTest, LayerNormErrors) {
-  EXPECT_EQ(test::errorOf([] { layer_norm(ones({2, 3}), {4}); }),
+  EXPECT_EQ(test::errorOf([] {
+              layer_norm(ones({2, 3}), {4});
+            }),
             "Given normalized_shape=[4], expected input with shape [*, 4], but "
             "got input of size[2, 3]");
-  EXPECT_EQ(test::errorOf([] { layer_norm(ones({2, 3}), {3}, ones({4})); }),
+  EXPECT_EQ(test::errorOf([] {
+              layer_norm(ones({2, 3}), {3}, ones({4}));
+            }),
             "Expected weight to be of same shape as normalized_shape, but got "
             "weight of shape [4] and normalized_shape = [3]");
 }
