@@ -63,6 +63,8 @@ void registerBinaryOps() {
 namespace {
 
 void checkAlpha(const Tensor &a, const Tensor &b, const Scalar &alpha) {
+  if (alpha.isIntegral(false) && alpha.toLong() == 1)
+    return; // the default alpha suits every dtype
   ScalarType t = resultType({a, b});
   TCC_CHECK(!(isIntegralType(t, true) && alpha.isFloatingPoint()),
             "For integral input tensors, argument alpha must not be a "

@@ -111,17 +111,40 @@ TensorIterator::TensorIterator(const Tensor &out, TensorList inputs,
     out_ = makeEmpty(shape, outDtype);
   }
 
-  operands_.reserve(inputs.size() + 1);
-  operands_.push_back(out_);
-  for (const Tensor &t : inputs)
-    operands_.push_back(t.dtype() == computeDtype_ || !cfg.castInputs
-                            ? t
-                            : castTo(t, computeDtype_));
-  shape_ = shape;
+  TCC_CHECK(inputs.size() + 1 <= size_t(kMaxOperands), cfg.name,
+            ": too many operands for TensorIterator");
+  nops_ = int(inputs.size()) + 1;
+  operands_[0] = out_;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor &t = inputs[i];
+    operands_[i + 1] = t.dtype() == computeDtype_ || !cfg.castInputs
+                           ? t
+                           : castTo(t, computeDtype_);
+  }
   numel_ = out_.numel();
+  // Fast path: every operand is contiguous with the full shape, or a single
+  // broadcast element. Then the iteration space is one flat dimension.
+  bool flat = out_.is_contiguous();
+  for (int k = 1; k < nops_ && flat; ++k) {
+    const Tensor &t = operands_[size_t(k)];
+    flat = t.numel() == 1 ||
+           (t.is_contiguous() && t.sizes().equals(IntArrayRef(shape)));
+  }
+  if (flat) {
+    shape_ = numel_ == 1 ? DimVector() : DimVector{numel_};
+    for (int k = 0; k < nops_; ++k) {
+      const Tensor &t = operands_[size_t(k)];
+      int64_t es = int64_t(t.element_size());
+      strides_[size_t(k)] = numel_ == 1 ? DimVector()
+                                        : DimVector{t.numel() == 1 && numel_ > 1
+                                                        ? 0
+                                                        : es};
+    }
+    return;
+  }
+  shape_ = shape;
   size_t nd = shape_.size();
-  strides_.resize(operands_.size());
-  for (size_t k = 0; k < operands_.size(); ++k) {
+  for (size_t k = 0; k < size_t(nops_); ++k) {
     const Tensor &t = operands_[k];
     DimVector s(nd, 0);
     size_t off = nd - size_t(t.dim());
@@ -136,21 +159,22 @@ TensorIterator::TensorIterator(const Tensor &out, TensorList inputs,
 void TensorIterator::coalesce() {
   // Drop size-1 dims, then merge neighbours that are contiguous with each
   // other in every operand.
+  size_t nops = size_t(nops_);
   DimVector shape;
-  std::vector<DimVector> strides(operands_.size());
+  std::array<DimVector, kMaxOperands> strides;
   for (size_t d = 0; d < shape_.size(); ++d) {
     if (shape_[d] == 1)
       continue;
     shape.push_back(shape_[d]);
-    for (size_t k = 0; k < operands_.size(); ++k)
+    for (size_t k = 0; k < nops; ++k)
       strides[k].push_back(strides_[k][d]);
   }
   DimVector outShape;
-  std::vector<DimVector> outStrides(operands_.size());
+  std::array<DimVector, kMaxOperands> outStrides;
   for (size_t i = shape.size(); i-- > 0;) {
     if (!outShape.empty()) {
       bool merge = true;
-      for (size_t k = 0; k < operands_.size() && merge; ++k)
+      for (size_t k = 0; k < nops && merge; ++k)
         merge = strides[k][i] == outStrides[k].back() * outShape.back();
       if (merge) {
         outShape.back() *= shape[i];
@@ -158,31 +182,31 @@ void TensorIterator::coalesce() {
       }
     }
     outShape.push_back(shape[i]);
-    for (size_t k = 0; k < operands_.size(); ++k)
+    for (size_t k = 0; k < nops; ++k)
       outStrides[k].push_back(strides[k][i]);
   }
   // Back to outermost-first order.
   std::reverse(outShape.begin(), outShape.end());
-  for (auto &s : outStrides)
-    std::reverse(s.begin(), s.end());
+  for (size_t k = 0; k < nops; ++k)
+    std::reverse(outStrides[k].begin(), outStrides[k].end());
   shape_ = std::move(outShape);
-  strides_ = std::move(outStrides);
+  for (size_t k = 0; k < nops; ++k)
+    strides_[k] = std::move(outStrides[k]);
 }
 
 void TensorIterator::runRange(void *ctx, Loop loop, int64_t begin,
                               int64_t end) {
-  size_t nt = operands_.size();
+  size_t nt = size_t(nops_);
   size_t nd = shape_.size();
-  char *base[8];
-  int64_t inner[8];
-  TCC_CHECK(nt <= 8, "TensorIterator supports at most 8 operands");
+  char *base[kMaxOperands];
+  int64_t inner[kMaxOperands];
   for (size_t k = 0; k < nt; ++k) {
     base[k] = static_cast<char *>(operands_[k].unsafeGetTensorImpl()->data());
     inner[k] = strides_[k][nd - 1];
   }
   int64_t n = shape_[nd - 1];
   if (nd == 1) { // begin/end index elements
-    char *data[8];
+    char *data[kMaxOperands];
     for (size_t k = 0; k < nt; ++k)
       data[k] = base[k] + begin * inner[k];
     loop(ctx, data, inner, end - begin);
@@ -195,7 +219,7 @@ void TensorIterator::runRange(void *ctx, Loop loop, int64_t begin,
     idx[d] = r % shape_[d];
     r /= shape_[d];
   }
-  char *data[8];
+  char *data[kMaxOperands];
   for (int64_t row = begin; row < end; ++row) {
     for (size_t k = 0; k < nt; ++k) {
       char *p = base[k];
@@ -215,9 +239,9 @@ void TensorIterator::runRange(void *ctx, Loop loop, int64_t begin,
 void TensorIterator::run(void *ctx, Loop loop, int64_t grain) {
   if (numel_ > 0) {
     if (shape_.empty()) {
-      char *data[8];
-      int64_t strides[8] = {0};
-      for (size_t k = 0; k < operands_.size(); ++k)
+      char *data[kMaxOperands];
+      int64_t strides[kMaxOperands] = {0};
+      for (size_t k = 0; k < size_t(nops_); ++k)
         data[k] =
             static_cast<char *>(operands_[k].unsafeGetTensorImpl()->data());
       loop(ctx, data, strides, 1);

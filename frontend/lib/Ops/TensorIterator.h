@@ -15,6 +15,7 @@
 
 #include "tcc/Frontend/Tensor.h"
 
+#include <array>
 #include <optional>
 
 namespace tcc {
@@ -51,8 +52,11 @@ public:
   /// The result (the given `out`, or the newly allocated output).
   const Tensor &output() const { return userOut_.defined() ? userOut_ : out_; }
   int64_t numel() const { return numel_; }
-  int ntensors() const { return int(operands_.size()); }
+  int ntensors() const { return nops_; }
   const Tensor &operand(int i) const { return operands_[size_t(i)]; }
+
+  /// Output plus inputs.
+  static constexpr int kMaxOperands = 8;
 
   using Loop = void (*)(void *ctx, char **data, const int64_t *strides,
                         int64_t n);
@@ -75,12 +79,14 @@ private:
   void coalesce();
   void runRange(void *ctx, Loop loop, int64_t begin, int64_t end);
 
-  std::vector<Tensor> operands_; // [0] = output
+  // Fixed-size arrays (no heap traffic for the small-op fast path).
+  std::array<Tensor, kMaxOperands> operands_; // [0] = output
+  int nops_ = 0;
   Tensor out_;                   // what the loops write
   Tensor userOut_;               // the given out, if out_ is a temporary
   ScalarType computeDtype_ = kFloat;
   DimVector shape_;
-  std::vector<DimVector> strides_; // bytes, per operand, per dim
+  std::array<DimVector, kMaxOperands> strides_; // bytes, per operand, per dim
   int64_t numel_ = 0;
 };
 

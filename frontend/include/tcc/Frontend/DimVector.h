@@ -96,12 +96,15 @@ private:
   void assign(const int64_t *src, size_t n) {
     size_ = 0;
     reserve(n);
-    std::memcpy(data(), src, n * sizeof(int64_t));
+    if (n)
+      std::memcpy(data(), src, n * sizeof(int64_t));
     size_ = n;
   }
   void release() {
-    std::free(heap_);
-    heap_ = nullptr;
+    if (heap_) {
+      std::free(heap_);
+      heap_ = nullptr;
+    }
     size_ = 0;
   }
   void moveFrom(DimVector &o) {
