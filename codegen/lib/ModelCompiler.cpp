@@ -3,6 +3,7 @@
 #include "tcc/Codegen/ModelCompiler.h"
 #include "tcc/Codegen/MemoryPlan.h"
 #include "tcc/IR/TccOps.h"
+#include "tcc/Passes/Passes.h"
 
 #include "tcc/runtime/ArtifactBuilder.h"
 #include "tcc/runtime/kernels.h"
@@ -183,6 +184,13 @@ void ModelLowering::addKernel(Operation *op) {
   // Outline the op into a kernel function of its own.
   std::string symbol = "k" + std::to_string(steps.size()) + "_" +
                        op->getName().stripDialect().str();
+  if (auto fusion = dyn_cast<FusionOp>(op)) {
+    // Name a group by its first few ops.
+    int named = 0;
+    for (Operation &inner : fusion.getBlock().without_terminator())
+      if (!isa<ConstantOp>(inner) && named++ < 4)
+        symbol += "_" + inner.getName().stripDialect().str();
+  }
   OpBuilder b = OpBuilder::atBlockEnd(kernels->getBody());
   auto func = b.create<func::FuncOp>(
       op->getLoc(), symbol,
@@ -190,11 +198,29 @@ void ModelLowering::addKernel(Operation *op) {
   Block *body = func.addEntryBlock();
   b.setInsertionPointToStart(body);
   IRMapping mapping;
-  mapping.map(op->getOperands(), body->getArguments());
-  Operation *clone = b.clone(*op, mapping);
-  b.create<func::ReturnOp>(op->getLoc(), clone->getResults());
+  if (auto fusion = dyn_cast<FusionOp>(op)) {
+    // The group's body is the kernel's.
+    mapping.map(fusion.getBlock().getArguments(), body->getArguments());
+    for (Operation &inner : fusion.getBlock().without_terminator())
+      b.clone(inner, mapping);
+    SmallVector<Value> results;
+    for (Value v : fusion.getYield().getValues())
+      results.push_back(mapping.lookup(v));
+    b.create<func::ReturnOp>(op->getLoc(), results);
+  } else {
+    mapping.map(op->getOperands(), body->getArguments());
+    Operation *clone = b.clone(*op, mapping);
+    b.create<func::ReturnOp>(op->getLoc(), clone->getResults());
+  }
 
-  PendingKernel kernel{symbol, {}, {describe(op)}};
+  PendingKernel kernel{symbol, {}, {}};
+  if (auto fusion = dyn_cast<FusionOp>(op)) {
+    for (Operation &inner : fusion.getBlock().without_terminator())
+      if (!isa<ConstantOp>(inner))
+        kernel.sourceOps.push_back(describe(&inner));
+  } else {
+    kernel.sourceOps.push_back(describe(op));
+  }
   for (Value operand : op->getOperands()) {
     kernel.bindings.push_back(buffers.at(operand));
     use(buffers.at(operand));
@@ -338,7 +364,8 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
   }
 
   // Kernels.
-  FailureOr<KernelObject> object = compileKernels(*kernels, options.target);
+  FailureOr<KernelObject> object =
+      compileKernels(*kernels, options.target, options.configurePassManager);
   if (failed(object))
     return failure();
   std::map<std::string, const CompiledKernel *> compiled;
@@ -397,6 +424,12 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
 FailureOr<std::vector<uint8_t>>
 mlir::tcc::compileModel(ModuleOp module, const ModelCompileOptions &options,
                   ModelCompileStats *stats) {
+  PassManager graph(module.getContext());
+  if (options.configurePassManager)
+    options.configurePassManager(graph);
+  buildGraphPipeline(graph, options.optLevel);
+  if (failed(graph.run(module)))
+    return failure();
   FailureOr<func::FuncOp> entry = findEntryFunction(module);
   if (failed(entry))
     return failure();
