@@ -17,9 +17,9 @@
 #include "tcc/Support/InputGuards.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Alignment.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -128,12 +128,14 @@ Interpreter::~Interpreter() = default;
 constexpr uint64_t kBufferAlignment = 64;
 
 Interpreter Interpreter::load(const std::string &path) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      mlir::openInputFile(path, llvm::Align(kBufferAlignment), &error);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/true,
+                                  /*IsVolatile=*/false,
+                                  llvm::Align(kBufferAlignment));
   if (!buffer)
-    jitError("cannot load " + path + ": " + error);
-  return Interpreter(loadModule(std::move(buffer), path));
+    jitError(path + ": cannot open: " + buffer.getError().message());
+  return Interpreter(loadModule(std::move(*buffer), path));
 }
 
 Interpreter Interpreter::parse(const std::string &text,

@@ -205,6 +205,11 @@ Tracer::finish(const std::vector<Tensor> &outputs) {
                               : "output" + std::to_string(i));
   }
   builder_.create<mlir::func::ReturnOp>(location_, results);
+  // Scalars converted to another dtype leave their first literal unused.
+  for (mlir::Operation &op :
+       llvm::make_early_inc_range(function_.getBody().front()))
+    if (llvm::isa<mlir::tcc::ConstantOp>(op) && op.use_empty())
+      op.erase();
   function_.setType(
       mlir::FunctionType::get(context(), function_.getArgumentTypes(),
                               mlir::ValueRange(results).getTypes()));

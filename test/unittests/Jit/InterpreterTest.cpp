@@ -203,7 +203,7 @@ TEST(Interpreter, TruncatedBytecodeIsAnError) {
 
 TEST(Interpreter, BadModulesAreErrors) {
   EXPECT_ERROR_HAS(jit::Interpreter::load("/nonexistent/model.ir"),
-                   "cannot load /nonexistent/model.ir");
+                   "/nonexistent/model.ir: cannot open: No such file");
   EXPECT_ERROR_HAS(jit::Interpreter::parse("garbage {"), "<string>:1:1");
   // An op of a dialect the interpreter does not know.
   EXPECT_ERROR_HAS(jit::Interpreter::parse(R"mlir(
