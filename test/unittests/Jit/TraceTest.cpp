@@ -231,6 +231,22 @@ TEST(Trace, InputErrors) {
                    "input 0 is an undefined tensor");
 }
 
+TEST(Trace, DtypesTheDialectLacksAreErrorsNamingTheOp) {
+  // uint8 + int8 promotes to int16, which tcc has no element type for.
+  auto f = [](const Tensor &a, const Tensor &b) { return a + b; };
+  EXPECT_ERROR_HAS(jit::trace(f, {ones({2}, kByte), ones({2}, kChar)}, quiet()),
+                   "cannot trace 'add' (op 1 of the program): a value it "
+                   "computes has dtype Short");
+}
+
+TEST(Trace, ASharedParameterIsOneConstant) {
+  Tensor w = randn({2, 2});
+  auto f = [&](const Tensor &x) { return x.matmul(w).matmul(w); };
+  std::string ir = jit::trace(f, {randn({2, 2})}, quiet()).str();
+  EXPECT_NE(ir.find("dense_resource<const0>"), std::string::npos);
+  EXPECT_EQ(ir.find("dense_resource<const1>"), std::string::npos) << ir;
+}
+
 TEST(Trace, TracesDoNotNest) {
   auto inner = [](const Tensor &x) { return x + 1; };
   auto outer = [&](const Tensor &x) {
