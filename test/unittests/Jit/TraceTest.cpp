@@ -202,7 +202,12 @@ TEST(Trace, UntraceableOpsNameThemselvesAndWhy) {
 
 TEST(Trace, TrainingModeDropoutAndBatchNormAreRefused) {
   auto drop = [](const Tensor &x) { return dropout(x, 0.5, true); };
-  EXPECT_ERROR_HAS(jit::trace(drop, {ones({4})}, quiet()), "call eval()");
+  EXPECT_ERROR_HAS(jit::trace(drop, {ones({4})}, quiet()),
+                   "cannot trace 'dropout' (op 1 of the program): dropout in "
+                   "training mode is random");
+  auto feature = [](const Tensor &x) { return feature_dropout(x, 0.5, true); };
+  EXPECT_ERROR_HAS(jit::trace(feature, {ones({2, 3, 4})}, quiet()),
+                   "call eval()");
   auto bn = [](const Tensor &x) {
     return batch_norm(x, std::nullopt, std::nullopt, zeros({2}), ones({2}),
                       /*training=*/true, 0.1, 1e-5);
