@@ -25,6 +25,7 @@ int compileMain(int argc, char **argv);
 int runMain(int argc, char **argv);
 int inspectMain(int argc, char **argv);
 int benchMain(int argc, char **argv);
+int runIrMain(int argc, char **argv);
 
 } // namespace tool
 } // namespace tcc

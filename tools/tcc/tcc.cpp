@@ -20,6 +20,8 @@ const Subcommand kSubcommands[] = {
     {"inspect", "show a compiled model's signature, plan and sizes",
      inspectMain},
     {"bench", "time a compiled model", benchMain},
+    {"run-ir", "run a model.ir on .npy inputs with the reference interpreter",
+     runIrMain},
 };
 
 void printUsage(FILE *out) {

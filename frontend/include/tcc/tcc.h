@@ -13,6 +13,7 @@
 #include "tcc/Frontend/Factories.h"
 #include "tcc/Frontend/Functions.h"
 #include "tcc/Frontend/GradMode.h"
+#include "tcc/Frontend/Npy.h"
 #include "tcc/Frontend/Ops/Indexing.h"
 #include "tcc/Frontend/Ops/Loss.h"
 #include "tcc/Frontend/Ops/NN.h"
