@@ -55,7 +55,7 @@ void writeIdx(const std::string &path, uint32_t magic,
 
 std::string mnistDir(const std::string &name) {
   std::string dir = ::testing::TempDir() + "tcc_mnist_" + name;
-  std::string cmd = "mkdir -p '" + dir + "'";
+  std::string cmd = "rm -rf '" + dir + "' && mkdir -p '" + dir + "'";
   EXPECT_EQ(std::system(cmd.c_str()), 0);
   return dir;
 }
