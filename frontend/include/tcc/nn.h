@@ -26,5 +26,7 @@
 #include "tcc/Frontend/nn/modules/Loss.h"
 #include "tcc/Frontend/nn/modules/Normalization.h"
 #include "tcc/Frontend/nn/modules/Pooling.h"
+#include "tcc/Frontend/nn/modules/RNN.h"
+#include "tcc/Frontend/nn/modules/Transformer.h"
 
 #endif // TCC_NN_H
