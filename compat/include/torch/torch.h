@@ -27,9 +27,21 @@
 #include "tcc/optim.h"
 #include "tcc/serialize.h"
 
+// Standard headers that libtorch's torch.h brings in and its users rely on.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 /// Marks this build as a tcc compatibility build.
 #define TCC_TORCH_COMPAT 1

@@ -45,6 +45,29 @@ public:
   }
 };
 
+// forward has a defaulted tensor argument; backward returns a gradient for
+// it even when apply() was not given it (libtorch drops the extra one).
+class LinearFunction : public Function<LinearFunction> {
+public:
+  static torch::Tensor forward(AutogradContext *ctx, torch::Tensor input,
+                               torch::Tensor weight,
+                               torch::Tensor bias = torch::Tensor()) {
+    ctx->save_for_backward({input, weight, bias});
+    auto output = input.mm(weight.t());
+    if (bias.defined())
+      output += bias.unsqueeze(0).expand_as(output);
+    return output;
+  }
+  static tensor_list backward(AutogradContext *ctx, tensor_list grad_outputs) {
+    auto saved = ctx->get_saved_variables();
+    auto grad_output = grad_outputs[0];
+    auto grad_bias = torch::Tensor();
+    if (saved[2].defined())
+      grad_bias = grad_output.sum(0);
+    return {grad_output.mm(saved[1]), grad_output.t().mm(saved[0]), grad_bias};
+  }
+};
+
 class PairDataset : public torch::data::datasets::Dataset<PairDataset> {
 public:
   explicit PairDataset(int64_t n) : n_(n) {}
@@ -126,6 +149,12 @@ TEST(CompatTest, CustomFunctionsKeepIValuesInSavedData) {
   auto y = MulConstant::apply(x, 5.5);
   y.sum().backward();
   EXPECT_TRUE(x.grad().allclose(torch::full({2}, 5.5)));
+
+  auto input = torch::randn({2, 3}).requires_grad_();
+  auto weight = torch::randn({4, 3}).requires_grad_();
+  LinearFunction::apply(input, weight).sum().backward();
+  EXPECT_TRUE(input.grad().allclose(torch::ones({2, 4}).mm(weight)));
+  EXPECT_TRUE(weight.grad().allclose(torch::ones({4, 2}).mm(input)));
 }
 
 TEST(CompatTest, SequentialImplSubclassFunctionalAndDataLoader) {
