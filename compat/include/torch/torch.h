@@ -29,6 +29,7 @@
 
 // Standard headers that libtorch's torch.h brings in and its users rely on.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <functional>
