@@ -5,6 +5,10 @@
 // machine's fp32 peak. Usage (see docs/performance.md for the command that
 // unsets the environment's OpenBLAS pinning):
 //   tcc-kernel-bench [--reps N] [--peak GFLOPS_PER_CORE] [--only gemm|conv]
+//                    [--cpu-time]
+// --cpu-time times the calling thread's CPU time instead of wall time and
+// runs on one thread only: on a shared, loaded machine it still shows what
+// a quiet core would do (both libraries then compute on the calling thread).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +35,14 @@
 
 namespace {
 
+bool use_cpu_time = false;
+
 double seconds_now() {
+  if (use_cpu_time) {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+  }
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
@@ -285,10 +296,12 @@ int main(int argc, char **argv) {
       peak_per_core = std::atof(argv[++i]);
     else if (arg == "--only" && i + 1 < argc)
       only = argv[++i];
+    else if (arg == "--cpu-time")
+      use_cpu_time = true;
     else {
       std::fprintf(stderr,
                    "usage: %s [--reps N] [--peak GFLOPS_PER_CORE] "
-                   "[--only gemm|conv]\n",
+                   "[--only gemm|conv] [--cpu-time]\n",
                    argv[0]);
       return 2;
     }
@@ -306,10 +319,13 @@ int main(int argc, char **argv) {
       peak_per_core = 210.0; // docs: the development machine's figure
   }
   std::printf("tcc kernels: %s; OpenBLAS: %s (core %s); peak %.0f "
-              "GFLOP/s per core; medians of %d alternating runs\n\n",
+              "GFLOP/s per core; medians of %d alternating runs (%s)\n\n",
               tcc_kernels_isa(), openblas_get_config(), openblas_get_corename(),
-              peak_per_core, reps);
+              peak_per_core, reps,
+              use_cpu_time ? "calling thread's CPU time" : "wall time");
 
+  const std::vector<int> thread_counts =
+      use_cpu_time ? std::vector<int>{1} : std::vector<int>{1, 2};
   if (only.empty() || only == "gemm") {
     std::printf("| shape | threads | tcc GFLOP/s | tcc packed-B GFLOP/s | "
                 "OpenBLAS GFLOP/s | tcc / OpenBLAS | packed / OpenBLAS | tcc "
@@ -317,11 +333,11 @@ int main(int argc, char **argv) {
     std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
     const int64_t sizes[] = {1024, 2048};
     for (int64_t s : sizes)
-      for (int threads : {1, 2})
+      for (int threads : thread_counts)
         bench_gemm(s, s, s, false, threads, reps, peak_per_core);
     // Linear layers of the MLP benchmark (784-4096-4096-10), batch 1 and 64.
     for (int64_t batch : {1, 64})
-      for (int threads : {1, 2})
+      for (int threads : thread_counts)
         bench_gemm(batch, 4096, 4096, true, threads, reps, peak_per_core);
   }
   if (only.empty() || only == "conv") {
@@ -339,7 +355,7 @@ int main(int argc, char **argv) {
         {"1x1 64->256, 56x56", 64, 56, 256, 1, 1},
     };
     for (const ConvLayer &l : layers)
-      for (int threads : {1, 2})
+      for (int threads : thread_counts)
         bench_conv(l, threads, reps, peak_per_core);
   }
   return 0;

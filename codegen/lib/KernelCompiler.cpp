@@ -234,8 +234,9 @@ linkSharedObject(Location loc, const SmallVectorImpl<char> &object) {
 // Driver
 //===----------------------------------------------------------------------===//
 
-FailureOr<KernelObject> tcc::compileKernels(ModuleOp kernels,
-                                            const CpuTarget &target) {
+FailureOr<KernelObject>
+tcc::compileKernels(ModuleOp kernels, const CpuTarget &target,
+                    const std::function<void(PassManager &)> &configure) {
   Location loc = kernels.getLoc();
   KernelObject result;
   for (auto func : kernels.getOps<func::FuncOp>()) {
@@ -249,6 +250,8 @@ FailureOr<KernelObject> tcc::compileKernels(ModuleOp kernels,
   }
 
   PassManager pm(kernels.getContext());
+  if (configure)
+    configure(pm);
   buildKernelsToLLVMPipeline(pm);
   if (failed(pm.run(kernels)))
     return failure();

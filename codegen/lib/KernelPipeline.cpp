@@ -58,6 +58,9 @@ void tcc::registerCodegenDialects(DialectRegistry &registry) {
 void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createTccLowerToLinalg());
   pm.addPass(createCanonicalizerPass());
+  // A fused group's generics become one loop nest.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
 
   bufferization::OneShotBufferizationOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = true;

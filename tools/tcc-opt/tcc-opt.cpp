@@ -21,6 +21,7 @@
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/Passes.h"
 #include "tcc/IR/TccDialect.h"
+#include "tcc/Passes/Passes.h"
 #include "tcc/Support/InputGuards.h"
 
 #include <cstdio>
@@ -33,6 +34,8 @@ static int tccOptMain(int argc, char **argv) {
   registerAllPasses();
   tcc::registerTccCodegenPasses();
   tcc::registerKernelPipelines();
+  tcc::registerTccPasses();
+  tcc::registerGraphPipelines();
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);

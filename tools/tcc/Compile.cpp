@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -35,7 +36,11 @@ options:
   --cpu=NAME               the CPU to generate code for (default: this
                            machine's; e.g. x86-64-v3, skylake-avx512, znver4)
   --target-triple=TRIPLE   the target triple (default: this machine's)
-  -O0, -O2                 optimization level (default -O2)
+  -O0, -O2                 optimization level (default -O2): -O0 compiles
+                           each op as its own kernel, -O2 runs the graph
+                           passes (tcc-graph-O2: fusion, ...) first
+  --print-ir-after-all     print the IR after every pass (to stderr)
+  --time-passes            report the time each pass took (to stderr)
   --no-microkernels        generate fp32 matmuls instead of calling tcc_sgemm
   --stats                  print what the compile produced
   --help                   this text
@@ -43,7 +48,8 @@ options:
 
 struct Options {
   std::string input, output, cpu, triple;
-  bool microkernels = true, stats = false;
+  int optLevel = 2;
+  bool microkernels = true, stats = false, printIR = false, timePasses = false;
 };
 
 int compile(const Options &options) {
@@ -51,6 +57,7 @@ int compile(const Options &options) {
   mlir::DialectRegistry registry;
   mlir::tcc::registerCodegenDialects(registry);
   mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
 
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
   if (!buffer)
@@ -69,6 +76,15 @@ int compile(const Options &options) {
     compileOptions.target = mlir::tcc::CpuTarget::named(
         options.cpu.empty() ? "generic" : options.cpu, options.triple);
   compileOptions.useMicrokernels = options.microkernels;
+  compileOptions.optLevel = options.optLevel;
+  compileOptions.configurePassManager = [&](mlir::PassManager &pm) {
+    if (options.printIR) {
+      context.disableMultithreading();
+      pm.enableIRPrinting();
+    }
+    if (options.timePasses)
+      pm.enableTiming();
+  };
   mlir::tcc::ModelCompileStats stats;
   mlir::FailureOr<std::vector<uint8_t>> bytes =
       mlir::tcc::compileModel(*module, compileOptions, &stats);
@@ -125,7 +141,11 @@ int compileMain(int argc, char **argv) {
         return fail(cmd, error);
       options.triple = value;
     } else if (arg == "-O0" || arg == "-O2") {
-      // Both run the same pipeline until the optimization passes land.
+      options.optLevel = arg == "-O0" ? 0 : 2;
+    } else if (arg == "--print-ir-after-all") {
+      options.printIR = true;
+    } else if (arg == "--time-passes") {
+      options.timePasses = true;
     } else if (arg == "--no-microkernels") {
       options.microkernels = false;
     } else if (arg == "--stats") {

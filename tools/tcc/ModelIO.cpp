@@ -233,6 +233,8 @@ void printElement(FILE *out, tcc_dtype_t dtype, const uint8_t *p) {
   case TCC_DTYPE_BOOL:
     std::fprintf(out, "%s", *p ? "true" : "false");
     return;
+  default:
+    std::fputs("?", out);
   }
 }
 

@@ -30,7 +30,7 @@ using detail::cat;
 using detail::corrupt;
 
 size_t dtypeSize(tcc::artifact::DType dtype) {
-  return tcc_dtype_size(static_cast<tcc_dtype_t>(dtype));
+  return tcc_dtype_size(static_cast<tcc_dtype_t>(int(dtype)));
 }
 
 namespace {
@@ -71,6 +71,9 @@ Status readPreamble(const uint8_t *data, size_t size,
 
 Status verifyArtifactBytes(const uint8_t *data, size_t size,
                            const tcc::artifact::Model **out) {
+  if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
+    return Status(TCC_STATUS_INVALID_ARGUMENT,
+                  "artifact bytes must be 8-byte aligned");
   ArtifactPreamble preamble;
   TCC_RETURN_IF_ERROR(readPreamble(data, size, &preamble));
   const uint8_t *header = data + kArtifactPreambleSize;

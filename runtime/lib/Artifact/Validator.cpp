@@ -83,9 +83,18 @@ bool isSymbolName(const String *s) {
   return true;
 }
 
+// Whether a vector's elements are aligned for reading. The FlatBuffers
+// verifier only checks the alignment of a vector's length field, so a
+// crafted header could place 8-byte elements at 4-byte boundaries.
+template <typename T> bool elementsAligned(const Vector<T> *v, size_t align) {
+  return !v || reinterpret_cast<uintptr_t>(v->Data()) % align == 0;
+}
+
 // Product of a shape's dimensions times the element size, checked.
 Status shapeBytes(const Vector<int64_t> *shape, DType dtype,
                   const std::string &what, uint64_t *outBytes) {
+  if (!elementsAligned(shape, alignof(int64_t)))
+    return corrupt(what, ": shape vector is misaligned");
   uint64_t elemSize = dtypeSize(dtype);
   if (elemSize == 0)
     return corrupt(what, ": unknown dtype ", int(dtype));
@@ -187,6 +196,8 @@ private:
     uint64_t end = paddedEnd;
     bool seen[2] = {false, false};
     const auto *segments = m_.segments();
+    if (!elementsAligned(segments, alignof(uint64_t)))
+      return corrupt("segment table is misaligned");
     for (uint32_t i = 0; segments && i < segments->size(); ++i) {
       const Segment *s = segments->Get(i);
       std::string what = cat("segment ", i);

@@ -36,8 +36,9 @@ size_t tcc_dtype_size(tcc_dtype_t dtype) {
   case TCC_DTYPE_U8:
   case TCC_DTYPE_BOOL:
     return 1;
+  default:
+    return 0;
   }
-  return 0;
 }
 
 const char *tcc_dtype_name(tcc_dtype_t dtype) {
@@ -60,8 +61,9 @@ const char *tcc_dtype_name(tcc_dtype_t dtype) {
     return "u8";
   case TCC_DTYPE_BOOL:
     return "bool";
+  default:
+    return "?";
   }
-  return "?";
 }
 
 } // extern "C"

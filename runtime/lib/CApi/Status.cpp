@@ -71,8 +71,9 @@ const char *tcc_status_code_name(tcc_status_code_t code) {
     return "INTERNAL";
   case TCC_STATUS_IO_ERROR:
     return "IO_ERROR";
+  default:
+    return "UNKNOWN";
   }
-  return "UNKNOWN";
 }
 
 } // extern "C"

@@ -3,14 +3,17 @@
 // Three paths, picked from the shape:
 // - pointwise (1x1, stride 1, no padding): the input already is the GEMM
 //   operand; no copy at all (NHWC runs the whole batch as one GEMM).
-// - depthwise (groups == in == out channels): a direct loop, since a GEMM of
-//   one row per group would waste the microkernel.
+// - depthwise (groups == in == out channels, up to 64 taps): direct
+//   vectorized kernels (Depthwise.inc), since a GEMM of one row per group
+//   would waste the microkernel.
 // - everything else: im2col, then the GEMM with the epilogue fused. NCHW
 //   (out = W x cols) never stores the columns: the GEMM builds each panel
-//   of them in cache as it packs B (an implicit GEMM). NHWC (out = cols x
-//   W^T) writes the columns to the workspace and packs the weights once per
-//   call for every image.
-// Each GEMM and each copy runs in parallel through tcc_parallel.
+//   of them in cache as it packs B (an implicit GEMM, Im2col.inc). NHWC
+//   (out = cols x W^T) writes the columns of as many images as fit ~16 MiB
+//   to the workspace, runs one tall GEMM over them, and packs the weights
+//   once per call.
+// Each GEMM and each copy runs in parallel through tcc_parallel; NCHW
+// images whose GEMMs are too small to split run one per thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +23,7 @@
 #include "Status.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace tcc {
@@ -38,6 +42,11 @@ struct ConvShape {
 };
 
 enum class ConvPath { Pointwise, Depthwise, Im2col };
+
+ConvGeometry geometry(const ConvShape &s) {
+  return {s.channels, s.height, s.width, s.out_w, s.kh, s.kw,
+          s.sh,       s.sw,     s.ph,    s.pw,    s.dh, s.dw};
+}
 
 ConvPath choose_path(const ConvShape &s) {
   if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
@@ -60,6 +69,14 @@ int64_t checked_product(std::initializer_list<int64_t> factors) {
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
+// NHWC im2col writes the columns of this many images at once (one GEMM for
+// all of them: small images still make a tall GEMM), within ~16 MiB.
+int64_t nhwc_images_per_chunk(const ConvShape &s) {
+  const int64_t budget = int64_t(1) << 22; // floats
+  const int64_t per_image = std::max<int64_t>(1, s.pixels * s.k);
+  return std::max<int64_t>(1, std::min(s.batch, budget / per_image));
+}
+
 // Workspace bytes for a checked shape, or -1 when the size overflows.
 int64_t workspace_bytes(const ConvShape &s) {
   switch (choose_path(s)) {
@@ -74,7 +91,8 @@ int64_t workspace_bytes(const ConvShape &s) {
     return 0;
   int64_t per_group = packed_b_floats(s.k, s.ocg);
   int64_t weights = checked_product({s.groups, per_group + 16, 4});
-  int64_t columns = checked_product({s.pixels, s.k, 4});
+  int64_t columns =
+      checked_product({nhwc_images_per_chunk(s), s.pixels, s.k, 4});
   if (per_group < 0 || weights < 0 || columns < 0 ||
       weights > INT64_MAX / 2 - columns)
     return -1;
@@ -208,7 +226,7 @@ int64_t task_count(const tcc_parallel *parallel, int64_t items) {
 // p = (oy, ox). Never stored whole: the GEMM asks for kc x 32 panels as it
 // goes, so the columns are built in cache right before use.
 struct ImplicitColumns {
-  const ConvShape *s;
+  ConvGeometry geometry;
   const IsaKernels *isa;
   const float *input;
 };
@@ -216,77 +234,29 @@ struct ImplicitColumns {
 void pack_columns(const void *context, int64_t k0, int64_t kc, int64_t first,
                   int cols, float *dst) {
   const ImplicitColumns &c = *static_cast<const ImplicitColumns *>(context);
-  const ConvShape &s = *c.s;
-  // The panel's pixels as runs along one output row.
-  struct Run {
-    int64_t oy, ox, count, offset;
-  } runs[kPanelWidth];
-  int num_runs = 0;
-  for (int64_t p = first; p < first + cols;) {
-    int64_t oy = p / s.out_w, ox = p % s.out_w;
-    int64_t count = std::min(first + cols - p, s.out_w - ox);
-    runs[num_runs++] = {oy, ox, count, p - first};
-    p += count;
-  }
-  // kk = (ic, ky, kx), stepped without divisions.
-  int64_t ic = k0 / (s.kh * s.kw), ky = k0 / s.kw % s.kh, kx = k0 % s.kw;
-  for (int64_t kk = k0; kk < k0 + kc; ++kk, dst += kPanelWidth) {
-    for (int r = 0; r < num_runs; ++r) {
-      const Run &run = runs[r];
-      float *out = dst + run.offset;
-      int64_t iy = run.oy * s.sh - s.ph + ky * s.dh;
-      if (iy < 0 || iy >= s.height) {
-        for (int64_t j = 0; j < run.count; ++j)
-          out[j] = 0.0f;
-        continue;
-      }
-      const float *row = c.input + (ic * s.height + iy) * s.width;
-      int64_t x0 = run.ox * s.sw - s.pw + kx * s.dw;
-      if (s.sw == 1) {
-        c.isa->copy_window(out, row, x0, run.count, s.width);
-        continue;
-      }
-      // Output columns j whose input column 0 <= x0 + j * sw < width.
-      int64_t lo = x0 >= 0 ? 0 : (-x0 + s.sw - 1) / s.sw;
-      int64_t hi = x0 >= s.width ? 0 : (s.width - 1 - x0) / s.sw + 1;
-      lo = std::min(lo, run.count);
-      hi = std::max(lo, std::min(hi, run.count));
-      for (int64_t j = 0; j < lo; ++j)
-        out[j] = 0.0f;
-      for (int64_t j = lo; j < hi; ++j)
-        out[j] = row[x0 + j * s.sw];
-      for (int64_t j = hi; j < run.count; ++j)
-        out[j] = 0.0f;
-    }
-    for (int64_t j = cols; j < kPanelWidth; ++j)
-      dst[j] = 0.0f;
-    if (++kx == s.kw) {
-      kx = 0;
-      if (++ky == s.kh) {
-        ky = 0;
-        ++ic;
-      }
-    }
-  }
+  c.isa->conv_columns(c.geometry, c.input, k0, kc, first, cols, dst);
 }
 
 // One image and group of an NHWC input as a pixels x k row-major matrix:
 // row (oy, ox), column kk = (ky, kx, ic), matching OHWI weights.
 struct Im2colNhwc {
   const ConvShape *s;
-  const float *input; // the image, offset to the group's first channel
+  const float *input; // the first image, offset to the group's channels
   float *columns;
+  int64_t rows; // images * pixels
   int64_t tasks;
 };
 
 void im2col_nhwc_task(void *arg, int64_t task) {
   const Im2colNhwc &job = *static_cast<const Im2colNhwc *>(arg);
   const ConvShape &s = *job.s;
-  int64_t per = (s.pixels + job.tasks - 1) / job.tasks;
-  int64_t end = std::min(s.pixels, (task + 1) * per);
-  for (int64_t p = task * per; p < end; ++p) {
-    int64_t oy = p / s.out_w, ox = p % s.out_w;
-    float *dst = job.columns + p * s.k;
+  int64_t per = (job.rows + job.tasks - 1) / job.tasks;
+  int64_t end = std::min(job.rows, (task + 1) * per);
+  for (int64_t row = task * per; row < end; ++row) {
+    const int64_t image = row / s.pixels, p = row % s.pixels;
+    const int64_t oy = p / s.out_w, ox = p % s.out_w;
+    const float *input = job.input + image * s.height * s.width * s.channels;
+    float *dst = job.columns + row * s.k;
     for (int64_t ky = 0; ky < s.kh; ++ky)
       for (int64_t kx = 0; kx < s.kw; ++kx, dst += s.icg) {
         int64_t iy = oy * s.sh - s.ph + ky * s.dh;
@@ -294,7 +264,7 @@ void im2col_nhwc_task(void *arg, int64_t task) {
         if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width)
           std::memset(dst, 0, sizeof(float) * s.icg);
         else
-          std::memcpy(dst, job.input + (iy * s.width + ix) * s.channels,
+          std::memcpy(dst, input + (iy * s.width + ix) * s.channels,
                       sizeof(float) * s.icg);
       }
   }
@@ -343,7 +313,7 @@ struct Epilogue {
 
 struct Depthwise {
   const ConvShape *s;
-  DepthwiseShape shape;
+  ConvGeometry shape;
   const IsaKernels *isa;
   const float *input, *weight; // NHWC: weight as [ky][kx][channel]
   float *output;
@@ -405,6 +375,52 @@ tcc_epilogue shifted_epilogue(const tcc_epilogue *e, int64_t bias_offset,
   return out;
 }
 
+// The NCHW GEMM of one (image, group) item.
+struct NchwGemms {
+  const tcc_conv2d_args *a;
+  const ConvShape *s;
+  const IsaKernels *isa;
+  ConvPath path;
+  const tcc_parallel *parallel; // null when items run in parallel
+  std::atomic<tcc_kernel_status> status{TCC_KERNEL_OK};
+};
+
+tcc_kernel_status nchw_gemm(const NchwGemms &job, int64_t item) {
+  const ConvShape &s = *job.s;
+  const int64_t image = item / s.groups, grp = item % s.groups;
+  const float *input = job.a->input + image * s.channels * s.height * s.width +
+                       grp * s.icg * s.height * s.width;
+  const int64_t out_offset =
+      image * s.out_channels * s.pixels + grp * s.ocg * s.pixels;
+  tcc_sgemm_args g{};
+  tcc_epilogue epilogue;
+  if (job.a->epilogue) {
+    epilogue = shifted_epilogue(job.a->epilogue, grp * s.ocg, true, out_offset,
+                                s.pixels);
+    g.epilogue = &epilogue;
+  }
+  g.m = s.ocg;
+  g.n = s.pixels;
+  g.k = s.k;
+  g.a = job.a->weight + grp * s.ocg * s.k;
+  g.lda = s.k;
+  g.c = job.a->output + out_offset;
+  g.ldc = s.pixels;
+  g.b = input;
+  g.ldb = s.pixels;
+  ImplicitColumns columns{geometry(s), job.isa, input};
+  BPanelSource source{pack_columns, &columns};
+  return sgemm_with(*job.isa, &g, job.parallel,
+                    job.path == ConvPath::Pointwise ? nullptr : &source);
+}
+
+void nchw_gemm_task(void *arg, int64_t item) {
+  NchwGemms &job = *static_cast<NchwGemms *>(arg);
+  tcc_kernel_status st = nchw_gemm(job, item);
+  if (st != TCC_KERNEL_OK)
+    job.status.store(st);
+}
+
 tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
                             ConvPath path, const tcc_parallel *parallel) {
   const IsaKernels &isa = active_kernels();
@@ -428,10 +444,13 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
                                  1, workspace + grp * packed_stride))
           return st;
     }
-    // Pointwise runs the whole batch as one GEMM per group.
-    const int64_t images = path == ConvPath::Pointwise ? 1 : s.batch;
-    for (int64_t image = 0; image < images; ++image)
+    // Pointwise runs the whole batch as one GEMM per group, im2col a chunk
+    // of images at a time.
+    const int64_t chunk =
+        path == ConvPath::Pointwise ? s.batch : nhwc_images_per_chunk(s);
+    for (int64_t image = 0; image < s.batch; image += chunk)
       for (int64_t grp = 0; grp < s.groups; ++grp) {
+        const int64_t images = std::min(chunk, s.batch - image);
         const int64_t out_offset = image * image_out + grp * s.ocg;
         g.n = s.ocg;
         g.k = s.k;
@@ -446,9 +465,10 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
           g.trans_b = 1;
         } else {
           Im2colNhwc job{&s, a->input + image * image_in + grp * s.icg, columns,
-                         task_count(parallel, s.pixels)};
+                         images * s.pixels,
+                         task_count(parallel, images * s.pixels)};
           parallel_run(parallel, job.tasks, im2col_nhwc_task, &job);
-          g.m = s.pixels;
+          g.m = images * s.pixels;
           g.a = columns;
           g.lda = s.k;
           g.packed_b = workspace + grp * packed_stride;
@@ -462,31 +482,22 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
     return TCC_KERNEL_OK;
   }
 
-  // NCHW: out (ocg x pixels) = W (ocg x k) x columns (k x pixels).
-  for (int64_t image = 0; image < s.batch; ++image)
-    for (int64_t grp = 0; grp < s.groups; ++grp) {
-      const float *input =
-          a->input + image * image_in + grp * s.icg * s.height * s.width;
-      const int64_t out_offset = image * image_out + grp * s.ocg * s.pixels;
-      g.m = s.ocg;
-      g.n = s.pixels;
-      g.k = s.k;
-      g.a = a->weight + grp * s.ocg * s.k;
-      g.lda = s.k;
-      g.c = a->output + out_offset;
-      g.ldc = s.pixels;
-      g.b = input;
-      g.ldb = s.pixels;
-      if (user)
-        epilogue =
-            shifted_epilogue(user, grp * s.ocg, true, out_offset, s.pixels);
-      ImplicitColumns columns{&s, &isa, input};
-      BPanelSource source{pack_columns, &columns};
-      if (tcc_kernel_status st =
-              sgemm_with(isa, &g, parallel,
-                         path == ConvPath::Pointwise ? nullptr : &source))
-        return st;
-    }
+  // NCHW: out (ocg x pixels) = W (ocg x k) x columns (k x pixels), one GEMM
+  // per image and group. When each is too small to split across threads
+  // (small images, training batches), the threads take whole GEMMs instead.
+  NchwGemms job{a, &s, &isa, path, nullptr};
+  const int64_t items = s.batch * s.groups;
+  const int threads = parallel ? parallel->num_threads : 1;
+  if (threads > 1 && items > 1 &&
+      s.ocg * s.pixels * std::max<int64_t>(s.k, 1) < kMinParallelWork) {
+    job.status.store(TCC_KERNEL_OK);
+    parallel_run(parallel, items, nchw_gemm_task, &job);
+    return job.status.load();
+  }
+  job.parallel = parallel;
+  for (int64_t item = 0; item < items; ++item)
+    if (tcc_kernel_status st = nchw_gemm(job, item))
+      return st;
   return TCC_KERNEL_OK;
 }
 
@@ -517,9 +528,7 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
   if (path != ConvPath::Depthwise)
     return gemm_conv(args, s, path, parallel);
 
-  DepthwiseShape shape{s.channels, s.height, s.width, s.out_w, s.kh, s.kw,
-                       s.sh,       s.sw,     s.ph,    s.pw,    s.dh, s.dw};
-  Depthwise d{&s,           shape,        &active_kernels(),        args->input,
+  Depthwise d{&s,           geometry(s),  &active_kernels(),        args->input,
               args->weight, args->output, Epilogue(args->epilogue), 0};
   if (s.nhwc) { // weights [channel][ky][kx] -> [ky][kx][channel]
     float *w = static_cast<float *>(args->workspace);

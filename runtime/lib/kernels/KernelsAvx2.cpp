@@ -74,18 +74,21 @@ TCC_INLINE void vstore_partial(float *p, V v, int64_t n) {
   _mm256_maskstore_ps(p, lane_mask(n), v);
 }
 
+// Scalar loads rather than vgatherdps: no slower on AVX2 parts (Haswell and
+// Zen 2/3 gather at about one element per cycle), and QEMU 7.2 computes
+// wrong results for some gathers that real CPUs get right.
 TCC_INLINE V vgather(const float *p, int64_t stride, int64_t n) {
-  const __m256i index =
-      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                         _mm256_set1_epi32(int(stride)));
-  return _mm256_mask_i32gather_ps(_mm256_setzero_ps(), p, index,
-                                  _mm256_castsi256_ps(lane_mask(n)), 4);
+  float lanes[kWidth] = {};
+  for (int64_t i = 0; i < n; ++i)
+    lanes[i] = p[i * stride];
+  return vload(lanes);
 }
 
 #include "SmallGemm.inc"
 
 // After SmallGemm.inc, whose partial loads it uses.
 #include "Depthwise.inc"
+#include "Im2col.inc"
 
 constexpr int kMR = 6;
 constexpr int kNR = 16;
@@ -179,7 +182,7 @@ const IsaKernels kKernels = {Isa::Avx2,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,
-                             copy_window_portable,
+                             conv_columns,
                              small_rows,
                              small_dots,
                              depthwise_nchw_row,

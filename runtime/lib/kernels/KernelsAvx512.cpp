@@ -93,6 +93,7 @@ TCC_INLINE V vgather(const float *p, int64_t stride, int64_t n) {
 
 // After SmallGemm.inc, whose partial loads it uses.
 #include "Depthwise.inc"
+#include "Im2col.inc"
 
 constexpr int kMR = 12;
 constexpr int kNR = 32;
@@ -260,21 +261,6 @@ TCC_TARGET void pack_b_panel(const float *b, int64_t k_stride,
   }
 }
 
-// Lane j valid when lo <= j < hi; masked lanes are neither read nor written.
-TCC_TARGET void copy_window(float *out, const float *row, int64_t x0,
-                            int64_t count, int64_t width) {
-  for (int64_t j = 0; j < count; j += kWidth) {
-    int64_t start = x0 + j; // input column of lane 0
-    int lo = int(start >= 0 ? 0 : -start < kWidth ? -start : kWidth);
-    int64_t left = width - start;
-    int hi = int(left <= 0 ? 0 : left < kWidth ? left : kWidth);
-    M load = hi > lo ? M(column_mask(hi) & ~column_mask(lo)) : M(0);
-    M store = column_mask(int(count - j < kWidth ? count - j : kWidth));
-    _mm512_mask_storeu_ps(out + j, store,
-                          _mm512_maskz_loadu_ps(load, row + start));
-  }
-}
-
 using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
                            const TileStore &);
 constexpr RowKernel kRowKernels[kMR] = {
@@ -306,7 +292,7 @@ const IsaKernels kKernels = {Isa::Avx512,
                              pack_a,
                              pack_b_panel,
                              activate,
-                             copy_window,
+                             conv_columns,
                              small_rows,
                              small_dots,
                              depthwise_nchw_row,

@@ -54,12 +54,6 @@ void pack_b_panel_portable(const float *b, int64_t k_stride, int64_t col_stride,
   }
 }
 
-void copy_window_portable(float *out, const float *row, int64_t x0,
-                          int64_t count, int64_t width) {
-  for (int64_t j = 0; j < count; ++j)
-    out[j] = x0 + j >= 0 && x0 + j < width ? row[x0 + j] : 0.0f;
-}
-
 namespace {
 
 #define TCC_TARGET
@@ -110,6 +104,7 @@ TCC_INLINE V vgather(const float *p, int64_t, int64_t) { return *p; }
 
 // After SmallGemm.inc, whose partial loads it uses.
 #include "Depthwise.inc"
+#include "Im2col.inc"
 
 constexpr int kMR = 4;
 constexpr int kNR = 8;
@@ -170,7 +165,7 @@ const IsaKernels kKernels = {Isa::Portable,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,
-                             copy_window_portable,
+                             conv_columns,
                              small_rows,
                              small_dots,
                              depthwise_nchw_row,

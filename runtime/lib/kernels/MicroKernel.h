@@ -64,11 +64,6 @@ using PackBPanelFn = void (*)(const float *b, int64_t k_stride,
                               int64_t col_stride, int64_t kc, int cols,
                               float *dst);
 
-/// out[j] = 0 <= x0 + j < width ? row[x0 + j] : 0 for j < count: one run of
-/// convolution columns (row is an input row, x0 may be negative).
-using CopyWindowFn = void (*)(float *out, const float *row, int64_t x0,
-                              int64_t count, int64_t width);
-
 /// In place: x[i] = activation(x[i]) for i < n.
 using ActivateFn = void (*)(float *x, int64_t n, int activation,
                             float clamp_min, float clamp_max);
@@ -102,17 +97,25 @@ struct SmallGemm {
 /// must be contiguous) with the rows of a transposed B.
 using SmallGemmFn = void (*)(const SmallGemm &g, int64_t j0, int64_t j1);
 
-/// A depthwise convolution's geometry (one filter per channel). The direct
-/// kernels take filters of at most kMaxDepthwiseTaps taps.
+/// A convolution's geometry, for the direct depthwise kernels (filters of at
+/// most kMaxDepthwiseTaps taps) and the implicit-GEMM columns.
 constexpr int kMaxDepthwiseTaps = 64;
-struct DepthwiseShape {
+struct ConvGeometry {
   int64_t channels, height, width, out_w, kh, kw, sh, sw, ph, pw, dh, dw;
 };
+
+/// Rows [k0, k0 + kc) of the kPanelWidth-wide panel of im2col columns that
+/// starts at output pixel `first` (cols valid, zero past them), for one
+/// image and group of an NCHW input (channels x height x width): row
+/// (ic, ky, kx), column p = (oy, ox) holds input[ic][iy][ix] or padding.
+using ConvColumnsFn = void (*)(const ConvGeometry &s, const float *input,
+                               int64_t k0, int64_t kc, int64_t first, int cols,
+                               float *dst);
 
 /// Output row oy, without epilogue. NCHW: one channel's plane and kh x kw
 /// filter, out_w outputs. NHWC: one image (height x width x channels), the
 /// filters as [ky][kx][channel], out_w x channels outputs.
-using DepthwiseRowFn = void (*)(const DepthwiseShape &s, const float *input,
+using DepthwiseRowFn = void (*)(const ConvGeometry &s, const float *input,
                                 const float *weight, int64_t oy, float *out);
 
 struct IsaKernels {
@@ -126,7 +129,7 @@ struct IsaKernels {
   PackAFn pack_a;
   PackBPanelFn pack_b_panel;
   ActivateFn activate;
-  CopyWindowFn copy_window;
+  ConvColumnsFn conv_columns;
   SmallGemmFn small_rows;
   SmallGemmFn small_dots;
   DepthwiseRowFn depthwise_nchw_row;
@@ -151,8 +154,6 @@ void pack_a_portable(const float *a, int64_t row_stride, int64_t col_stride,
                      int64_t rows, int64_t kc, int mr, float *dst);
 void pack_b_panel_portable(const float *b, int64_t k_stride, int64_t col_stride,
                            int64_t kc, int cols, float *dst);
-void copy_window_portable(float *out, const float *row, int64_t x0,
-                          int64_t count, int64_t width);
 
 } // namespace kernels
 } // namespace runtime

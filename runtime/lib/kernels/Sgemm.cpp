@@ -54,10 +54,6 @@ void write_packed_b_header(int64_t k, int64_t n, void *packed) {
 
 namespace {
 
-// Below this many multiply-adds a call runs on one thread: waking workers
-// costs more than it saves.
-constexpr int64_t kMinParallelWork = int64_t(1) << 21;
-
 // Where B's panels come from. (Reading an unpacked B in place instead ran
 // 2.5x slower even for 8-24 rows of A: the microkernel's strided loads
 // down 32-column panels miss without the overlap that packing gets.)

@@ -9,6 +9,10 @@ namespace tcc {
 namespace runtime {
 namespace kernels {
 
+/// Below this many multiply-adds a GEMM runs on one thread: waking workers
+/// costs more than it saves.
+constexpr int64_t kMinParallelWork = int64_t(1) << 21;
+
 /// Produces B's panels for a GEMM whose B is never stored (implicit GEMM,
 /// e.g. convolution columns): writes rows [k0, k0 + kc) of the kPanelWidth
 /// columns starting at column j (j is a multiple of kPanelWidth; columns

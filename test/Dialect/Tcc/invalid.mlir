@@ -1481,3 +1481,53 @@ func.func @bad_tiles() attributes {tcc.tiles = 0 : i64} {
 func.func @bad_scratch() attributes {tcc.scratch_bytes = array<i64: -4>} {
   return
 }
+
+// -----
+
+// Tests that a fusion yields values of its result types.
+func.func @fusion_yield_type(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{result 0 has type 'tensor<8xf32>' but yields 'tensor<8xi1>'}}
+  %0 = tcc.fusion (%a) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%x: tensor<8xf32>):
+    %1 = tcc.gt %x, %x : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>
+    tcc.yield %1 : tensor<8xi1>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Tests that a fusion's block arguments match its inputs.
+func.func @fusion_arguments(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{input 0 has type 'tensor<8xf32>' but block argument 0 has type 'tensor<4xf32>'}}
+  %0 = tcc.fusion (%a) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    %1 = tcc.constant dense<0.0> : tensor<8xf32>
+    tcc.yield %1 : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Tests that a fusion holds only tcc ops, and no nested fusion.
+func.func @fusion_nested(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tcc.fusion (%a) : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%x: tensor<8xf32>):
+    // expected-error @+1 {{cannot appear in a tcc.fusion}}
+    %1 = tcc.fusion (%x) : (tensor<8xf32>) -> tensor<8xf32> {
+    ^bb0(%y: tensor<8xf32>):
+      tcc.yield %y : tensor<8xf32>
+    }
+    tcc.yield %1 : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Tests that tcc.yield lives only in a fusion.
+func.func @yield_outside(%a: tensor<8xf32>) {
+  // expected-error @+1 {{expects parent op 'tcc.fusion'}}
+  tcc.yield %a : tensor<8xf32>
+}

@@ -269,3 +269,19 @@ func.func @main(%x: tensor<1x4xf32> {tcc.name = "input0"}) -> (tensor<1x4xf32> {
   %0 = tcc.relu %x : tensor<1x4xf32>
   return %0 : tensor<1x4xf32>
 }
+
+// -----
+
+// Tests that a fusion group with its yield parses and round-trips.
+// CHECK-LABEL: func.func @fusion
+// CHECK: tcc.fusion(%{{.*}}, %{{.*}}) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+// CHECK: tcc.yield %{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>
+func.func @fusion(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0:2 = tcc.fusion (%a, %b) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%x: tensor<8xf32>, %y: tensor<8xf32>):
+    %1 = tcc.mul %x, %y : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %2 = tcc.sigmoid %1 : tensor<8xf32>
+    tcc.yield %1, %2 : tensor<8xf32>, tensor<8xf32>
+  }
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
+}

@@ -103,10 +103,16 @@ TEST_F(ModelCompilerTest, CompiledModelComputesWhatTheIRSays) {
 }
 
 TEST_F(ModelCompilerTest, StepsAreLibraryCallsKernelsAndCopies) {
-  compile(kModel);
+  tcc::ModelCompileOptions o0;
+  o0.optLevel = 0;
+  compile(kModel, o0);
   EXPECT_EQ(stats.libraryCalls, 1u); // the fp32 matmul
   EXPECT_EQ(stats.kernels, 2u);      // add, exp
   EXPECT_EQ(stats.copies, 2u);       // the reshaped view and the input
+  compile(kModel);
+  EXPECT_EQ(stats.libraryCalls, 1u);
+  EXPECT_EQ(stats.kernels, 1u); // add and exp fused
+  EXPECT_EQ(stats.copies, 2u);
 }
 
 TEST_F(ModelCompilerTest, GeneratedMatmulMatchesMicrokernel) {
@@ -119,6 +125,57 @@ TEST_F(ModelCompilerTest, GeneratedMatmulMatchesMicrokernel) {
   ASSERT_EQ(viaKernel.size(), viaLibrary.size());
   for (size_t i = 0; i < viaKernel.size(); ++i)
     EXPECT_NEAR(viaKernel[i], viaLibrary[i], 1e-6f * std::fabs(viaLibrary[i]));
+}
+
+TEST_F(ModelCompilerTest, FusionAtO2MatchesSeparateKernelsAtO0) {
+  const char *chain = R"mlir(
+    func.func @main(%x: tensor<6x16xf32>, %b: tensor<16xf32>) -> tensor<6x16xf32> {
+      %one = tcc.constant dense<1.0> : tensor<6x16xf32>
+      %0 = tcc.add %x, %b : (tensor<6x16xf32>, tensor<16xf32>) -> tensor<6x16xf32>
+      %1 = tcc.exp %0 : tensor<6x16xf32>
+      %2 = tcc.add %1, %one : (tensor<6x16xf32>, tensor<6x16xf32>) -> tensor<6x16xf32>
+      return %2 : tensor<6x16xf32>
+    })mlir";
+  tcc::ModelCompileOptions o0, o2;
+  o0.optLevel = 0;
+  o2.optLevel = 2;
+  std::vector<uint8_t> separate = compile(chain, o0);
+  EXPECT_EQ(stats.kernels, 2u + 1u);
+  EXPECT_GT(stats.arenaBytes, 0u);
+  std::vector<uint8_t> fused = compile(chain, o2);
+  EXPECT_EQ(stats.kernels, 1u);
+  EXPECT_EQ(stats.arenaBytes, 0u); // nothing between kernels
+
+  std::vector<float> x(96), b(16);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = 0.05f * static_cast<float>(i % 37) - 1.0f;
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = 0.1f * static_cast<float>(i) - 0.8f;
+  auto run = [&](const std::vector<uint8_t> &bytes) {
+    tcc_model_t *model = nullptr;
+    expectOk(tcc_model_load_memory(bytes.data(), bytes.size(), nullptr, &model));
+    tcc_session_t *session = nullptr;
+    expectOk(tcc_session_create(model, nullptr, &session));
+    expectOk(tcc_session_bind_input(session, 0, x.data(), x.size() * 4));
+    expectOk(tcc_session_bind_input(session, 1, b.data(), b.size() * 4));
+    expectOk(tcc_session_run(session));
+    const void *data = nullptr;
+    size_t size = 0;
+    expectOk(tcc_session_output(session, 0, &data, &size));
+    std::vector<float> y(static_cast<const float *>(data),
+                         static_cast<const float *>(data) + size / 4);
+    tcc_session_release(session);
+    tcc_model_release(model);
+    return y;
+  };
+  std::vector<float> y0 = run(separate), y2 = run(fused);
+  ASSERT_EQ(y0.size(), 96u);
+  for (size_t i = 0; i < y0.size(); ++i) {
+    EXPECT_EQ(y0[i], y2[i]) << i; // same scalar code, fused or not
+    EXPECT_NEAR(y2[i], std::exp(double(x[i]) + b[i % 16]) + 1.0,
+                1e-6 * (std::exp(double(x[i]) + b[i % 16]) + 1.0))
+        << i;
+  }
 }
 
 TEST_F(ModelCompilerTest, SameInputGivesSameBytes) {

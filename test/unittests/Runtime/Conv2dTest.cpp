@@ -233,6 +233,13 @@ TEST(Conv2d, OddSizes) {
     }
 }
 
+// NHWC im2col takes as many images per GEMM as fit ~16 MiB of columns:
+// 2 of these (k = 1600, 1024 pixels), then the last one alone.
+TEST(Conv2d, BatchInChunks) {
+  check_case(with_epilogue({3, 64, 32, 32, 2, 5, 5, 1, 1, 2, 2},
+                           TCC_ACTIVATION_RELU));
+}
+
 TEST(Conv2d, ResNetShapedLayers) {
   // Several K blocks and column panels, like the layers the bench times.
   check_case(with_epilogue({1, 64, 14, 14, 64, 3, 3, 1, 1, 1, 1},
@@ -279,7 +286,7 @@ TEST(Conv2d, WorkspaceOnlyWhereNeeded) {
   ConvRun nhwc({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NHWC);
   a = nhwc.args();
   // Packed weights (64-byte header + k x 32 floats), then the 9 x k columns
-  // rounded up to 64 bytes; k = 8 * 3 * 3.
+  // of every image (here one) rounded up to 64 bytes; k = 8 * 3 * 3.
   EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr),
             64u + 4 * 72 * 32 + (4 * 9 * 72 + 63) / 64 * 64);
 }

@@ -196,14 +196,14 @@ TEST(Sgemm, OddSizesAllTransposes) {
         }
 }
 
-// Few flops but every path: each row count of the microkernels, partial
-// column tiles, both transposes, packed / direct / packed-on-the-fly B, two
-// K blocks, every activation. Small enough to run under emulation (QEMU).
-TEST(Sgemm, SmallCasesOnEveryPath) {
+// Every path with few flops: each row count of the microkernels, partial
+// column tiles, both transposes, packed / packed-on-the-fly B, the small-M
+// paths, two K blocks, every activation.
+void check_small_cases(std::initializer_list<int64_t> ms, int64_t deep_k) {
   int activation = TCC_ACTIVATION_NONE;
-  for (int64_t m : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 25})
+  for (int64_t m : ms)
     for (int64_t n : {3, 40})
-      for (int64_t k : {5, 400})
+      for (int64_t k : {int64_t(5), deep_k})
         for (int t = (m + n + k) % 2; t < 8; t += 2) { // half the variants
           GemmCase cs{m, n, k};
           cs.trans_a = t & 1;
@@ -219,6 +219,16 @@ TEST(Sgemm, SmallCasesOnEveryPath) {
           activation = (activation + 1) % (TCC_ACTIVATION_TANH + 1);
           check_case(cs);
         }
+}
+
+TEST(Sgemm, SmallCasesOnEveryPath) {
+  check_small_cases({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 25}, 400);
+}
+
+// The same for the AVX2 path under emulation (QEMU is ~200x slower): row
+// counts 1-6 and 7, 13 of the 6x16 kernel, two K blocks of 150.
+TEST(Sgemm, EmulationSizedCases) {
+  check_small_cases({1, 3, 5, 6, 7, 13}, 300);
 }
 
 TEST(Sgemm, BlockedSizesWithStrides) {

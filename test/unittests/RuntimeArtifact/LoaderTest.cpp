@@ -330,6 +330,29 @@ TEST(Loader, RejectsBadKernelCalls) {
                    "kernel 0: symbol is not a valid name");
 }
 
+TEST(Loader, RejectsMisalignedVectors) {
+  // The verifier only checks a vector's 4-byte length field; moving buffer
+  // 0's shape vector by 4 bytes leaves its 8-byte elements misaligned.
+  std::vector<uint8_t> file = addMulModel(4).finish();
+  const Model *m = GetModel(file.data() + 32);
+  const auto *table =
+      reinterpret_cast<const flatbuffers::Table *>(m->buffers()->Get(0));
+  size_t field = size_t(table->GetAddressOf(Buffer::VT_SHAPE) - file.data());
+  uint32_t offset;
+  std::memcpy(&offset, &file[field], 4);
+  offset += 4;
+  std::memcpy(&file[field], &offset, 4);
+  rehashHeader(file);
+  EXPECT_TCC_ERROR(verify(file), TCC_STATUS_DATA_LOSS,
+                   "shape vector is misaligned");
+  // And the bytes themselves must be aligned.
+  std::vector<uint64_t> storage(file.size() / 8 + 1);
+  auto *shifted = reinterpret_cast<uint8_t *>(storage.data()) + 4;
+  const Model *out = nullptr;
+  EXPECT_TCC_ERROR(verifyArtifactBytes(shifted, 100, &out),
+                   TCC_STATUS_INVALID_ARGUMENT, "must be 8-byte aligned");
+}
+
 TEST(Loader, RejectsStepWithoutOperation) {
   // `op` is required: the verifier rejects its absence. (FlatBufferBuilder
   // refuses to write such a table, so the field's vtable entry is zeroed.)

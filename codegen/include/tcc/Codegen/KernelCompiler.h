@@ -16,12 +16,14 @@
 #include "mlir/Support/LogicalResult.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace mlir {
 class DialectRegistry;
 class OpPassManager;
+class PassManager;
 } // namespace mlir
 
 namespace mlir::tcc {
@@ -68,7 +70,9 @@ void registerKernelPipelines();
 
 /// Lowers `kernels` in place and produces the shared object. Diagnostics go
 /// to the module's context.
-FailureOr<KernelObject> compileKernels(ModuleOp kernels, const CpuTarget &target);
+FailureOr<KernelObject>
+compileKernels(ModuleOp kernels, const CpuTarget &target,
+               const std::function<void(PassManager &)> &configure = {});
 
 } // namespace mlir::tcc
 

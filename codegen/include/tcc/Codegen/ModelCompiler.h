@@ -14,11 +14,18 @@
 #include "tcc/Codegen/KernelCompiler.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <functional>
 
 namespace mlir::tcc {
 
 struct ModelCompileOptions {
   CpuTarget target = CpuTarget::host();
+  /// 0: each op its own kernel; 2: the graph passes (fusion, folding) first.
+  int optLevel = 2;
+  /// Applied to every pass manager the compile runs (IR printing, timing).
+  std::function<void(PassManager &)> configurePassManager;
   /// fp32 matmuls run as calls of the runtime's tcc_sgemm rather than as
   /// generated loops.
   bool useMicrokernels = true;

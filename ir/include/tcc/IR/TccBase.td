@@ -75,6 +75,12 @@ def Tcc_BoundedTensorSizes : NativeOpTrait<"BoundedTensorSizes"> {
   let cppNamespace = "::mlir::OpTrait::tcc";
 }
 
+// Each result element depends only on the operand elements at the same
+// (broadcast) position; the elementwise fusion pass groups such ops.
+def Tcc_Pointwise : NativeOpTrait<"Pointwise"> {
+  let cppNamespace = "::mlir::OpTrait::tcc";
+}
+
 class Tcc_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tcc_Dialect, mnemonic,
          !listconcat([Tcc_BoundedTensorSizes, Pure], traits)>;

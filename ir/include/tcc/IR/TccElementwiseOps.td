@@ -13,7 +13,8 @@ include "tcc/IR/TccBase.td"
 class Tcc_UnaryOp<string mnemonic, string summaryText,
                   Type tensor = Tcc_NumericTensor, list<Trait> traits = []>
     : Tcc_Op<mnemonic,
-             !listconcat(traits, [SameOperandsAndResultType, Elementwise])> {
+             !listconcat(traits, [SameOperandsAndResultType, Elementwise,
+                                  Tcc_Pointwise])> {
   let summary = summaryText;
   let description = "Elementwise `torch." # mnemonic # "`. A splat constant "
                     # "operand folds.\n\n```mlir\n%y = tcc." # mnemonic
@@ -51,7 +52,8 @@ def Tcc_RoundOp
 def Tcc_LogicalNotOp
     : Tcc_UnaryOp<"logical_not", "Elementwise boolean not", Tcc_BoolTensor>;
 
-def Tcc_GeluOp : Tcc_Op<"gelu", [SameOperandsAndResultType, Elementwise]> {
+def Tcc_GeluOp : Tcc_Op<"gelu", [SameOperandsAndResultType, Elementwise,
+                                  Tcc_Pointwise]> {
   let summary = "Gaussian error linear unit (torch.nn.functional.gelu)";
   let description = [{
     `x * Phi(x)` with the exact normal CDF (`approximate = none`, the
@@ -72,7 +74,8 @@ def Tcc_GeluOp : Tcc_Op<"gelu", [SameOperandsAndResultType, Elementwise]> {
   let hasFolder = 1;
 }
 
-def Tcc_ClampOp : Tcc_Op<"clamp", [SameOperandsAndResultType, Elementwise]> {
+def Tcc_ClampOp : Tcc_Op<"clamp", [SameOperandsAndResultType, Elementwise,
+                                  Tcc_Pointwise]> {
   let summary = "Elementwise clamp to [min, max] (torch.clamp)";
   let description = [{
     At least one bound is given. As in PyTorch, when `min > max` every
@@ -93,7 +96,8 @@ def Tcc_ClampOp : Tcc_Op<"clamp", [SameOperandsAndResultType, Elementwise]> {
   let hasFolder = 1;
 }
 
-def Tcc_DropoutOp : Tcc_Op<"dropout", [SameOperandsAndResultType, Elementwise]> {
+def Tcc_DropoutOp : Tcc_Op<"dropout", [SameOperandsAndResultType, Elementwise,
+                                  Tcc_Pointwise]> {
   let summary = "Dropout; the identity at inference";
   let description = [{
     Kept so that a traced training graph shows where dropout was applied
@@ -124,7 +128,7 @@ class Tcc_BinaryOp<string mnemonic, string summaryText,
           "::mlir::tcc::detail::inferBroadcast(diag, {adaptor.getLhs(), "
           # "adaptor.getRhs()}, " # !if(!empty(resultElement),
                                        "::mlir::Type()", resultElement)
-          # ", results)", traits> {
+          # ", results)", !listconcat(traits, [Tcc_Pointwise])> {
   let summary = summaryText;
   let description = "Elementwise `torch." # mnemonic # "` with PyTorch "
       # "broadcasting. Both operands have one element type; the result shape "
@@ -187,7 +191,8 @@ def Tcc_LogicalXorOp : Tcc_LogicalOp<"logical_xor", "Elementwise boolean xor">;
 
 def Tcc_SelectOp : Tcc_InferredOp<"select",
     "::mlir::tcc::detail::inferSelect(diag, adaptor.getCondition(), "
-    "adaptor.getTrueValue(), adaptor.getFalseValue(), results)"> {
+    "adaptor.getTrueValue(), adaptor.getFalseValue(), results)",
+    [Tcc_Pointwise]> {
   let summary = "Elementwise choice by an i1 condition (torch.where)";
   let description = [{
     `result = condition ? true_value : false_value`, with all three operands
@@ -208,7 +213,7 @@ def Tcc_SelectOp : Tcc_InferredOp<"select",
   let hasFolder = 1;
 }
 
-def Tcc_CastOp : Tcc_Op<"cast", [Elementwise]> {
+def Tcc_CastOp : Tcc_Op<"cast", [Elementwise, Tcc_Pointwise]> {
   let summary = "Elementwise conversion to another element type";
   let description = [{
     Converts like `Tensor.to(dtype)`: floats to integers truncate toward

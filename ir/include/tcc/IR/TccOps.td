@@ -36,5 +36,6 @@ def Tcc_ConstantOp : Tcc_Op<"constant",
 include "tcc/IR/TccElementwiseOps.td"
 include "tcc/IR/TccNNOps.td"
 include "tcc/IR/TccShapeOps.td"
+include "tcc/IR/TccStructureOps.td"
 
 #endif // TCC_IR_TCCOPS_TD

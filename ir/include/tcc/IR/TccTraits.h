@@ -21,6 +21,11 @@ public:
     return ::mlir::tcc::detail::verifyBoundedTensorSizes(op);
   }
 };
+
+/// Each result element depends only on the operand elements at the same
+/// (broadcast) position: the op can join an elementwise fusion group.
+template <typename ConcreteType>
+class Pointwise : public TraitBase<ConcreteType, Pointwise> {};
 } // namespace mlir::OpTrait::tcc
 
 #endif // TCC_IR_TCCTRAITS_H

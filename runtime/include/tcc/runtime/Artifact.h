@@ -64,7 +64,8 @@ private:
 };
 
 // Checks a byte range that claims to be an artifact: everything Artifact
-// checks, without owning the bytes. On success `*out` points into `data`.
+// checks, without owning the bytes. `data` must be 8-byte aligned. On
+// success `*out` points into `data`.
 TCC_RUNTIME_API Status verifyArtifactBytes(const uint8_t *data, size_t size,
                                            const tcc::artifact::Model **out);
 

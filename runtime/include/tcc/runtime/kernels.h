@@ -6,10 +6,14 @@
  * bumps TCC_KERNELS_ABI_VERSION, a change to the packed-weight layout bumps
  * TCC_PACKED_B_VERSION.
  *
- * Kernels never allocate: scratch memory comes from the caller (workspace
- * arguments) or is bounded and on the stack. Parallelism comes from the
- * caller's thread pool through `tcc_parallel`; a NULL `tcc_parallel *` runs
- * on the calling thread.
+ * Kernels never allocate per call. Scratch memory comes from the caller
+ * (workspace arguments) or from a per-thread buffer for packed GEMM blocks
+ * (about 1.7 MiB with AVX-512) that each thread allocates on its first GEMM
+ * and frees at exit; if that allocation fails the GEMM runs with small
+ * blocks in a bounded stack buffer (~66 KiB) instead. Kernels are
+ * thread-safe and keep no other state. Parallelism comes from the caller's
+ * thread pool through `tcc_parallel`; a NULL `tcc_parallel *` runs on the
+ * calling thread. Results are bitwise identical for any num_threads.
  *===----------------------------------------------------------------------===*/
 
 #ifndef TCC_RUNTIME_KERNELS_H

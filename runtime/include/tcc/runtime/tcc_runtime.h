@@ -53,6 +53,9 @@ typedef enum tcc_status_code_e {
   TCC_STATUS_UNIMPLEMENTED = 7, /* valid but unsupported (format version) */
   TCC_STATUS_INTERNAL = 8,      /* a kernel reported an error */
   TCC_STATUS_IO_ERROR = 9,      /* reading or writing a file failed */
+  /* Makes the enum hold any int32 value, so a value from a newer library
+   * or a bad cast is defined behaviour in C++ (as Vulkan's *_MAX_ENUM). */
+  TCC_STATUS_CODE_MAX_ENUM = 0x7FFFFFFF,
 } tcc_status_code_t;
 
 /* NULL is success; otherwise an error owned by the caller. */
@@ -99,6 +102,7 @@ typedef enum tcc_dtype_e {
   TCC_DTYPE_I8 = 6,
   TCC_DTYPE_U8 = 7,
   TCC_DTYPE_BOOL = 8,
+  TCC_DTYPE_MAX_ENUM = 0x7FFFFFFF, /* see TCC_STATUS_CODE_MAX_ENUM */
 } tcc_dtype_t;
 
 #define TCC_DTYPE_COUNT 9
