@@ -25,7 +25,8 @@ void check(bool ok, const char *what) {
   failures += !ok;
 }
 
-bool near(const Tensor &t, std::initializer_list<double> want, double tol = 1e-5) {
+bool near(const Tensor &t, std::initializer_list<double> want,
+          double tol = 1e-5) {
   Tensor flat = t.detach().to(tcc::kDouble).flatten();
   if (flat.numel() != int64_t(want.size()))
     return false;
@@ -38,7 +39,8 @@ bool near(const Tensor &t, std::initializer_list<double> want, double tol = 1e-5
 
 /// y = x * c, with the constant kept in the context as an IValue.
 struct MulConstant : tcc::autograd::Function<MulConstant> {
-  static Tensor forward(tcc::autograd::AutogradContext *ctx, Tensor x, double c) {
+  static Tensor forward(tcc::autograd::AutogradContext *ctx, Tensor x,
+                        double c) {
     ctx->saved_data["c"] = c;
     return x * c;
   }
@@ -102,15 +104,18 @@ int main() {
   std::puts("5. no_grad and detach stop recording");
   {
     tcc::NoGradGuard noGrad;
-    check(!(v * 2).requires_grad(), "ops under NoGradGuard do not require grad");
+    check(!(v * 2).requires_grad(),
+          "ops under NoGradGuard do not require grad");
   }
   Tensor d = v.detach();
-  check(!d.requires_grad() && d.equal(v), "detach shares the values, not the graph");
+  check(!d.requires_grad() && d.equal(v),
+        "detach shares the values, not the graph");
 
   std::puts("6. Higher-order gradients");
   Tensor s = tcc::tensor({2.0}).requires_grad_();
   Tensor f = s.pow(3); // f' = 3 s^2 = 12, f'' = 6 s = 12
-  Tensor g = tcc::autograd::grad({f}, {s}, {}, std::nullopt, /*create_graph=*/true)[0];
+  Tensor g =
+      tcc::autograd::grad({f}, {s}, {}, std::nullopt, /*create_graph=*/true)[0];
   check(near(g, {12}), "f'(2) = 12 for f = s^3");
   Tensor h = tcc::autograd::grad({g}, {s})[0];
   check(near(h, {12}), "f''(2) = 12");
@@ -123,9 +128,10 @@ int main() {
   Tensor e = Exp::apply(q);
   std::cout << "  custom node: " << e.grad_fn()->name() << "\n";
   e.sum().backward();
-  check(near(q.grad(), {1.0, std::exp(1.0)}), "Exp's backward uses its saved output");
+  check(near(q.grad(), {1.0, std::exp(1.0)}),
+        "Exp's backward uses its saved output");
 
-  std::printf("%s: %d failed check(s)\n", failures ? "FAILED" : "all checks passed",
-              failures);
+  std::printf("%s: %d failed check(s)\n",
+              failures ? "FAILED" : "all checks passed", failures);
   return failures ? 1 : 0;
 }

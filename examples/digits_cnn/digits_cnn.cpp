@@ -30,8 +30,10 @@ namespace {
 
 struct DigitsNetImpl : nn::Module {
   DigitsNetImpl()
-      : conv1(register_module("conv1", nn::Conv2d(nn::Conv2dOptions(1, 16, 3).padding(1)))),
-        conv2(register_module("conv2", nn::Conv2d(nn::Conv2dOptions(16, 32, 3).padding(1)))),
+      : conv1(register_module(
+            "conv1", nn::Conv2d(nn::Conv2dOptions(1, 16, 3).padding(1)))),
+        conv2(register_module(
+            "conv2", nn::Conv2d(nn::Conv2dOptions(16, 32, 3).padding(1)))),
         dropout(register_module("dropout", nn::Dropout(0.25))),
         fc1(register_module("fc1", nn::Linear(32 * 4 * 4, 64))),
         fc2(register_module("fc2", nn::Linear(64, 10))) {}
@@ -69,16 +71,26 @@ Options parse(int argc, char **argv) {
       }
       return argv[++i];
     };
-    if (a == "--data") o.data = value();
-    else if (a == "--epochs") o.epochs = std::atoll(value().c_str());
-    else if (a == "--batch-size") o.batchSize = std::atoll(value().c_str());
-    else if (a == "--lr") o.lr = std::atof(value().c_str());
-    else if (a == "--workers") o.workers = std::atoll(value().c_str());
-    else if (a == "--checkpoint") o.checkpoint = value();
-    else if (a == "--resume") o.resume = true;
-    else if (a == "--stop-after") o.stopAfter = std::atoll(value().c_str());
-    else if (a == "--save-model") o.saveModel = value();
-    else if (a == "--min-accuracy") o.minAccuracy = std::atof(value().c_str());
+    if (a == "--data")
+      o.data = value();
+    else if (a == "--epochs")
+      o.epochs = std::atoll(value().c_str());
+    else if (a == "--batch-size")
+      o.batchSize = std::atoll(value().c_str());
+    else if (a == "--lr")
+      o.lr = std::atof(value().c_str());
+    else if (a == "--workers")
+      o.workers = std::atoll(value().c_str());
+    else if (a == "--checkpoint")
+      o.checkpoint = value();
+    else if (a == "--resume")
+      o.resume = true;
+    else if (a == "--stop-after")
+      o.stopAfter = std::atoll(value().c_str());
+    else if (a == "--save-model")
+      o.saveModel = value();
+    else if (a == "--min-accuracy")
+      o.minAccuracy = std::atof(value().c_str());
     else {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
       std::exit(2);
@@ -134,7 +146,8 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "--resume needs an existing --checkpoint file\n");
       return 2;
     }
-    serialize::Checkpoint info = serialize::load_checkpoint(o.checkpoint, *model, adam);
+    serialize::Checkpoint info =
+        serialize::load_checkpoint(o.checkpoint, *model, adam);
     start = info.epoch;
     std::printf("resumed from %s after epoch %lld (%s)\n", o.checkpoint.c_str(),
                 static_cast<long long>(start), info.metadata["note"].c_str());
@@ -152,9 +165,10 @@ int main(int argc, char **argv) {
     }
     auto [acc, testLoss] = evaluate(model, o.data);
     accuracy = acc;
-    std::printf("epoch %2lld: train loss %.4f, test loss %.4f, test accuracy %.4f\n",
-                static_cast<long long>(epoch), total / double(trainSize), testLoss,
-                acc);
+    std::printf(
+        "epoch %2lld: train loss %.4f, test loss %.4f, test accuracy %.4f\n",
+        static_cast<long long>(epoch), total / double(trainSize), testLoss,
+        acc);
     if (!o.checkpoint.empty())
       serialize::save_checkpoint(o.checkpoint, *model, adam,
                                  {epoch, {{"note", "digits_cnn"}}});
@@ -173,6 +187,7 @@ int main(int argc, char **argv) {
   double digest = 0;
   for (const Tensor &p : model->parameters())
     digest += (p.to(kDouble) * p.to(kDouble)).sum().item<double>();
-  std::printf("final test accuracy %.4f, parameter digest %.17g\n", accuracy, digest);
+  std::printf("final test accuracy %.4f, parameter digest %.17g\n", accuracy,
+              digest);
   return accuracy >= o.minAccuracy ? 0 : 1;
 }

@@ -1,10 +1,11 @@
-//===- regression.cpp - Fit a polynomial with SGD ---------------------------===//
+//===- regression.cpp - Fit a polynomial with SGD
+//---------------------------===//
 //
 // Learns y = w1 x + w2 x^2 + w3 x^3 + w4 x^4 + b from random samples of a
 // target polynomial with one nn::Linear(4, 1) and SGD (learning rate halved
 // every 1000 batches by StepLR), until the smooth-L1
-// loss of a batch falls below a threshold (1e-6), then prints both polynomials and checks
-// that the learned coefficients match the target's.
+// loss of a batch falls below a threshold (1e-6), then prints both polynomials
+// and checks that the learned coefficients match the target's.
 //
 //   regression [--max-batches N] [--loss-threshold L] [--tolerance T]
 //
@@ -89,8 +90,11 @@ int main(int argc, char **argv) {
   std::printf("==> Actual function:\t%s\n",
               describe(wTarget.view({-1}), bTarget.item<double>()).c_str());
 
-  double worst = (fc->weight.view({-1}) - wTarget.view({-1})).abs().max().item<double>();
-  worst = std::max(worst, std::abs(fc->bias.item<double>() - bTarget.item<double>()));
-  std::printf("largest coefficient error: %.4f (tolerance %.4f)\n", worst, tolerance);
+  double worst =
+      (fc->weight.view({-1}) - wTarget.view({-1})).abs().max().item<double>();
+  worst = std::max(worst,
+                   std::abs(fc->bias.item<double>() - bTarget.item<double>()));
+  std::printf("largest coefficient error: %.4f (tolerance %.4f)\n", worst,
+              tolerance);
   return worst <= tolerance ? 0 : 1;
 }

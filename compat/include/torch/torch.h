@@ -49,8 +49,8 @@
 
 namespace c10 {
 using ::tcc::ArrayRef, ::tcc::BFloat16, ::tcc::Device, ::tcc::DeviceType,
-    ::tcc::Error, ::tcc::Half, ::tcc::IntArrayRef, ::tcc::IValue,
-    ::tcc::Layout, ::tcc::Scalar, ::tcc::ScalarType;
+    ::tcc::Error, ::tcc::Half, ::tcc::IntArrayRef, ::tcc::IValue, ::tcc::Layout,
+    ::tcc::Scalar, ::tcc::ScalarType;
 template <class T> using optional = std::optional<T>;
 using std::nullopt;
 using std::nullopt_t;
@@ -65,32 +65,31 @@ using ::c10::ArrayRef, ::c10::IntArrayRef, ::c10::IValue, ::c10::Scalar,
     ::c10::ScalarType, ::c10::Device, ::c10::DeviceType, ::c10::optional;
 using ::tcc::Tensor, ::tcc::TensorList, ::tcc::TensorOptions, ::tcc::kByte,
     ::tcc::kChar, ::tcc::kShort, ::tcc::kInt, ::tcc::kLong, ::tcc::kHalf,
-    ::tcc::kFloat, ::tcc::kDouble, ::tcc::kBool, ::tcc::kBFloat16,
-    ::tcc::kCPU, ::tcc::kCUDA, ::tcc::NoGradGuard, ::tcc::AutoGradMode,
-    ::tcc::GradMode;
+    ::tcc::kFloat, ::tcc::kDouble, ::tcc::kBool, ::tcc::kBFloat16, ::tcc::kCPU,
+    ::tcc::kCUDA, ::tcc::NoGradGuard, ::tcc::AutoGradMode, ::tcc::GradMode;
 namespace Reduction = ::tcc::Reduction;
 } // namespace at
 
 namespace torch {
-// --- Types, dtypes and devices ---------------------------------------------------
+// --- Types, dtypes and devices -----------------------------------------------
 using ::tcc::ArrayRef, ::tcc::BFloat16, ::tcc::Device, ::tcc::DeviceType,
     ::tcc::ExpandingArray, ::tcc::ExpandingArrayDouble,
     ::tcc::ExpandingArrayWithOptionalElem, ::tcc::Half, ::tcc::IntArrayRef,
     ::tcc::IValue, ::tcc::Layout, ::tcc::OrderedDict, ::tcc::Scalar,
     ::tcc::ScalarType, ::tcc::Tensor, ::tcc::TensorList, ::tcc::TensorOptions;
 using Dtype = ::tcc::ScalarType;
+using ::c10::optional, ::c10::nullopt, ::c10::str;
 using ::tcc::kBFloat16, ::tcc::kBool, ::tcc::kByte, ::tcc::kChar,
     ::tcc::kDouble, ::tcc::kFloat, ::tcc::kFloat16, ::tcc::kFloat32,
     ::tcc::kFloat64, ::tcc::kHalf, ::tcc::kInt, ::tcc::kInt16, ::tcc::kInt32,
     ::tcc::kInt64, ::tcc::kInt8, ::tcc::kLong, ::tcc::kShort, ::tcc::kUInt8,
     ::tcc::kCPU, ::tcc::kCUDA, ::tcc::kStrided;
-using ::c10::optional, ::c10::nullopt, ::c10::str;
 namespace Reduction = ::tcc::Reduction;
 
-// --- Grad mode -----------------------------------------------------------------------
+// --- Grad mode ---------------------------------------------------------------
 using ::tcc::AutoGradMode, ::tcc::GradMode, ::tcc::NoGradGuard;
 
-// --- Factories and options ---------------------------------------------------------------
+// --- Factories and options ---------------------------------------------------
 using ::tcc::arange, ::tcc::device, ::tcc::dtype, ::tcc::empty,
     ::tcc::empty_like, ::tcc::empty_strided, ::tcc::eye, ::tcc::from_blob,
     ::tcc::full, ::tcc::full_like, ::tcc::get_default_dtype, ::tcc::layout,
@@ -100,7 +99,7 @@ using ::tcc::arange, ::tcc::device, ::tcc::dtype, ::tcc::empty,
     ::tcc::set_default_dtype, ::tcc::tensor, ::tcc::zeros, ::tcc::zeros_like,
     ::tcc::get_num_threads, ::tcc::set_num_threads;
 
-// --- Ops -------------------------------------------------------------------------------------
+// --- Ops ---------------------------------------------------------------------
 using ::tcc::abs, ::tcc::adaptive_avg_pool2d, ::tcc::add, ::tcc::addmm,
     ::tcc::all, ::tcc::allclose, ::tcc::amax, ::tcc::amin, ::tcc::any,
     ::tcc::argmax, ::tcc::argmin, ::tcc::as_strided, ::tcc::avg_pool2d,
@@ -116,49 +115,49 @@ using ::tcc::abs, ::tcc::adaptive_avg_pool2d, ::tcc::add, ::tcc::addmm,
     ::tcc::ge, ::tcc::gelu, ::tcc::gt, ::tcc::index_select, ::tcc::isclose,
     ::tcc::isnan, ::tcc::l1_loss, ::tcc::layer_norm, ::tcc::le, ::tcc::linear,
     ::tcc::log, ::tcc::log1p, ::tcc::log_softmax, ::tcc::logical_and,
-    ::tcc::logical_not, ::tcc::logical_or, ::tcc::logical_xor,
-    ::tcc::logsumexp, ::tcc::lt, ::tcc::masked_fill, ::tcc::matmul,
-    ::tcc::max, ::tcc::max_pool2d, ::tcc::max_pool2d_with_indices,
-    ::tcc::maximum, ::tcc::mean, ::tcc::min, ::tcc::minimum, ::tcc::mm,
-    ::tcc::movedim, ::tcc::mse_loss, ::tcc::mul, ::tcc::mv, ::tcc::narrow,
-    ::tcc::ne, ::tcc::neg, ::tcc::nll_loss, ::tcc::norm, ::tcc::one_hot,
-    ::tcc::pad, ::tcc::permute, ::tcc::pow, ::tcc::prod, ::tcc::reciprocal,
-    ::tcc::relu, ::tcc::reshape, ::tcc::round, ::tcc::rsqrt, ::tcc::rsub,
-    ::tcc::scatter, ::tcc::scatter_add, ::tcc::select, ::tcc::sigmoid,
-    ::tcc::sign, ::tcc::silu, ::tcc::sin, ::tcc::slice,
-    ::tcc::smooth_l1_loss, ::tcc::softmax, ::tcc::split,
+    ::tcc::logical_not, ::tcc::logical_or, ::tcc::logical_xor, ::tcc::logsumexp,
+    ::tcc::lt, ::tcc::masked_fill, ::tcc::matmul, ::tcc::max, ::tcc::max_pool2d,
+    ::tcc::max_pool2d_with_indices, ::tcc::maximum, ::tcc::mean, ::tcc::min,
+    ::tcc::minimum, ::tcc::mm, ::tcc::movedim, ::tcc::mse_loss, ::tcc::mul,
+    ::tcc::mv, ::tcc::narrow, ::tcc::ne, ::tcc::neg, ::tcc::nll_loss,
+    ::tcc::norm, ::tcc::one_hot, ::tcc::pad, ::tcc::permute, ::tcc::pow,
+    ::tcc::prod, ::tcc::reciprocal, ::tcc::relu, ::tcc::reshape, ::tcc::round,
+    ::tcc::rsqrt, ::tcc::rsub, ::tcc::scatter, ::tcc::scatter_add,
+    ::tcc::select, ::tcc::sigmoid, ::tcc::sign, ::tcc::silu, ::tcc::sin,
+    ::tcc::slice, ::tcc::smooth_l1_loss, ::tcc::softmax, ::tcc::split,
     ::tcc::split_with_sizes, ::tcc::sqrt, ::tcc::square, ::tcc::squeeze,
     ::tcc::stack, ::tcc::std, ::tcc::sub, ::tcc::sum, ::tcc::t, ::tcc::tanh,
     ::tcc::transpose, ::tcc::unbind, ::tcc::unflatten, ::tcc::unsqueeze,
     ::tcc::var, ::tcc::where;
 
 /// libtorch's torch::leaky_relu (an ATen op there, a composite here).
-inline Tensor leaky_relu(const Tensor &self, const Scalar &negative_slope = 0.01) {
+inline Tensor leaky_relu(const Tensor &self,
+                         const Scalar &negative_slope = 0.01) {
   return ::tcc::nn::functional::leaky_relu(
-      self, ::tcc::nn::LeakyReLUOptions().negative_slope(negative_slope.toDouble()));
+      self,
+      ::tcc::nn::LeakyReLUOptions().negative_slope(negative_slope.toDouble()));
 }
 
-// --- nn enum tags (torch::kMean, torch::kReLU, ...) -----------------------------------
+// --- nn enum tags (torch::kMean, torch::kReLU, ...) --------------------------
 namespace enumtype {
 using namespace ::tcc::enumtype;
 } // namespace enumtype
 using ::tcc::kAbs, ::tcc::kCircular, ::tcc::kConstant, ::tcc::kConv1D,
     ::tcc::kConv2D, ::tcc::kConv3D, ::tcc::kConvTranspose1D,
     ::tcc::kConvTranspose2D, ::tcc::kConvTranspose3D, ::tcc::kFanIn,
-    ::tcc::kFanOut, ::tcc::kGELU, ::tcc::kGRU, ::tcc::kLSTM,
-    ::tcc::kLeakyReLU, ::tcc::kLinear, ::tcc::kMax, ::tcc::kMean,
-    ::tcc::kMin, ::tcc::kNone, ::tcc::kRNN_RELU, ::tcc::kRNN_TANH,
-    ::tcc::kReLU, ::tcc::kReflect, ::tcc::kRel, ::tcc::kReplicate,
-    ::tcc::kSame, ::tcc::kSiLU, ::tcc::kSigmoid, ::tcc::kSum, ::tcc::kTanh,
-    ::tcc::kValid, ::tcc::kZeros;
+    ::tcc::kFanOut, ::tcc::kGELU, ::tcc::kGRU, ::tcc::kLSTM, ::tcc::kLeakyReLU,
+    ::tcc::kLinear, ::tcc::kMax, ::tcc::kMean, ::tcc::kMin, ::tcc::kNone,
+    ::tcc::kRNN_RELU, ::tcc::kRNN_TANH, ::tcc::kReLU, ::tcc::kReflect,
+    ::tcc::kRel, ::tcc::kReplicate, ::tcc::kSame, ::tcc::kSiLU, ::tcc::kSigmoid,
+    ::tcc::kSum, ::tcc::kTanh, ::tcc::kValid, ::tcc::kZeros;
 
-// --- Serialization -------------------------------------------------------------------------
+// --- Serialization -----------------------------------------------------------
 using ::tcc::load, ::tcc::save;
 namespace serialize {
 using ::tcc::serialize::InputArchive, ::tcc::serialize::OutputArchive;
 } // namespace serialize
 
-// --- Autograd --------------------------------------------------------------------------------
+// --- Autograd ----------------------------------------------------------------
 namespace autograd {
 using ::tcc::autograd::AnomalyMode, ::tcc::autograd::AutogradContext,
     ::tcc::autograd::backward, ::tcc::autograd::DetectAnomalyGuard,
@@ -174,7 +173,7 @@ using ::tcc::cuda::device_count, ::tcc::cuda::is_available;
 inline bool cudnn_is_available() { return false; }
 } // namespace cuda
 
-// --- nn ------------------------------------------------------------------------------------------
+// --- nn ----------------------------------------------------------------------
 namespace nn {
 using ::tcc::nn::AnyModule, ::tcc::nn::AnyValue, ::tcc::nn::Cloneable,
     ::tcc::nn::Module, ::tcc::nn::ModuleHolder, ::tcc::nn::NamedAnyModule;
@@ -284,12 +283,13 @@ using ::tcc::nn::functional::AdaptiveAvgPool2dFuncOptions,
 namespace init {
 using ::tcc::nn::init::_calculate_fan_in_and_fan_out,
     ::tcc::nn::init::calculate_gain, ::tcc::nn::init::constant_,
-    ::tcc::nn::init::dirac_, ::tcc::nn::init::eye_, ::tcc::nn::init::FanModeType,
-    ::tcc::nn::init::kaiming_normal_, ::tcc::nn::init::kaiming_uniform_,
-    ::tcc::nn::init::NonlinearityType, ::tcc::nn::init::normal_,
-    ::tcc::nn::init::ones_, ::tcc::nn::init::orthogonal_,
-    ::tcc::nn::init::uniform_, ::tcc::nn::init::xavier_normal_,
-    ::tcc::nn::init::xavier_uniform_, ::tcc::nn::init::zeros_;
+    ::tcc::nn::init::dirac_, ::tcc::nn::init::eye_,
+    ::tcc::nn::init::FanModeType, ::tcc::nn::init::kaiming_normal_,
+    ::tcc::nn::init::kaiming_uniform_, ::tcc::nn::init::NonlinearityType,
+    ::tcc::nn::init::normal_, ::tcc::nn::init::ones_,
+    ::tcc::nn::init::orthogonal_, ::tcc::nn::init::uniform_,
+    ::tcc::nn::init::xavier_normal_, ::tcc::nn::init::xavier_uniform_,
+    ::tcc::nn::init::zeros_;
 } // namespace init
 
 namespace utils {
@@ -297,25 +297,24 @@ using ::tcc::nn::utils::clip_grad_norm_, ::tcc::nn::utils::clip_grad_value_;
 } // namespace utils
 } // namespace nn
 
-// --- optim ---------------------------------------------------------------------------------------
+// --- optim -------------------------------------------------------------------
 namespace optim {
 using ::tcc::optim::Adagrad, ::tcc::optim::AdagradOptions,
     ::tcc::optim::AdagradParamState, ::tcc::optim::Adam,
     ::tcc::optim::AdamOptions, ::tcc::optim::AdamParamState,
     ::tcc::optim::AdamW, ::tcc::optim::AdamWOptions,
     ::tcc::optim::AdamWParamState, ::tcc::optim::CosineAnnealingLR,
-    ::tcc::optim::LinearLR, ::tcc::optim::LRScheduler,
-    ::tcc::optim::Optimizer, ::tcc::optim::OptimizerCloneableOptions,
-    ::tcc::optim::OptimizerCloneableParamState,
-    ::tcc::optim::OptimizerOptions, ::tcc::optim::OptimizerParamGroup,
-    ::tcc::optim::OptimizerParamState, ::tcc::optim::ReduceLROnPlateauScheduler,
-    ::tcc::optim::RMSprop, ::tcc::optim::RMSpropOptions,
-    ::tcc::optim::RMSpropParamState, ::tcc::optim::SGD,
-    ::tcc::optim::SGDOptions, ::tcc::optim::SGDParamState,
+    ::tcc::optim::LinearLR, ::tcc::optim::LRScheduler, ::tcc::optim::Optimizer,
+    ::tcc::optim::OptimizerCloneableOptions,
+    ::tcc::optim::OptimizerCloneableParamState, ::tcc::optim::OptimizerOptions,
+    ::tcc::optim::OptimizerParamGroup, ::tcc::optim::OptimizerParamState,
+    ::tcc::optim::ReduceLROnPlateauScheduler, ::tcc::optim::RMSprop,
+    ::tcc::optim::RMSpropOptions, ::tcc::optim::RMSpropParamState,
+    ::tcc::optim::SGD, ::tcc::optim::SGDOptions, ::tcc::optim::SGDParamState,
     ::tcc::optim::StepLR;
 } // namespace optim
 
-// --- data ------------------------------------------------------------------------------------------
+// --- data --------------------------------------------------------------------
 namespace data {
 using ::tcc::data::DataLoaderOptions, ::tcc::data::Example,
     ::tcc::data::Iterator, ::tcc::data::make_data_loader,
@@ -346,7 +345,7 @@ using ::tcc::data::samplers::DistributedRandomSampler,
 } // namespace data
 } // namespace torch
 
-// --- Macros ------------------------------------------------------------------------------------------
+// --- Macros ------------------------------------------------------------------
 
 #define TORCH_MODULE_IMPL(Name, ImplType) TCC_MODULE_IMPL(Name, ImplType)
 #define TORCH_MODULE(Name) TCC_MODULE(Name)
@@ -359,10 +358,10 @@ using ::tcc::data::samplers::DistributedRandomSampler,
                       "Expected " #cond " to be true, but got false.",         \
                       ::tcc::detail::str(__VA_ARGS__)))
 #define TORCH_INTERNAL_ASSERT(cond, ...)                                       \
-  TCC_CHECK(cond, "Internal assert failed: " #cond " ",                       \
+  TCC_CHECK(cond, "Internal assert failed: " #cond " ",                        \
             ::tcc::detail::str(__VA_ARGS__))
 #define AT_ASSERT(cond, ...)                                                   \
-  TCC_CHECK(cond, "Assertion failed: " #cond " ",                             \
+  TCC_CHECK(cond, "Assertion failed: " #cond " ",                              \
             ::tcc::detail::str(__VA_ARGS__))
 #define AT_ERROR(...) ::tcc::detail::throwError(::tcc::detail::str(__VA_ARGS__))
 #define TORCH_WARN(...)                                                        \

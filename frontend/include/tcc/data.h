@@ -1,4 +1,5 @@
-//===- data.h - Datasets, transforms, samplers, loaders (tcc::data) -*- C++ -*-//
+//===- data.h - Datasets, transforms, samplers, loaders (tcc::data) -*- C++
+//-*-//
 
 #ifndef TCC_DATA_H
 #define TCC_DATA_H

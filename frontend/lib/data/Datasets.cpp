@@ -1,7 +1,7 @@
 //===- Datasets.cpp - TensorDataset, MNIST, transform helpers -------------===//
 
-#include "tcc/Frontend/data/DataLoader.h"
 #include "tcc/Frontend/data/Datasets.h"
+#include "tcc/Frontend/data/DataLoader.h"
 #include "tcc/Frontend/data/MNIST.h"
 #include "tcc/Frontend/data/Transforms.h"
 
@@ -47,7 +47,7 @@ std::optional<size_t> TensorDataset::size() const {
   return size_t(tensor.size(0));
 }
 
-// --- IDX files ------------------------------------------------------------------
+// --- IDX files ---------------------------------------------------------------
 
 namespace {
 
@@ -60,7 +60,8 @@ std::string readFile(const std::string &path) {
 }
 
 uint32_t bigEndian32(const std::string &bytes, size_t offset) {
-  const auto *p = reinterpret_cast<const unsigned char *>(bytes.data()) + offset;
+  const auto *p =
+      reinterpret_cast<const unsigned char *>(bytes.data()) + offset;
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 |
          uint32_t(p[3]);
 }
@@ -73,8 +74,8 @@ std::vector<int64_t> idxDims(const std::string &bytes, const std::string &path,
             " file (", bytes.size(), " bytes, shorter than its header)");
   uint32_t magic = bigEndian32(bytes, 0);
   uint32_t expected = 0x800 + dims;
-  TCC_CHECK(magic == expected, path, ": wrong magic number 0x", std::hex,
-            magic, " for an IDX ", what, " file (expected 0x", expected, ")");
+  TCC_CHECK(magic == expected, path, ": wrong magic number 0x", std::hex, magic,
+            " for an IDX ", what, " file (expected 0x", expected, ")");
   std::vector<int64_t> sizes;
   uint64_t count = 1;
   for (uint32_t d = 0; d < dims; ++d) {
@@ -88,7 +89,8 @@ std::vector<int64_t> idxDims(const std::string &bytes, const std::string &path,
   size_t expectedBytes = size_t(4 + 4 * dims + count);
   TCC_CHECK(bytes.size() == expectedBytes, path,
             bytes.size() < expectedBytes ? ": truncated IDX " : ": IDX ", what,
-            bytes.size() < expectedBytes ? " file (" : " file has trailing bytes (",
+            bytes.size() < expectedBytes ? " file ("
+                                         : " file has trailing bytes (",
             bytes.size(), " bytes, expected ", expectedBytes, ")");
   return sizes;
 }

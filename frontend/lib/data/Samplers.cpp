@@ -52,7 +52,7 @@ std::vector<size_t> readIndices(serialize::InputArchive &a) {
 
 } // namespace
 
-// --- SequentialSampler -------------------------------------------------------------
+// --- SequentialSampler -------------------------------------------------------
 
 void SequentialSampler::reset(std::optional<size_t> new_size) {
   if (new_size)
@@ -77,7 +77,7 @@ void SequentialSampler::load(serialize::InputArchive &a) {
   index_ = readIndex(a, "index");
 }
 
-// --- RandomSampler -----------------------------------------------------------------
+// --- RandomSampler -----------------------------------------------------------
 
 RandomSampler::RandomSampler(int64_t size, ScalarType index_dtype) {
   TCC_CHECK(size >= 0, "RandomSampler: negative size ", size);
@@ -126,7 +126,7 @@ void RandomSampler::load(serialize::InputArchive &a) {
   index_ = std::min(readIndex(a, "index"), indices_.size());
 }
 
-// --- Distributed samplers ----------------------------------------------------------
+// --- Distributed samplers ----------------------------------------------------
 
 DistributedSampler::DistributedSampler(size_t size, size_t num_replicas,
                                        size_t rank, bool allow_duplicates)
@@ -187,8 +187,8 @@ void DistributedRandomSampler::save(serialize::OutputArchive &a) const {
 void DistributedRandomSampler::load(serialize::InputArchive &a) {
   epoch_ = readIndex(a, "epoch");
   reset();
-  sample_index_ =
-      std::min(std::max(readIndex(a, "sample_index"), begin_index_), end_index_);
+  sample_index_ = std::min(std::max(readIndex(a, "sample_index"), begin_index_),
+                           end_index_);
 }
 
 void DistributedSequentialSampler::reset(std::optional<size_t> new_size) {
@@ -214,8 +214,8 @@ void DistributedSequentialSampler::save(serialize::OutputArchive &a) const {
 }
 void DistributedSequentialSampler::load(serialize::InputArchive &a) {
   reset();
-  sample_index_ =
-      std::min(std::max(readIndex(a, "sample_index"), begin_index_), end_index_);
+  sample_index_ = std::min(std::max(readIndex(a, "sample_index"), begin_index_),
+                           end_index_);
 }
 
 } // namespace samplers

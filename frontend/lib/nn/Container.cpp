@@ -17,9 +17,11 @@ std::string demangleType(const std::type_info &info) {
 
 void throwAnyArgumentCount(const std::string &module, size_t expected,
                            size_t got) {
-  ::tcc::detail::throwError(::tcc::detail::str(
-      module, "'s forward() method expects ", expected, " argument(s), but "
-      "received ", got, "."));
+  ::tcc::detail::throwError(
+      ::tcc::detail::str(module, "'s forward() method expects ", expected,
+                         " argument(s), but "
+                         "received ",
+                         got, "."));
 }
 
 void throwAnyArgumentType(const std::string &module, size_t index,
@@ -45,14 +47,14 @@ void throwIndexOutOfRange(const char *container, size_t index, size_t size) {
 }
 
 void throwBadModuleCast(const char *container, size_t index) {
-  ::tcc::detail::throwError(::tcc::detail::str(
-      "Unable to cast module at index ", index, " of ", container,
-      " to the requested type"));
+  ::tcc::detail::throwError(
+      ::tcc::detail::str("Unable to cast module at index ", index, " of ",
+                         container, " to the requested type"));
 }
 
 } // namespace detail
 
-// --- Sequential ------------------------------------------------------------------
+// --- Sequential --------------------------------------------------------------
 
 void SequentialImpl::push_back(std::string name, AnyModule any_module) {
   register_module(std::move(name), any_module.ptr());
@@ -72,7 +74,7 @@ void SequentialImpl::pretty_print(std::ostream &stream) const {
   stream << "torch::nn::Sequential";
 }
 
-// --- ModuleList ------------------------------------------------------------------
+// --- ModuleList --------------------------------------------------------------
 
 void ModuleListImpl::push_back(std::shared_ptr<Module> module) {
   register_module(std::to_string(modules_.size()), module);
@@ -102,10 +104,11 @@ void ModuleListImpl::pretty_print(std::ostream &stream) const {
   stream << "torch::nn::ModuleList";
 }
 
-// --- ModuleDict ------------------------------------------------------------------
+// --- ModuleDict --------------------------------------------------------------
 
 ModuleDictImpl::ModuleDictImpl(
-    const std::vector<std::pair<std::string, std::shared_ptr<Module>>> &modules) {
+    const std::vector<std::pair<std::string, std::shared_ptr<Module>>>
+        &modules) {
   update(modules);
 }
 
@@ -134,7 +137,8 @@ std::shared_ptr<Module> ModuleDictImpl::pop(const std::string &key) {
 }
 
 void ModuleDictImpl::update(
-    const std::vector<std::pair<std::string, std::shared_ptr<Module>>> &modules) {
+    const std::vector<std::pair<std::string, std::shared_ptr<Module>>>
+        &modules) {
   for (const auto &item : modules)
     insert(item.first, item.second);
 }
@@ -157,7 +161,7 @@ void ModuleDictImpl::pretty_print(std::ostream &stream) const {
   stream << "torch::nn::ModuleDict";
 }
 
-// --- Functional ------------------------------------------------------------------
+// --- Functional --------------------------------------------------------------
 
 FunctionalImpl::FunctionalImpl(Function function)
     : function_(std::move(function)) {}

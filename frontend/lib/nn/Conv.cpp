@@ -53,7 +53,8 @@ template <size_t D, class Derived> void ConvNdImpl<D, Derived>::reset() {
     shape.push_back(k);
   weight = this->register_parameter("weight", tcc::empty(shape));
   if (options.bias())
-    bias = this->register_parameter("bias", tcc::empty({options.out_channels()}));
+    bias =
+        this->register_parameter("bias", tcc::empty({options.out_channels()}));
   else
     bias = this->register_parameter("bias", Tensor(), false);
   reset_parameters();
@@ -83,7 +84,8 @@ void ConvNdImpl<D, Derived>::pretty_print(std::ostream &stream) const {
   if (!options.bias())
     stream << ", bias=false";
   if (!std::holds_alternative<enumtype::kZeros>(options.padding_mode()))
-    stream << ", padding_mode=" << enumtype::get_enum_name(options.padding_mode());
+    stream << ", padding_mode="
+           << enumtype::get_enum_name(options.padding_mode());
   stream << ")";
 }
 
@@ -91,7 +93,9 @@ template <size_t D, class Derived>
 Tensor ConvNdImpl<D, Derived>::convForward(const Tensor &input,
                                            const Tensor &w) {
   functional::ConvFuncOptions<D> fo;
-  fo.bias(bias).stride(options.stride()).dilation(options.dilation())
+  fo.bias(bias)
+      .stride(options.stride())
+      .dilation(options.dilation())
       .groups(options.groups());
   if (std::holds_alternative<enumtype::kZeros>(options.padding_mode())) {
     fo.padding(options.padding());
@@ -121,16 +125,14 @@ Tensor ConvNdImpl<D, Derived>::convForward(const Tensor &input,
 template class ConvNdImpl<1, Conv1dImpl>;
 template class ConvNdImpl<2, Conv2dImpl>;
 
-Conv1dImpl::Conv1dImpl(Conv1dOptions options)
-    : ConvNdImpl(std::move(options)) {
+Conv1dImpl::Conv1dImpl(Conv1dOptions options) : ConvNdImpl(std::move(options)) {
   reset();
 }
 Tensor Conv1dImpl::forward(const Tensor &input) {
   return convForward(input, weight);
 }
 
-Conv2dImpl::Conv2dImpl(Conv2dOptions options)
-    : ConvNdImpl(std::move(options)) {
+Conv2dImpl::Conv2dImpl(Conv2dOptions options) : ConvNdImpl(std::move(options)) {
   reset();
 }
 Tensor Conv2dImpl::forward(const Tensor &input) {
@@ -148,9 +150,10 @@ void ConvTranspose2dImpl::reset() {
   TCC_CHECK(std::holds_alternative<enumtype::kZeros>(options.padding_mode()),
             "Only \"zeros\" padding mode is supported for ConvTranspose2d");
   weight = register_parameter(
-      "weight", tcc::empty({options.in_channels(),
-                       options.out_channels() / options.groups(),
-                       options.kernel_size()[0], options.kernel_size()[1]}));
+      "weight",
+      tcc::empty({options.in_channels(),
+                  options.out_channels() / options.groups(),
+                  options.kernel_size()[0], options.kernel_size()[1]}));
   if (options.bias())
     bias = register_parameter("bias", tcc::empty({options.out_channels()}));
   else

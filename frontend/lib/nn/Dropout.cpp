@@ -65,13 +65,15 @@ void EmbeddingImpl::reset() {
   }
   if (!options._weight().defined()) {
     weight = register_parameter(
-        "weight", tcc::empty({options.num_embeddings(), options.embedding_dim()}));
+        "weight",
+        tcc::empty({options.num_embeddings(), options.embedding_dim()}));
     reset_parameters();
   } else {
-    TCC_CHECK(options._weight().sizes() ==
-                  IntArrayRef({options.num_embeddings(), options.embedding_dim()}),
-              "Shape of _weight does not match num_embeddings and "
-              "embedding_dim");
+    TCC_CHECK(
+        options._weight().sizes() ==
+            IntArrayRef({options.num_embeddings(), options.embedding_dim()}),
+        "Shape of _weight does not match num_embeddings and "
+        "embedding_dim");
     weight = register_parameter("weight", options._weight());
   }
 }

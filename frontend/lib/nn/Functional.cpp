@@ -70,8 +70,9 @@ Tensor avg_pool2d(const Tensor &input, const AvgPool2dFuncOptions &o) {
 
 Tensor adaptive_avg_pool2d(const Tensor &input,
                            const AdaptiveAvgPool2dFuncOptions &o) {
-  TCC_CHECK(input.dim() >= 2, "adaptive_avg_pool2d: expected an input with "
-                              "at least 2 dims, got ",
+  TCC_CHECK(input.dim() >= 2,
+            "adaptive_avg_pool2d: expected an input with "
+            "at least 2 dims, got ",
             input.sizes());
   int64_t size[2];
   for (int i = 0; i < 2; ++i) {
@@ -83,7 +84,8 @@ Tensor adaptive_avg_pool2d(const Tensor &input,
 
 Tensor batch_norm(const Tensor &input, const Tensor &running_mean,
                   const Tensor &running_var, const BatchNormFuncOptions &o) {
-  TCC_CHECK(!o.training() || input.dim() < 2 || input.numel() / input.size(1) > 1,
+  TCC_CHECK(!o.training() || input.dim() < 2 ||
+                input.numel() / input.size(1) > 1,
             "Expected more than 1 value per channel when training, got input "
             "size ",
             input.sizes());
@@ -94,8 +96,9 @@ Tensor batch_norm(const Tensor &input, const Tensor &running_mean,
 }
 
 Tensor layer_norm(const Tensor &input, const LayerNormFuncOptions &o) {
-  return tcc::layer_norm(input, o.normalized_shape(), optionalTensor(o.weight()),
-                         optionalTensor(o.bias()), o.eps());
+  return tcc::layer_norm(input, o.normalized_shape(),
+                         optionalTensor(o.weight()), optionalTensor(o.bias()),
+                         o.eps());
 }
 
 Tensor normalize(const Tensor &input, NormalizeFuncOptions o) {
@@ -223,8 +226,8 @@ Tensor nll_loss(const Tensor &input, const Tensor &target,
 Tensor cross_entropy(const Tensor &input, const Tensor &target,
                      const CrossEntropyFuncOptions &o) {
   return tcc::cross_entropy_loss(input, target, optionalTensor(o.weight()),
-                                 reductionCode(o.reduction()),
-                                 o.ignore_index(), o.label_smoothing());
+                                 reductionCode(o.reduction()), o.ignore_index(),
+                                 o.label_smoothing());
 }
 
 } // namespace functional

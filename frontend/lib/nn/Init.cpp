@@ -35,7 +35,8 @@ double calculate_gain(NonlinearityType nonlinearity, double param) {
   return 1.0; // linear, conv*, sigmoid
 }
 
-std::tuple<int64_t, int64_t> _calculate_fan_in_and_fan_out(const Tensor &tensor) {
+std::tuple<int64_t, int64_t>
+_calculate_fan_in_and_fan_out(const Tensor &tensor) {
   checkDefined(tensor, "_calculate_fan_in_and_fan_out");
   TCC_CHECK(tensor.dim() >= 2,
             "Fan in and fan out can not be computed for tensor with fewer "
@@ -113,16 +114,16 @@ Tensor xavier_normal_(Tensor tensor, double gain) {
 
 Tensor kaiming_uniform_(Tensor tensor, double a, FanModeType mode,
                         NonlinearityType nonlinearity) {
-  double std = calculate_gain(nonlinearity, a) /
-               std::sqrt(double(fanFor(tensor, mode)));
+  double std =
+      calculate_gain(nonlinearity, a) / std::sqrt(double(fanFor(tensor, mode)));
   double bound = std::sqrt(3.0) * std;
   return uniform_(std::move(tensor), -bound, bound);
 }
 
 Tensor kaiming_normal_(Tensor tensor, double a, FanModeType mode,
                        NonlinearityType nonlinearity) {
-  double std = calculate_gain(nonlinearity, a) /
-               std::sqrt(double(fanFor(tensor, mode)));
+  double std =
+      calculate_gain(nonlinearity, a) / std::sqrt(double(fanFor(tensor, mode)));
   return normal_(std::move(tensor), 0, std);
 }
 

@@ -37,8 +37,9 @@ void LinearImpl::reset_parameters() {
 }
 
 void LinearImpl::pretty_print(std::ostream &stream) const {
-  stream << std::boolalpha << "torch::nn::Linear(in_features="
-         << options.in_features() << ", out_features=" << options.out_features()
+  stream << std::boolalpha
+         << "torch::nn::Linear(in_features=" << options.in_features()
+         << ", out_features=" << options.out_features()
          << ", bias=" << options.bias() << ")";
 }
 

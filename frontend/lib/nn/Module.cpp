@@ -156,7 +156,8 @@ std::shared_ptr<Module> Module::sharedSelf(const char *what) const {
             ": it looks like you attempted to retrieve your top-level module "
             "as a shared_ptr, but it is not stored in a shared_ptr. Use "
             "std::make_shared<",
-            name(), ">() instead of creating your module on the stack, or "
+            name(),
+            ">() instead of creating your module on the stack, or "
             "alternatively do not try to access your top-level module.");
   return std::const_pointer_cast<Module>(self);
 }
@@ -211,11 +212,9 @@ OrderedDict<std::string, std::shared_ptr<Module>>
 Module::named_modules(const std::string &name_prefix, bool include_self) const {
   OrderedDict<std::string, std::shared_ptr<Module>> result("Module");
   if (include_self) {
-    apply(
-        [&](const std::string &key, const std::shared_ptr<Module> &m) {
-          result.insert(key, m);
-        },
-        name_prefix);
+    apply([&](const std::string &key,
+              const std::shared_ptr<Module> &m) { result.insert(key, m); },
+          name_prefix);
   } else {
     for (const auto &child : children_)
       child.value()->applyNamed(

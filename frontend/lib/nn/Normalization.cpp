@@ -12,26 +12,28 @@
 namespace tcc {
 namespace nn {
 
-template <size_t D, class Derived>
-void BatchNormImplBase<D, Derived>::reset() {
+template <size_t D, class Derived> void BatchNormImplBase<D, Derived>::reset() {
   if (options.affine()) {
-    weight = this->register_parameter("weight", tcc::empty({options.num_features()}));
-    bias = this->register_parameter("bias", tcc::empty({options.num_features()}));
+    weight = this->register_parameter("weight",
+                                      tcc::empty({options.num_features()}));
+    bias =
+        this->register_parameter("bias", tcc::empty({options.num_features()}));
   } else {
     weight = this->register_parameter("weight", Tensor(), false);
     bias = this->register_parameter("bias", Tensor(), false);
   }
   if (options.track_running_stats()) {
-    running_mean =
-        this->register_buffer("running_mean", tcc::zeros({options.num_features()}));
-    running_var =
-        this->register_buffer("running_var", tcc::ones({options.num_features()}));
+    running_mean = this->register_buffer("running_mean",
+                                         tcc::zeros({options.num_features()}));
+    running_var = this->register_buffer("running_var",
+                                        tcc::ones({options.num_features()}));
     num_batches_tracked =
         this->register_buffer("num_batches_tracked", tensor(int64_t(0), kLong));
   } else {
     running_mean = this->register_buffer("running_mean", Tensor());
     running_var = this->register_buffer("running_var", Tensor());
-    num_batches_tracked = this->register_buffer("num_batches_tracked", Tensor());
+    num_batches_tracked =
+        this->register_buffer("num_batches_tracked", Tensor());
   }
   reset_parameters();
 }
@@ -122,7 +124,8 @@ LayerNormImpl::LayerNormImpl(LayerNormOptions options)
 
 void LayerNormImpl::reset() {
   if (options.elementwise_affine()) {
-    weight = register_parameter("weight", tcc::empty(options.normalized_shape()));
+    weight =
+        register_parameter("weight", tcc::empty(options.normalized_shape()));
     bias = register_parameter("bias", tcc::empty(options.normalized_shape()));
   } else {
     weight = register_parameter("weight", Tensor(), false);

@@ -39,9 +39,10 @@ void LogSoftmaxImpl::pretty_print(std::ostream &s) const {
 }
 
 void MaxPool2dImpl::pretty_print(std::ostream &s) const {
-  s << std::boolalpha << "torch::nn::MaxPool2d(kernel_size="
-    << options.kernel_size() << ", stride=" << options.stride()
-    << ", padding=" << options.padding() << ", dilation=" << options.dilation()
+  s << std::boolalpha
+    << "torch::nn::MaxPool2d(kernel_size=" << options.kernel_size()
+    << ", stride=" << options.stride() << ", padding=" << options.padding()
+    << ", dilation=" << options.dilation()
     << ", ceil_mode=" << options.ceil_mode() << ")";
 }
 void AvgPool2dImpl::pretty_print(std::ostream &s) const {
@@ -54,16 +55,24 @@ void AdaptiveAvgPool2dImpl::pretty_print(std::ostream &s) const {
     << ")";
 }
 
-void MSELossImpl::pretty_print(std::ostream &s) const { s << "torch::nn::MSELoss()"; }
-void L1LossImpl::pretty_print(std::ostream &s) const { s << "torch::nn::L1Loss()"; }
+void MSELossImpl::pretty_print(std::ostream &s) const {
+  s << "torch::nn::MSELoss()";
+}
+void L1LossImpl::pretty_print(std::ostream &s) const {
+  s << "torch::nn::L1Loss()";
+}
 void SmoothL1LossImpl::pretty_print(std::ostream &s) const {
   s << "torch::nn::SmoothL1Loss()";
 }
-void BCELossImpl::pretty_print(std::ostream &s) const { s << "torch::nn::BCELoss()"; }
+void BCELossImpl::pretty_print(std::ostream &s) const {
+  s << "torch::nn::BCELoss()";
+}
 void BCEWithLogitsLossImpl::pretty_print(std::ostream &s) const {
   s << "torch::nn::BCEWithLogitsLoss()";
 }
-void NLLLossImpl::pretty_print(std::ostream &s) const { s << "torch::nn::NLLLoss()"; }
+void NLLLossImpl::pretty_print(std::ostream &s) const {
+  s << "torch::nn::NLLLoss()";
+}
 void CrossEntropyLossImpl::pretty_print(std::ostream &s) const {
   s << "torch::nn::CrossEntropyLoss()";
 }

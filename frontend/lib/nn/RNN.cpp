@@ -22,14 +22,16 @@ struct Shape {
 };
 
 /// Registers PyTorch's parameters for every layer and direction.
-std::vector<Tensor> registerWeights(Module &m, int64_t inputSize, const Shape &s) {
+std::vector<Tensor> registerWeights(Module &m, int64_t inputSize,
+                                    const Shape &s) {
   std::vector<Tensor> flat;
   for (int64_t layer = 0; layer < s.layers; ++layer) {
     int64_t in = layer == 0 ? inputSize : s.hidden * s.directions;
     for (int64_t dir = 0; dir < s.directions; ++dir) {
-      std::string suffix = "_l" + std::to_string(layer) + (dir ? "_reverse" : "");
-      flat.push_back(m.register_parameter("weight_ih" + suffix,
-                                          tcc::empty({s.gates * s.hidden, in})));
+      std::string suffix =
+          "_l" + std::to_string(layer) + (dir ? "_reverse" : "");
+      flat.push_back(m.register_parameter(
+          "weight_ih" + suffix, tcc::empty({s.gates * s.hidden, in})));
       flat.push_back(m.register_parameter(
           "weight_hh" + suffix, tcc::empty({s.gates * s.hidden, s.hidden})));
       if (s.bias) {
@@ -75,8 +77,9 @@ Prepared prepareInput(const Tensor &input, bool batchFirst, int64_t inputSize,
   bool batched = input.dim() == 3;
   Tensor x = batched ? (batchFirst ? input.transpose(0, 1) : input)
                      : input.unsqueeze(1);
-  TCC_CHECK(x.size(2) == inputSize, name, ": input.size(-1) must be equal to "
-                                         "input_size. Expected ",
+  TCC_CHECK(x.size(2) == inputSize, name,
+            ": input.size(-1) must be equal to "
+            "input_size. Expected ",
             inputSize, ", got ", x.size(2));
   return {x, batched};
 }
@@ -95,15 +98,14 @@ Tensor prepareState(const Tensor &h, const Shape &s, int64_t batch,
   Tensor state = batched ? h : h.unsqueeze(1);
   TCC_CHECK(state.dim() == 3 && state.size(0) == s.layers * s.directions &&
                 state.size(1) == batch && state.size(2) == s.hidden,
-            name, ": Expected ", what, " size (",
-            s.layers * s.directions, ", ", batch, ", ", s.hidden, "), got ",
-            h.sizes());
+            name, ": Expected ", what, " size (", s.layers * s.directions, ", ",
+            batch, ", ", s.hidden, "), got ", h.sizes());
   return state;
 }
 
 } // namespace
 
-// --- LSTM ----------------------------------------------------------------------------
+// --- LSTM --------------------------------------------------------------------
 
 LSTMImpl::LSTMImpl(const LSTMOptions &options) : options(options) { reset(); }
 
@@ -115,10 +117,10 @@ void LSTMImpl::reset() {
   TCC_CHECK(options.dropout() >= 0 && options.dropout() <= 1,
             "dropout should be a number in range [0, 1] representing the "
             "probability of an element being zeroed");
-  flat_weights_ = registerWeights(
-      *this, options.input_size(),
-      {options.num_layers(), options.bidirectional() ? 2 : 1,
-       options.hidden_size(), 4, options.bias()});
+  flat_weights_ =
+      registerWeights(*this, options.input_size(),
+                      {options.num_layers(), options.bidirectional() ? 2 : 1,
+                       options.hidden_size(), 4, options.bias()});
   reset_parameters();
 }
 
@@ -127,8 +129,9 @@ void LSTMImpl::reset_parameters() {
 }
 
 void LSTMImpl::pretty_print(std::ostream &stream) const {
-  stream << std::boolalpha << "torch::nn::LSTM(input_size="
-         << options.input_size() << ", hidden_size=" << options.hidden_size()
+  stream << std::boolalpha
+         << "torch::nn::LSTM(input_size=" << options.input_size()
+         << ", hidden_size=" << options.hidden_size()
          << ", num_layers=" << options.num_layers()
          << ", bias=" << options.bias()
          << ", batch_first=" << options.batch_first()
@@ -141,8 +144,8 @@ LSTMImpl::forward(const Tensor &input,
                   std::optional<std::tuple<Tensor, Tensor>> hx_opt) {
   Shape s{options.num_layers(), options.bidirectional() ? 2 : 1,
           options.hidden_size(), 4, options.bias()};
-  Prepared p = prepareInput(input, options.batch_first(), options.input_size(),
-                            "LSTM");
+  Prepared p =
+      prepareInput(input, options.batch_first(), options.input_size(), "LSTM");
   int64_t batch = p.input.size(1);
   Tensor h0 = hx_opt ? std::get<0>(*hx_opt) : Tensor();
   Tensor c0 = hx_opt ? std::get<1>(*hx_opt) : Tensor();
@@ -187,7 +190,7 @@ LSTMImpl::forward(const Tensor &input,
   return {finishOutput(x, p.batched, options.batch_first()), {hN, cN}};
 }
 
-// --- GRU -----------------------------------------------------------------------------
+// --- GRU ---------------------------------------------------------------------
 
 GRUImpl::GRUImpl(const GRUOptions &options) : options(options) { reset(); }
 
@@ -197,10 +200,10 @@ void GRUImpl::reset() {
   TCC_CHECK(options.dropout() >= 0 && options.dropout() <= 1,
             "dropout should be a number in range [0, 1] representing the "
             "probability of an element being zeroed");
-  flat_weights_ = registerWeights(
-      *this, options.input_size(),
-      {options.num_layers(), options.bidirectional() ? 2 : 1,
-       options.hidden_size(), 3, options.bias()});
+  flat_weights_ =
+      registerWeights(*this, options.input_size(),
+                      {options.num_layers(), options.bidirectional() ? 2 : 1,
+                       options.hidden_size(), 3, options.bias()});
   reset_parameters();
 }
 
@@ -209,8 +212,9 @@ void GRUImpl::reset_parameters() {
 }
 
 void GRUImpl::pretty_print(std::ostream &stream) const {
-  stream << std::boolalpha << "torch::nn::GRU(input_size="
-         << options.input_size() << ", hidden_size=" << options.hidden_size()
+  stream << std::boolalpha
+         << "torch::nn::GRU(input_size=" << options.input_size()
+         << ", hidden_size=" << options.hidden_size()
          << ", num_layers=" << options.num_layers()
          << ", bias=" << options.bias()
          << ", batch_first=" << options.batch_first()
@@ -221,8 +225,8 @@ void GRUImpl::pretty_print(std::ostream &stream) const {
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor &input, Tensor hx) {
   Shape s{options.num_layers(), options.bidirectional() ? 2 : 1,
           options.hidden_size(), 3, options.bias()};
-  Prepared p = prepareInput(input, options.batch_first(), options.input_size(),
-                            "GRU");
+  Prepared p =
+      prepareInput(input, options.batch_first(), options.input_size(), "GRU");
   int64_t batch = p.input.size(1);
   Tensor h0 = prepareState(hx, s, batch, p.batched, "GRU", "hidden", p.input);
   const size_t perDir = s.bias ? 4 : 2;

@@ -16,7 +16,7 @@
 namespace tcc {
 namespace nn {
 
-// --- MultiheadAttention ----------------------------------------------------------
+// --- MultiheadAttention ------------------------------------------------------
 
 MultiheadAttentionImpl::MultiheadAttentionImpl(
     const MultiheadAttentionOptions &options)
@@ -41,8 +41,8 @@ void MultiheadAttentionImpl::reset() {
     in_proj_bias = register_parameter("in_proj_bias", tcc::empty({3 * e}));
   else
     in_proj_bias = register_parameter("in_proj_bias", Tensor(), false);
-  out_proj = register_module(
-      "out_proj", Linear(LinearOptions(e, e).bias(options.bias())));
+  out_proj = register_module("out_proj",
+                             Linear(LinearOptions(e, e).bias(options.bias())));
   _reset_parameters();
 }
 
@@ -79,7 +79,8 @@ std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(
     b = in_proj_bias.chunk(3, 0);
   auto proj = [&](const Tensor &x, int i) {
     return linear(x, w[size_t(i)],
-                  b.empty() ? std::nullopt : std::optional<Tensor>(b[size_t(i)]));
+                  b.empty() ? std::nullopt
+                            : std::optional<Tensor>(b[size_t(i)]));
   };
   auto heads = [&](const Tensor &x, int64_t len) {
     // [len, N, E] -> [N * H, len, head_dim]
@@ -95,18 +96,19 @@ std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(
                attn_mask.size(1) == S) ||
                   (attn_mask.dim() == 3 && attn_mask.size(0) == N * H &&
                    attn_mask.size(1) == L && attn_mask.size(2) == S),
-              "The shape of attn_mask should be (", L, ", ", S, ") or (",
-              N * H, ", ", L, ", ", S, "), got ", attn_mask.sizes());
+              "The shape of attn_mask should be (", L, ", ", S, ") or (", N * H,
+              ", ", L, ", ", S, "), got ", attn_mask.sizes());
     scores = attn_mask.dtype() == kBool ? scores.masked_fill(attn_mask, ninf)
                                         : scores + attn_mask;
   }
   if (key_padding_mask.defined()) {
     TCC_CHECK(key_padding_mask.dim() == 2 && key_padding_mask.size(0) == N &&
                   key_padding_mask.size(1) == S,
-              "expecting key_padding_mask shape of (", N, ", ", S, "), but got ",
-              key_padding_mask.sizes());
+              "expecting key_padding_mask shape of (", N, ", ", S,
+              "), but got ", key_padding_mask.sizes());
     Tensor mask = key_padding_mask.to(kBool).view({N, 1, 1, S});
-    scores = scores.view({N, H, L, S}).masked_fill(mask, ninf).view({N * H, L, S});
+    scores =
+        scores.view({N, H, L, S}).masked_fill(mask, ninf).view({N * H, L, S});
   }
   Tensor attn = scores.softmax(-1);
   Tensor dropped = tcc::dropout(attn, options.dropout(), is_training());
@@ -120,7 +122,7 @@ std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(
   return {out, weights};
 }
 
-// --- TransformerEncoderLayer ------------------------------------------------------
+// --- TransformerEncoderLayer -------------------------------------------------
 
 TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(
     TransformerEncoderLayerOptions options)
@@ -131,8 +133,9 @@ TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(
 void TransformerEncoderLayerImpl::reset() {
   int64_t d = options.d_model();
   self_attn = register_module(
-      "self_attn", MultiheadAttention(MultiheadAttentionOptions(d, options.nhead())
-                                          .dropout(options.dropout())));
+      "self_attn",
+      MultiheadAttention(MultiheadAttentionOptions(d, options.nhead())
+                             .dropout(options.dropout())));
   linear1 = register_module("linear1", Linear(d, options.dim_feedforward()));
   dropout = register_module("dropout", Dropout(options.dropout()));
   linear2 = register_module("linear2", Linear(options.dim_feedforward(), d));
@@ -155,9 +158,9 @@ void TransformerEncoderLayerImpl::pretty_print(std::ostream &stream) const {
          << ", nhead=" << options.nhead() << ")";
 }
 
-Tensor TransformerEncoderLayerImpl::forward(const Tensor &src,
-                                            const Tensor &src_mask,
-                                            const Tensor &src_key_padding_mask) {
+Tensor
+TransformerEncoderLayerImpl::forward(const Tensor &src, const Tensor &src_mask,
+                                     const Tensor &src_key_padding_mask) {
   Tensor attended = std::get<0>(self_attn->forward(
       src, src, src, src_key_padding_mask, /*need_weights=*/false, src_mask));
   Tensor x = norm1(src + dropout1(attended));

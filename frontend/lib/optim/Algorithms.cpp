@@ -32,9 +32,9 @@ void checkNonNegative(double value, const char *name) {
 }
 
 template <class State>
-State &stateFor(std::unordered_map<std::string,
-                                   std::unique_ptr<OptimizerParamState>> &all,
-                const std::string &key, bool &created) {
+State &stateFor(
+    std::unordered_map<std::string, std::unique_ptr<OptimizerParamState>> &all,
+    const std::string &key, bool &created) {
   auto &slot = all[key];
   created = slot == nullptr;
   if (created)
@@ -77,7 +77,7 @@ void adamUpdate(const Tensor &p, const Tensor &grad, AdamParamState &s,
 
 } // namespace
 
-// --- SGD ---------------------------------------------------------------------------
+// --- SGD ---------------------------------------------------------------------
 
 SGD::SGD(std::vector<OptimizerParamGroup> param_groups, SGDOptions defaults)
     : Optimizer(std::move(param_groups),
@@ -122,7 +122,7 @@ Tensor SGD::step(LossClosure closure) {
   return loss;
 }
 
-// --- Adam and AdamW ---------------------------------------------------------------
+// --- Adam and AdamW ----------------------------------------------------------
 
 Adam::Adam(std::vector<OptimizerParamGroup> param_groups, AdamOptions defaults)
     : Optimizer(std::move(param_groups),
@@ -197,7 +197,7 @@ Tensor AdamW::step(LossClosure closure) {
   return loss;
 }
 
-// --- RMSprop ----------------------------------------------------------------------
+// --- RMSprop -----------------------------------------------------------------
 
 RMSprop::RMSprop(std::vector<OptimizerParamGroup> param_groups,
                  RMSpropOptions defaults)
@@ -255,7 +255,7 @@ Tensor RMSprop::step(LossClosure closure) {
   return loss;
 }
 
-// --- Adagrad ----------------------------------------------------------------------
+// --- Adagrad -----------------------------------------------------------------
 
 Adagrad::Adagrad(std::vector<OptimizerParamGroup> param_groups,
                  AdagradOptions defaults)

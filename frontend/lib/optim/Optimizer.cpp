@@ -124,7 +124,8 @@ size_t Optimizer::size() const noexcept {
 }
 
 std::string Optimizer::stateKey(const Tensor &param) {
-  return std::to_string(reinterpret_cast<uintptr_t>(param.unsafeGetTensorImpl()));
+  return std::to_string(
+      reinterpret_cast<uintptr_t>(param.unsafeGetTensorImpl()));
 }
 
 void Optimizer::save(serialize::OutputArchive &archive) const {

@@ -63,8 +63,8 @@ std::vector<double> CosineAnnealingLR::get_lrs() {
   return lrs;
 }
 
-LinearLR::LinearLR(Optimizer &optimizer, double start_factor,
-                   double end_factor, unsigned total_iters)
+LinearLR::LinearLR(Optimizer &optimizer, double start_factor, double end_factor,
+                   unsigned total_iters)
     : LRScheduler(optimizer), base_lrs_(get_current_lrs()),
       start_factor_(start_factor), end_factor_(end_factor),
       total_iters_(total_iters) {
@@ -104,8 +104,10 @@ ReduceLROnPlateauScheduler::ReduceLROnPlateauScheduler(
     minLrs_.assign(groups, min_lr[0]);
   else {
     TCC_CHECK(min_lr.size() == groups, "Number of min_lr values (",
-              min_lr.size(), ") does not match the number of parameter "
-              "groups (", groups, ")");
+              min_lr.size(),
+              ") does not match the number of parameter "
+              "groups (",
+              groups, ")");
     minLrs_ = min_lr;
   }
   best_ = mode == min ? std::numeric_limits<float>::infinity()

@@ -13,9 +13,13 @@ namespace {
 using serialize::InputArchive;
 using serialize::OutputArchive;
 
-void put(OutputArchive &a, const char *key, double v) { a.write(key, IValue(v)); }
+void put(OutputArchive &a, const char *key, double v) {
+  a.write(key, IValue(v));
+}
 void put(OutputArchive &a, const char *key, bool v) { a.write(key, IValue(v)); }
-void put(OutputArchive &a, const char *key, int64_t v) { a.write(key, IValue(v)); }
+void put(OutputArchive &a, const char *key, int64_t v) {
+  a.write(key, IValue(v));
+}
 void put(OutputArchive &a, const char *key, const Tensor &t) {
   if (t.defined())
     a.write(key, t);

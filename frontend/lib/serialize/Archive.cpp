@@ -10,15 +10,15 @@
 
 #include <cmath>
 #include <cstdio>
-#include <iterator>
 #include <istream>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 
 namespace tcc {
 namespace serialize {
 
-// --- Values in metadata --------------------------------------------------------
+// --- Values in metadata ------------------------------------------------------
 
 namespace {
 std::string formatDouble(double d) {
@@ -116,7 +116,7 @@ IValue decodeIValue(const std::string &text, const std::string &what) {
   detail::throwError(what + ": unreadable value");
 }
 
-// --- OutputArchive ----------------------------------------------------------------
+// --- OutputArchive -----------------------------------------------------------
 
 void OutputArchive::checkKey(const std::string &key) const {
   TCC_CHECK(!key.empty(), "OutputArchive: keys must not be empty");
@@ -128,8 +128,7 @@ void OutputArchive::checkKey(const std::string &key) const {
 void OutputArchive::write(const std::string &key, const Tensor &tensor,
                           bool /*is_buffer*/) {
   checkKey(key);
-  TCC_CHECK(tensor.defined(), "OutputArchive: tensor '", key,
-            "' is undefined");
+  TCC_CHECK(tensor.defined(), "OutputArchive: tensor '", key, "' is undefined");
   tensors_.insert(key, tensor);
 }
 
@@ -173,7 +172,7 @@ void OutputArchive::save_to(
             "OutputArchive: the writer function did not take every byte");
 }
 
-// --- InputArchive -----------------------------------------------------------------
+// --- InputArchive ------------------------------------------------------------
 
 struct InputArchive::Content {
   SafetensorsContent file;
@@ -217,8 +216,8 @@ void InputArchive::read(const std::string &key, Tensor &tensor,
 bool InputArchive::try_read(const std::string &key, IValue &ivalue) {
   auto it = content_->file.metadata.find(prefix_ + key);
   if (it != content_->file.metadata.end()) {
-    ivalue = decodeIValue(it->second, "value '" + prefix_ + key + "' in " +
-                                          source());
+    ivalue = decodeIValue(it->second,
+                          "value '" + prefix_ + key + "' in " + source());
     return true;
   }
   if (const Tensor *t = content_->file.tensors.find(prefix_ + key)) {
@@ -229,8 +228,8 @@ bool InputArchive::try_read(const std::string &key, IValue &ivalue) {
 }
 
 void InputArchive::read(const std::string &key, IValue &ivalue) {
-  TCC_CHECK(try_read(key, ivalue), "No such serialized value '",
-            prefix_ + key, "' in ", source());
+  TCC_CHECK(try_read(key, ivalue), "No such serialized value '", prefix_ + key,
+            "' in ", source());
 }
 
 bool InputArchive::try_read(const std::string &key, InputArchive &archive) {

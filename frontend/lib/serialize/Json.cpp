@@ -27,8 +27,8 @@ public:
 
 private:
   [[noreturn]] void fail(const std::string &why) const {
-    detail::throwError(detail::str(what_, ": invalid JSON at byte ", pos_,
-                                   ": ", why));
+    detail::throwError(
+        detail::str(what_, ": invalid JSON at byte ", pos_, ": ", why));
   }
   void skipSpace() {
     while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' ||
@@ -192,14 +192,30 @@ private:
         fail("unterminated escape");
       char e = s_[pos_++];
       switch (e) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '/': out += '/'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         unsigned cp = hex4();
         if (cp >= 0xD800 && cp <= 0xDBFF) {
@@ -237,8 +253,7 @@ const Value *Value::find(std::string_view key) const {
 }
 
 bool Value::toInt64(int64_t &out) const {
-  if (kind != Kind::Number ||
-      text.find_first_of(".eE") != std::string::npos)
+  if (kind != Kind::Number || text.find_first_of(".eE") != std::string::npos)
     return false;
   errno = 0;
   char *end = nullptr;

@@ -28,8 +28,8 @@ struct DtypeName {
   const char *name;
 };
 constexpr DtypeName kDtypes[] = {
-    {kDouble, "F64"}, {kFloat, "F32"},  {kHalf, "F16"}, {kBFloat16, "BF16"},
-    {kLong, "I64"},   {kInt, "I32"},    {kShort, "I16"}, {kChar, "I8"},
+    {kDouble, "F64"}, {kFloat, "F32"}, {kHalf, "F16"},  {kBFloat16, "BF16"},
+    {kLong, "I64"},   {kInt, "I32"},   {kShort, "I16"}, {kChar, "I8"},
     {kByte, "U8"},    {kBool, "BOOL"},
 };
 
@@ -37,8 +37,8 @@ const char *dtypeName(ScalarType t) {
   for (const DtypeName &d : kDtypes)
     if (d.type == t)
       return d.name;
-  detail::throwError(detail::str("safetensors: dtype ", t,
-                                 " has no safetensors name"));
+  detail::throwError(
+      detail::str("safetensors: dtype ", t, " has no safetensors name"));
 }
 
 bool dtypeFromName(const std::string &name, ScalarType &out) {
@@ -66,8 +66,9 @@ struct Entry {
 
 } // namespace
 
-std::string safetensors_serialize(const OrderedDict<std::string, Tensor> &tensors,
-                                  const std::map<std::string, std::string> &metadata) {
+std::string
+safetensors_serialize(const OrderedDict<std::string, Tensor> &tensors,
+                      const std::map<std::string, std::string> &metadata) {
   std::string header = "{";
   bool first = true;
   if (!metadata.empty()) {
@@ -92,8 +93,8 @@ std::string safetensors_serialize(const OrderedDict<std::string, Tensor> &tensor
     uint64_t bytes = uint64_t(c.nbytes());
     header += first ? "" : ",";
     first = false;
-    header += json::quote(item.key()) + ":{\"dtype\":\"" + dtypeName(c.dtype()) +
-              "\",\"shape\":[";
+    header += json::quote(item.key()) + ":{\"dtype\":\"" +
+              dtypeName(c.dtype()) + "\",\"shape\":[";
     for (int64_t d = 0; d < c.dim(); ++d)
       header += (d ? "," : "") + std::to_string(c.size(d));
     header += "],\"data_offsets\":[" + std::to_string(offset) + "," +
@@ -136,8 +137,8 @@ SafetensorsContent safetensors_deserialize(const void *data, size_t size,
                               size_t(headerSize));
   if (headerText.empty() || headerText[0] != '{')
     fail("header does not start with '{'");
-  json::Value header = json::parse(headerText, "safetensors file " + source +
-                                                   " header");
+  json::Value header =
+      json::parse(headerText, "safetensors file " + source + " header");
   if (!header.isObject())
     fail("header is not a JSON object");
 
@@ -162,7 +163,9 @@ SafetensorsContent safetensors_deserialize(const void *data, size_t size,
       }
       continue;
     }
-    auto bad = [&](const std::string &why) { fail("tensor '" + name + "': " + why); };
+    auto bad = [&](const std::string &why) {
+      fail("tensor '" + name + "': " + why);
+    };
     if (!v.isObject())
       bad("entry is not an object");
     const json::Value *dtype = v.find("dtype");
@@ -188,7 +191,8 @@ SafetensorsContent safetensors_deserialize(const void *data, size_t size,
       numel *= uint64_t(n);
     }
     uint64_t elem = elementSize(e.dtype);
-    if (overflow || numel > UINT64_MAX / elem || numel * elem > uint64_t(INT64_MAX))
+    if (overflow || numel > UINT64_MAX / elem ||
+        numel * elem > uint64_t(INT64_MAX))
       bad("shape's byte size overflows");
     if (!offsets || !offsets->isArray() || offsets->array.size() != 2)
       bad("\"data_offsets\" must be [begin, end]");
@@ -199,14 +203,15 @@ SafetensorsContent safetensors_deserialize(const void *data, size_t size,
     e.begin = uint64_t(b);
     e.end = uint64_t(en);
     if (e.begin > e.end)
-      bad(detail::str("data_offsets [", e.begin, ", ", e.end, "] are reversed"));
-    if (e.end > dataSize)
       bad(detail::str("data_offsets [", e.begin, ", ", e.end,
-                      "] run past the ", dataSize, " data bytes"));
+                      "] are reversed"));
+    if (e.end > dataSize)
+      bad(detail::str("data_offsets [", e.begin, ", ", e.end, "] run past the ",
+                      dataSize, " data bytes"));
     if (e.end - e.begin != numel * elem)
-      bad(detail::str("data_offsets span ", e.end - e.begin, " bytes but dtype ",
-                      dtype->text, " and shape ", IntArrayRef(e.shape),
-                      " need ", numel * elem));
+      bad(detail::str("data_offsets span ", e.end - e.begin,
+                      " bytes but dtype ", dtype->text, " and shape ",
+                      IntArrayRef(e.shape), " need ", numel * elem));
     entries.push_back(std::move(e));
   }
 
@@ -260,8 +265,8 @@ void save_safetensors(const std::string &path,
     out.flush();
     TCC_CHECK(out, "writing '", tmp, "' failed");
   }
-  TCC_CHECK(std::rename(tmp.c_str(), path.c_str()) == 0, "cannot rename '",
-            tmp, "' to '", path, "'");
+  TCC_CHECK(std::rename(tmp.c_str(), path.c_str()) == 0, "cannot rename '", tmp,
+            "' to '", path, "'");
 }
 
 SafetensorsContent load_safetensors(const std::string &path) {

@@ -19,9 +19,7 @@ struct TwoLayerImpl : torch::nn::Module {
   TwoLayerImpl(int64_t in, int64_t hidden)
       : fc1(register_module("fc1", torch::nn::Linear(in, hidden))),
         fc2(register_module("fc2", torch::nn::Linear(hidden, 1))) {}
-  torch::Tensor forward(torch::Tensor x) {
-    return fc2(torch::relu(fc1(x)));
-  }
+  torch::Tensor forward(torch::Tensor x) { return fc2(torch::relu(fc1(x))); }
   torch::nn::Linear fc1, fc2;
 };
 TORCH_MODULE(TwoLayer);
@@ -164,9 +162,10 @@ TEST(CompatTest, SequentialImplSubclassFunctionalAndDataLoader) {
   EXPECT_EQ(out.sizes(), torch::IntArrayRef({3, 2}));
   EXPECT_TRUE(out.exp().sum(1).allclose(torch::ones({3})));
 
-  auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
-      PairDataset(10).map(torch::data::transforms::Stack<>()),
-      torch::data::DataLoaderOptions().batch_size(4).workers(2));
+  auto loader =
+      torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+          PairDataset(10).map(torch::data::transforms::Stack<>()),
+          torch::data::DataLoaderOptions().batch_size(4).workers(2));
   int64_t seen = 0;
   for (torch::data::Example<> &batch : *loader) {
     EXPECT_EQ(batch.data.size(1), 2);
@@ -178,8 +177,9 @@ TEST(CompatTest, SequentialImplSubclassFunctionalAndDataLoader) {
 TEST(CompatTest, SaveAndLoadModulesAndOptimizers) {
   torch::nn::Sequential a(torch::nn::Linear(2, 2), torch::nn::BatchNorm1d(2));
   torch::nn::Sequential b(torch::nn::Linear(2, 2), torch::nn::BatchNorm1d(2));
-  torch::optim::Adam adam(a->parameters(), torch::optim::AdamOptions(2e-4).betas(
-                                               std::make_tuple(0.5, 0.5)));
+  torch::optim::Adam adam(
+      a->parameters(),
+      torch::optim::AdamOptions(2e-4).betas(std::make_tuple(0.5, 0.5)));
   std::stringstream modelBytes, optimBytes;
   torch::save(a, modelBytes);
   torch::save(adam, optimBytes);
@@ -188,7 +188,8 @@ TEST(CompatTest, SaveAndLoadModulesAndOptimizers) {
   torch::load(adam2, optimBytes);
   EXPECT_TRUE(a[0]->as<torch::nn::Linear>()->weight.equal(
       b[0]->as<torch::nn::Linear>()->weight));
-  auto &o = static_cast<torch::optim::AdamOptions &>(adam2.param_groups()[0].options());
+  auto &o = static_cast<torch::optim::AdamOptions &>(
+      adam2.param_groups()[0].options());
   EXPECT_DOUBLE_EQ(std::get<0>(o.betas()), 0.5);
   EXPECT_DOUBLE_EQ(o.lr(), 2e-4);
 }
@@ -199,7 +200,8 @@ TEST(CompatTest, FunctionalNamespaceAndEnums) {
   EXPECT_TRUE(F::leaky_relu(x, F::LeakyReLUFuncOptions().negative_slope(0.1))
                   .allclose(torch::tensor({-0.1, 2.0})));
   EXPECT_TRUE(torch::leaky_relu(x, 0.1).allclose(torch::tensor({-0.1, 2.0})));
-  auto loss = F::mse_loss(x, torch::zeros({2}), F::MSELossFuncOptions(torch::kSum));
+  auto loss =
+      F::mse_loss(x, torch::zeros({2}), F::MSELossFuncOptions(torch::kSum));
   EXPECT_DOUBLE_EQ(loss.item<double>(), 5.0);
   EXPECT_NEAR(torch::nll_loss(torch::log_softmax(torch::zeros({1, 2}), 1),
                               torch::tensor({1}, torch::kLong), {},

@@ -37,8 +37,8 @@ std::vector<int64_t> targetsOf(const dd::Example<> &batch) {
 }
 
 void writeIdx(const std::string &path, uint32_t magic,
-              const std::vector<uint32_t> &dims, const std::vector<uint8_t> &data,
-              size_t truncateTo = SIZE_MAX) {
+              const std::vector<uint32_t> &dims,
+              const std::vector<uint8_t> &data, size_t truncateTo = SIZE_MAX) {
   std::string bytes;
   auto put32 = [&](uint32_t v) {
     for (int s = 24; s >= 0; s -= 8)
@@ -63,9 +63,10 @@ std::string mnistDir(const std::string &name) {
 } // namespace
 
 TEST(DatasetTest, MapNormalizeStackAndLambda) {
-  auto ds = CountingDataset(5)
-                .map(dd::transforms::TensorLambda<>([](Tensor t) { return t * 2; }))
-                .map(dd::transforms::Stack<>());
+  auto ds =
+      CountingDataset(5)
+          .map(dd::transforms::TensorLambda<>([](Tensor t) { return t * 2; }))
+          .map(dd::transforms::Stack<>());
   EXPECT_EQ(ds.size().value(), 5u);
   std::vector<size_t> idx = {3, 1};
   dd::Example<> batch = ds.get_batch(idx);
@@ -115,7 +116,8 @@ TEST(SamplerTest, SequentialRandomAndSeeded) {
   dd::samplers::RandomSampler s1(8, uint64_t(42)), s2(8, uint64_t(42));
   randn({5}); // the global generator does not matter to a seeded sampler
   EXPECT_EQ(*s1.next(8), *s2.next(8));
-  std::vector<size_t> epoch0 = *dd::samplers::RandomSampler(8, uint64_t(42)).next(8);
+  std::vector<size_t> epoch0 =
+      *dd::samplers::RandomSampler(8, uint64_t(42)).next(8);
   s1.reset();
   EXPECT_NE(*s1.next(8), epoch0); // a new permutation each epoch
 }
@@ -157,7 +159,8 @@ TEST(DataLoaderTest, BatchesInOrderWithDropLast) {
   std::vector<std::vector<int64_t>> batches;
   for (auto &batch : *loader) // Batch&, as in libtorch
     batches.push_back(targetsOf(batch));
-  EXPECT_EQ(batches, (std::vector<std::vector<int64_t>>{{0, 1, 2}, {3, 4, 5}, {6}}));
+  EXPECT_EQ(batches,
+            (std::vector<std::vector<int64_t>>{{0, 1, 2}, {3, 4, 5}, {6}}));
 
   auto dropping = dd::make_data_loader<dd::samplers::SequentialSampler>(
       CountingDataset(7).map(dd::transforms::Stack<>()),
@@ -192,9 +195,9 @@ TEST(DataLoaderTest, WorkersPrefetchInOrderAndShuffleCoversAll) {
     }
   }
   manual_seed(3);
-  auto shuffled = dd::make_data_loader(
-      CountingDataset(20).map(dd::transforms::Stack<>()),
-      dd::DataLoaderOptions().batch_size(6).workers(2));
+  auto shuffled =
+      dd::make_data_loader(CountingDataset(20).map(dd::transforms::Stack<>()),
+                           dd::DataLoaderOptions().batch_size(6).workers(2));
   std::vector<int64_t> seen;
   for (auto &batch : *shuffled) {
     auto t = targetsOf(batch);
@@ -236,7 +239,8 @@ TEST(DataLoaderTest, ErrorsFromDatasetsReachTheLoop) {
     EXPECT_ERROR_CONTAINS(consume(), "example 6 is broken");
   }
   EXPECT_ERROR_CONTAINS(
-      dd::make_data_loader(CountingDataset(3), dd::DataLoaderOptions().batch_size(0)),
+      dd::make_data_loader(CountingDataset(3),
+                           dd::DataLoaderOptions().batch_size(0)),
       "batch_size must be positive");
 }
 
@@ -266,20 +270,25 @@ TEST(MNISTTest, ReadsIdxFilesAndRejectsBadOnes) {
 
   std::string bad = mnistDir("bad");
   EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "train-images-idx3-ubyte");
-  writeIdx(bad + "/train-images-idx3-ubyte", 0x801, {2, 2, 3}, std::vector<uint8_t>(12));
-  EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "wrong magic number 0x801");
-  writeIdx(bad + "/train-images-idx3-ubyte", 0x803, {2, 2, 3}, std::vector<uint8_t>(12), 20);
-  EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "truncated IDX images file");
-  writeIdx(bad + "/train-images-idx3-ubyte", 0x803, {2, 2, 3}, std::vector<uint8_t>(12), 9);
-  EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "shorter than its header");
-  writeIdx(bad + "/train-images-idx3-ubyte", 0x803, {0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF},
+  writeIdx(bad + "/train-images-idx3-ubyte", 0x801, {2, 2, 3},
            std::vector<uint8_t>(12));
+  EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "wrong magic number 0x801");
+  writeIdx(bad + "/train-images-idx3-ubyte", 0x803, {2, 2, 3},
+           std::vector<uint8_t>(12), 20);
   EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "truncated IDX images file");
-  writeIdx(bad + "/train-images-idx3-ubyte", 0x803, {2, 2, 3}, std::vector<uint8_t>(12));
+  writeIdx(bad + "/train-images-idx3-ubyte", 0x803, {2, 2, 3},
+           std::vector<uint8_t>(12), 9);
+  EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "shorter than its header");
+  writeIdx(bad + "/train-images-idx3-ubyte", 0x803,
+           {0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF}, std::vector<uint8_t>(12));
+  EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "truncated IDX images file");
+  writeIdx(bad + "/train-images-idx3-ubyte", 0x803, {2, 2, 3},
+           std::vector<uint8_t>(12));
   writeIdx(bad + "/train-labels-idx1-ubyte", 0x801, {3}, {1, 2, 3});
   EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "2 images but 3 labels");
   writeIdx(bad + "/train-labels-idx1-ubyte", 0x801, {2}, {1, 12});
   EXPECT_ERROR_CONTAINS(dd::datasets::MNIST{bad}, "labels must be digits");
-  EXPECT_ERROR_CONTAINS(dd::datasets::MNIST(bad, dd::datasets::MNIST::Mode::kTest),
-                        "t10k-images-idx3-ubyte");
+  EXPECT_ERROR_CONTAINS(
+      dd::datasets::MNIST(bad, dd::datasets::MNIST::Mode::kTest),
+      "t10k-images-idx3-ubyte");
 }

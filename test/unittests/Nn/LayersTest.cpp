@@ -25,7 +25,8 @@ TEST(LinearTest, ForwardIsXWtPlusBAndInitIsBounded) {
   EXPECT_GT(fc->weight.std().item<double>(), 0.1); // not a constant fill
   {
     NoGradGuard g;
-    fc->weight.copy_(tensor({{1., 0., 0., 0.}, {0., 2., 0., 0.}, {1., 1., 1., 1.}}));
+    fc->weight.copy_(
+        tensor({{1., 0., 0., 0.}, {0., 2., 0., 0.}, {1., 1., 1., 1.}}));
     fc->bias.copy_(tensor({0.5, -1., 0.}));
   }
   EXPECT_TENSOR(fc(tensor({{1., 2., 3., 4.}})), {1, 3}, {1.5, 3.0, 10.0});
@@ -44,12 +45,14 @@ TEST(ConvTest, ShapesInitAndPaddingModes) {
   Tensor x = randn({1, 2, 5, 5});
   Tensor y = conv(x);
   EXPECT_EQ(y.sizes(), IntArrayRef({1, 4, 5, 5}));
-  EXPECT_TRUE(y.allclose(conv2d(x, conv->weight, conv->bias, 1, 1), 1e-5, 1e-6));
+  EXPECT_TRUE(
+      y.allclose(conv2d(x, conv->weight, conv->bias, 1, 1), 1e-5, 1e-6));
 
-  nn::Conv2d reflect(nn::Conv2dOptions(2, 4, 3).padding(1).padding_mode(kReflect));
+  nn::Conv2d reflect(
+      nn::Conv2dOptions(2, 4, 3).padding(1).padding_mode(kReflect));
   Tensor r = reflect(x);
-  Tensor expected = conv2d(pad(x, {1, 1, 1, 1}, "reflect"), reflect->weight,
-                           reflect->bias);
+  Tensor expected =
+      conv2d(pad(x, {1, 1, 1, 1}, "reflect"), reflect->weight, reflect->bias);
   EXPECT_TRUE(r.allclose(expected, 1e-5, 1e-6));
 
   nn::Conv2d same(nn::Conv2dOptions(2, 3, {3, 5}).padding(kSame));
@@ -59,7 +62,8 @@ TEST(ConvTest, ShapesInitAndPaddingModes) {
 
   nn::Conv1d conv1(2, 3, 2);
   EXPECT_EQ(conv1(randn({4, 2, 6})).sizes(), IntArrayRef({4, 3, 5}));
-  nn::ConvTranspose2d up(nn::ConvTranspose2dOptions(4, 2, 4).stride(2).padding(1));
+  nn::ConvTranspose2d up(
+      nn::ConvTranspose2dOptions(4, 2, 4).stride(2).padding(1));
   EXPECT_EQ(up->weight.sizes(), IntArrayRef({4, 2, 4, 4}));
   EXPECT_EQ(up(randn({1, 4, 3, 3})).sizes(), IntArrayRef({1, 2, 6, 6}));
 }
@@ -149,9 +153,10 @@ TEST(ActivationTest, ValuesAndLeakyReluGradient) {
   EXPECT_TENSOR(nn::ReLU()(x), {3}, {0, 0.5, 3.0});
   EXPECT_TENSOR(nn::Sigmoid()(tensor({0.})), {1}, {0.5});
   EXPECT_TENSOR(nn::Tanh()(tensor({0.})), {1}, {0.0});
-  EXPECT_TENSOR(nn::SiLU()(tensor({1.})), {1}, {1 / (1 + std::exp(-1.0))}, 1e-6);
-  EXPECT_TENSOR(nn::GELU()(tensor({1.})), {1}, {0.5 * (1 + std::erf(1 / std::sqrt(2.0)))},
+  EXPECT_TENSOR(nn::SiLU()(tensor({1.})), {1}, {1 / (1 + std::exp(-1.0))},
                 1e-6);
+  EXPECT_TENSOR(nn::GELU()(tensor({1.})), {1},
+                {0.5 * (1 + std::erf(1 / std::sqrt(2.0)))}, 1e-6);
   Tensor s = nn::Softmax(1)(tensor({{1., 2., 3.}}));
   EXPECT_NEAR(s.sum().item<double>(), 1.0, 1e-6);
   Tensor ls = nn::LogSoftmax(1)(tensor({{1., 2., 3.}}));
@@ -170,8 +175,9 @@ TEST(PoolingTest, ModulesMatchTheOps) {
                     {std::nullopt, std::optional<int64_t>(1)}))(x),
                 {1, 1, 4, 1}, {1.5, 5.5, 9.5, 13.5});
   EXPECT_EQ(nn::Flatten()(x).sizes(), IntArrayRef({1, 16}));
-  EXPECT_EQ(nn::Unflatten(1, std::vector<int64_t>{2, 8})(x.view({1, 16})).sizes(),
-            IntArrayRef({1, 2, 8}));
+  EXPECT_EQ(
+      nn::Unflatten(1, std::vector<int64_t>{2, 8})(x.view({1, 16})).sizes(),
+      IntArrayRef({1, 2, 8}));
 }
 
 TEST(LossModuleTest, HandComputedValues) {
@@ -195,9 +201,9 @@ TEST(LossModuleTest, HandComputedValues) {
 TEST(SequentialTest, ForwardChainsAndNames) {
   nn::Sequential seq(nn::Linear(3, 4), nn::ReLU(), nn::Linear(4, 2));
   EXPECT_EQ(seq->size(), 3u);
-  EXPECT_EQ(seq->named_parameters().keys(),
-            (std::vector<std::string>{"0.weight", "0.bias", "2.weight",
-                                      "2.bias"}));
+  EXPECT_EQ(
+      seq->named_parameters().keys(),
+      (std::vector<std::string>{"0.weight", "0.bias", "2.weight", "2.bias"}));
   Tensor x = randn({5, 3});
   auto l0 = seq->ptr<nn::LinearImpl>(0);
   auto l2 = seq->ptr<nn::LinearImpl>(2);
@@ -233,17 +239,18 @@ TEST(ContainerTest, ModuleListModuleDictAndFunctional) {
   nn::ModuleList list(nn::Linear(1, 1), nn::ReLU());
   list->push_back(nn::Linear(1, 2));
   EXPECT_EQ(list->size(), 3u);
-  EXPECT_EQ(list->named_parameters().keys(),
-            (std::vector<std::string>{"0.weight", "0.bias", "2.weight",
-                                      "2.bias"}));
+  EXPECT_EQ(
+      list->named_parameters().keys(),
+      (std::vector<std::string>{"0.weight", "0.bias", "2.weight", "2.bias"}));
   list->insert(0, nn::Tanh());
-  EXPECT_EQ(list->named_parameters().keys(),
-            (std::vector<std::string>{"1.weight", "1.bias", "3.weight",
-                                      "3.bias"}));
+  EXPECT_EQ(
+      list->named_parameters().keys(),
+      (std::vector<std::string>{"1.weight", "1.bias", "3.weight", "3.bias"}));
   EXPECT_NE(list->ptr<nn::TanhImpl>(0), nullptr);
 
-  nn::ModuleDict dict(std::vector<std::pair<std::string, std::shared_ptr<nn::Module>>>{
-      {"a", nn::Linear(1, 1).ptr()}, {"b", nn::ReLU().ptr()}});
+  nn::ModuleDict dict(
+      std::vector<std::pair<std::string, std::shared_ptr<nn::Module>>>{
+          {"a", nn::Linear(1, 1).ptr()}, {"b", nn::ReLU().ptr()}});
   EXPECT_EQ(dict->keys(), (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(dict->contains("b"));
   dict->pop("a");
@@ -265,7 +272,8 @@ TEST(InitTest, GainsFansAndDistributions) {
   EXPECT_DOUBLE_EQ(nn::init::calculate_gain(kTanh), 5.0 / 3);
   EXPECT_DOUBLE_EQ(nn::init::calculate_gain(kLeakyReLU, 0.2),
                    std::sqrt(2.0 / 1.04));
-  auto [fanIn, fanOut] = nn::init::_calculate_fan_in_and_fan_out(empty({6, 4, 3, 3}));
+  auto [fanIn, fanOut] =
+      nn::init::_calculate_fan_in_and_fan_out(empty({6, 4, 3, 3}));
   EXPECT_EQ(fanIn, 36);
   EXPECT_EQ(fanOut, 54);
   EXPECT_ERROR_CONTAINS(nn::init::xavier_uniform_(empty({3})),
@@ -278,7 +286,8 @@ TEST(InitTest, GainsFansAndDistributions) {
   EXPECT_LE(maxAbs(w), a);
   EXPECT_NEAR(w.var().item<double>(), a * a / 3, 0.05 * a * a / 3);
   nn::init::kaiming_normal_(w, 0, kFanOut, kReLU);
-  EXPECT_NEAR(w.std().item<double>(), std::sqrt(2.0 / 200), 0.03 * std::sqrt(2.0 / 200));
+  EXPECT_NEAR(w.std().item<double>(), std::sqrt(2.0 / 200),
+              0.03 * std::sqrt(2.0 / 200));
   nn::init::kaiming_uniform_(w, 0, kFanIn, kReLU);
   EXPECT_LE(maxAbs(w), std::sqrt(6.0 / 300));
 
@@ -318,12 +327,14 @@ TEST(FunctionalTest, OptionsFormsMatchTheOps) {
   Tensor t = tensor({{3., 4.}});
   EXPECT_TENSOR(F::normalize(t, F::NormalizeFuncOptions().dim(1)), {1, 2},
                 {0.6, 0.8}, 1e-6);
-  EXPECT_TENSOR(F::pad(tensor({{1., 2.}}), F::PadFuncOptions({1, 1}).mode(kReplicate)),
-                {1, 4}, {1, 1, 2, 2});
+  EXPECT_TENSOR(
+      F::pad(tensor({{1., 2.}}), F::PadFuncOptions({1, 1}).mode(kReplicate)),
+      {1, 4}, {1, 1, 2, 2});
   EXPECT_TENSOR(F::log_softmax(tensor({0., 0.}), 0), {2},
                 {-std::log(2.0), -std::log(2.0)}, 1e-6);
-  EXPECT_TENSOR(F::cross_entropy(tensor({{0., 0.}}), tensor({1}, kLong),
-                                 F::CrossEntropyFuncOptions().label_smoothing(0.2)),
-                {}, {std::log(2.0)}, 1e-6);
+  EXPECT_TENSOR(
+      F::cross_entropy(tensor({{0., 0.}}), tensor({1}, kLong),
+                       F::CrossEntropyFuncOptions().label_smoothing(0.2)),
+      {}, {std::log(2.0)}, 1e-6);
   EXPECT_TENSOR(F::one_hot(tensor({2}, kLong), 3), {1, 3}, {0, 0, 1});
 }

@@ -16,13 +16,12 @@ struct NetImpl : nn::Cloneable<NetImpl> {
   void reset() override {
     fc1 = register_module("fc1", nn::Linear(3, 4));
     bn = register_module("bn", nn::BatchNorm1d(4));
-    fc2 = register_module("fc2", nn::Linear(nn::LinearOptions(4, 2).bias(false)));
+    fc2 =
+        register_module("fc2", nn::Linear(nn::LinearOptions(4, 2).bias(false)));
     scale = register_parameter("scale", ones({1}));
     steps = register_buffer("steps", zeros({1}, kLong));
   }
-  Tensor forward(const Tensor &x) {
-    return fc2(bn(fc1(x)).relu()) * scale;
-  }
+  Tensor forward(const Tensor &x) { return fc2(bn(fc1(x)).relu()) * scale; }
   nn::Linear fc1{nullptr};
   nn::BatchNorm1d bn{nullptr};
   nn::Linear fc2{nullptr};
@@ -43,10 +42,10 @@ TEST(ModuleTest, NamedParametersAndBuffersUseDottedNamesInRegistrationOrder) {
                                       "bn.weight", "bn.bias", "fc2.weight"}));
   EXPECT_EQ(keysOf(net->named_parameters(/*recurse=*/false)),
             (std::vector<std::string>{"scale"}));
-  EXPECT_EQ(keysOf(net->named_buffers()),
-            (std::vector<std::string>{"steps", "bn.running_mean",
-                                      "bn.running_var",
-                                      "bn.num_batches_tracked"}));
+  EXPECT_EQ(
+      keysOf(net->named_buffers()),
+      (std::vector<std::string>{"steps", "bn.running_mean", "bn.running_var",
+                                "bn.num_batches_tracked"}));
   EXPECT_EQ(net->parameters().size(), 6u);
   EXPECT_TRUE(net->parameters()[1].is_same(net->fc1->weight));
   for (const Tensor &p : net->parameters())
@@ -81,7 +80,8 @@ TEST(ModuleTest, BadNamesAndDuplicatesAreErrors) {
   m.register_parameter("w", ones({1}));
   EXPECT_ERROR_CONTAINS(m.register_parameter("w", ones({1})),
                         "Parameter 'w' already defined");
-  EXPECT_ERROR_CONTAINS(m.register_parameter("", ones({1})), "must not be empty");
+  EXPECT_ERROR_CONTAINS(m.register_parameter("", ones({1})),
+                        "must not be empty");
   EXPECT_ERROR_CONTAINS(m.register_buffer("a.b", ones({1})),
                         "must not contain a dot (got 'a.b')");
   m.register_module("fc", nn::Linear(1, 1));
@@ -145,15 +145,17 @@ TEST(ModuleTest, FreezingWithRequiresGradFalse) {
 TEST(ModuleTest, ApplyVisitsDepthFirstWithNames) {
   Net net;
   std::vector<std::string> names;
-  net->apply([&](const std::string &name, nn::Module &) { names.push_back(name); },
-             "root");
+  net->apply(
+      [&](const std::string &name, nn::Module &) { names.push_back(name); },
+      "root");
   EXPECT_EQ(names, (std::vector<std::string>{"root", "root.fc1", "root.bn",
                                              "root.fc2"}));
   int linears = 0;
   net->apply([&](nn::Module &m) { linears += m.as<nn::Linear>() != nullptr; });
   EXPECT_EQ(linears, 2);
   int pointers = 0;
-  net->apply([&](const std::shared_ptr<nn::Module> &m) { pointers += m != nullptr; });
+  net->apply(
+      [&](const std::shared_ptr<nn::Module> &m) { pointers += m != nullptr; });
   EXPECT_EQ(pointers, 4);
 }
 

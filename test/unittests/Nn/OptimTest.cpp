@@ -25,9 +25,7 @@ const std::vector<double> kOffset = {0.5, 1.0, -0.75};
 
 double gradOf(double p, size_t i) { return 0.3 * p + kOffset[i]; }
 
-Tensor makeParam() {
-  return tensor(kStart, kDouble).requires_grad_();
-}
+Tensor makeParam() { return tensor(kStart, kDouble).requires_grad_(); }
 
 void setGrad(const Tensor &p) {
   NoGradGuard g;
@@ -85,16 +83,20 @@ TEST(SGDTest, NesterovAndDampeningByHand) {
   }
   // The first step takes g as the buffer undamped; then 0.9 buf + 0.5 g.
   EXPECT_TENSOR(q, {2}, {0.88, -2.24}, 1e-12);
-  EXPECT_ERROR_CONTAINS(optim::SGD({q}, optim::SGDOptions(0.1).nesterov(true)),
-                        "Nesterov momentum requires a momentum and zero dampening");
+  EXPECT_ERROR_CONTAINS(
+      optim::SGD({q}, optim::SGDOptions(0.1).nesterov(true)),
+      "Nesterov momentum requires a momentum and zero dampening");
   EXPECT_ERROR_CONTAINS(optim::SGD({q}, optim::SGDOptions(-1)),
                         "Invalid learning rate value: -1");
 }
 
 TEST(SGDTest, AgreesWithScalarReference) {
   Tensor p = makeParam();
-  optim::SGD opt({p}, optim::SGDOptions(0.05).momentum(0.8).dampening(0.1)
-                          .weight_decay(0.01).nesterov(false));
+  optim::SGD opt({p}, optim::SGDOptions(0.05)
+                          .momentum(0.8)
+                          .dampening(0.1)
+                          .weight_decay(0.01)
+                          .nesterov(false));
   expectMatches(opt, p, [](double x, double g, int t, std::vector<double> &s) {
     double d = g + 0.01 * x;
     s[0] = t == 1 ? d : 0.8 * s[0] + 0.9 * d;
@@ -119,16 +121,17 @@ TEST(AdamTest, AgreesWithScalarReference) {
                              .eps(1e-6)
                              .weight_decay(0.05)
                              .amsgrad(amsgrad));
-    expectMatches(opt, p, [&](double x, double g, int t, std::vector<double> &s) {
-      g += 0.05 * x;
-      s[0] = 0.8 * s[0] + 0.2 * g;
-      s[1] = 0.9 * s[1] + 0.1 * g * g;
-      s[2] = std::max(s[2], s[1]);
-      double v = amsgrad ? s[2] : s[1];
-      double mhat = s[0] / (1 - std::pow(0.8, t));
-      double denom = std::sqrt(v) / std::sqrt(1 - std::pow(0.9, t)) + 1e-6;
-      return x - 0.01 * mhat / denom;
-    });
+    expectMatches(
+        opt, p, [&](double x, double g, int t, std::vector<double> &s) {
+          g += 0.05 * x;
+          s[0] = 0.8 * s[0] + 0.2 * g;
+          s[1] = 0.9 * s[1] + 0.1 * g * g;
+          s[2] = std::max(s[2], s[1]);
+          double v = amsgrad ? s[2] : s[1];
+          double mhat = s[0] / (1 - std::pow(0.8, t));
+          double denom = std::sqrt(v) / std::sqrt(1 - std::pow(0.9, t)) + 1e-6;
+          return x - 0.01 * mhat / denom;
+        });
   }
 }
 
@@ -272,9 +275,9 @@ TEST(SchedulerTest, StepLRCosineAndLinearWarmup) {
 
   optim::SGD sgd2({ones({1}).requires_grad_()}, 0.1);
   optim::CosineAnnealingLR cosine(sgd2, 4, 0.02);
-  std::vector<double> expected = {0.02 + 0.08 * (1 + std::cos(M_PI / 4)) / 2,
-                                  0.06, 0.02 + 0.08 * (1 + std::cos(3 * M_PI / 4)) / 2,
-                                  0.02};
+  std::vector<double> expected = {
+      0.02 + 0.08 * (1 + std::cos(M_PI / 4)) / 2, 0.06,
+      0.02 + 0.08 * (1 + std::cos(3 * M_PI / 4)) / 2, 0.02};
   for (double e : expected) {
     cosine.step();
     EXPECT_NEAR(sgd2.param_groups()[0].options().get_lr(), e, 1e-12);
@@ -295,16 +298,16 @@ TEST(SchedulerTest, StepLRCosineAndLinearWarmup) {
 TEST(SchedulerTest, ReduceLROnPlateauWaitsForPatience) {
   optim::SGD sgd({ones({1}).requires_grad_()}, 1.0);
   optim::ReduceLROnPlateauScheduler plateau(
-      sgd, optim::ReduceLROnPlateauScheduler::min, 0.5, /*patience=*/2,
-      1e-4, optim::ReduceLROnPlateauScheduler::rel, /*cooldown=*/1);
+      sgd, optim::ReduceLROnPlateauScheduler::min, 0.5, /*patience=*/2, 1e-4,
+      optim::ReduceLROnPlateauScheduler::rel, /*cooldown=*/1);
   // 1.0 is the best; three epochs without improvement exceed patience 2.
-  std::vector<float> metrics = {1.0f, 1.0f, 1.0f, 1.0f, 0.5f, 0.6f, 0.6f,
-                                0.6f, 0.6f};
+  std::vector<float> metrics = {1.0f, 1.0f, 1.0f, 1.0f, 0.5f,
+                                0.6f, 0.6f, 0.6f, 0.6f};
   std::vector<double> lrs;
   for (float m : metrics) {
     plateau.step(m);
     lrs.push_back(sgd.param_groups()[0].options().get_lr());
   }
-  EXPECT_EQ(lrs, (std::vector<double>{1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5,
-                                      0.25, 0.25}));
+  EXPECT_EQ(lrs, (std::vector<double>{1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5, 0.25,
+                                      0.25}));
 }

@@ -14,7 +14,8 @@ namespace {
 double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 
 /// Row-major [rows, cols] matrix times vector, plus bias.
-std::vector<double> affine(const std::vector<double> &w, const std::vector<double> &b,
+std::vector<double> affine(const std::vector<double> &w,
+                           const std::vector<double> &b,
                            const std::vector<double> &x, size_t rows) {
   std::vector<double> y(rows, 0);
   size_t cols = x.size();
@@ -70,7 +71,8 @@ TEST(LSTMTest, LayersDirectionsBatchFirstAndGradients) {
   nn::LSTM lstm(nn::LSTMOptions(3, 4).num_layers(2).bidirectional(true));
   EXPECT_EQ(lstm->parameters().size(), 16u);
   EXPECT_TRUE(lstm->named_parameters().contains("weight_hh_l1_reverse"));
-  EXPECT_EQ(lstm->named_parameters()["weight_ih_l1"].sizes(), IntArrayRef({16, 8}));
+  EXPECT_EQ(lstm->named_parameters()["weight_ih_l1"].sizes(),
+            IntArrayRef({16, 8}));
   Tensor x = randn({5, 2, 3});
   auto [out, state] = lstm(x);
   EXPECT_EQ(out.sizes(), IntArrayRef({5, 2, 8}));
@@ -99,10 +101,12 @@ TEST(LSTMTest, LayersDirectionsBatchFirstAndGradients) {
         return std::get<0>(r) + std::get<1>(std::get<1>(r)).sum();
       },
       {tcc::test::leaf({3, 1, 2}), h0, c0}));
-  EXPECT_ERROR_CONTAINS(tf(randn({5, 2, 4})),
-                        "input.size(-1) must be equal to input_size. Expected 3, got 4");
-  EXPECT_ERROR_CONTAINS(tf(seqFirst, std::make_tuple(zeros({1, 3, 4}), zeros({1, 3, 4}))),
-                        "Expected hidden[0] size (1, 2, 4)");
+  EXPECT_ERROR_CONTAINS(
+      tf(randn({5, 2, 4})),
+      "input.size(-1) must be equal to input_size. Expected 3, got 4");
+  EXPECT_ERROR_CONTAINS(
+      tf(seqFirst, std::make_tuple(zeros({1, 3, 4}), zeros({1, 3, 4}))),
+      "Expected hidden[0] size (1, 2, 4)");
 }
 
 TEST(GRUTest, MatchesAScalarReference) {
@@ -130,9 +134,11 @@ TEST(GRUTest, MatchesAScalarReference) {
   }
   EXPECT_TENSOR(out, {3, 1, 3}, outs, 1e-12);
   EXPECT_TENSOR(hn, {1, 1, 3}, h, 1e-12);
-  nn::GRU deep(nn::GRUOptions(2, 3).num_layers(3).bidirectional(true).bias(false));
+  nn::GRU deep(
+      nn::GRUOptions(2, 3).num_layers(3).bidirectional(true).bias(false));
   EXPECT_EQ(deep->parameters().size(), 12u);
-  EXPECT_EQ(std::get<1>(deep(randn({4, 5, 2}))).sizes(), IntArrayRef({6, 5, 3}));
+  EXPECT_EQ(std::get<1>(deep(randn({4, 5, 2}))).sizes(),
+            IntArrayRef({6, 5, 3}));
 }
 
 TEST(MultiheadAttentionTest, MatchesAPerHeadReference) {
@@ -157,16 +163,18 @@ TEST(MultiheadAttentionTest, MatchesAPerHeadReference) {
   auto Wo = values(mha->out_proj->weight), Bo = values(mha->out_proj->bias);
   auto qs = values(q), ks = values(kv);
   auto part = [&](int which) {
-    return std::make_pair(
-        std::vector<double>(W.begin() + which * E * E, W.begin() + (which + 1) * E * E),
-        std::vector<double>(B.begin() + which * E, B.begin() + (which + 1) * E));
+    return std::make_pair(std::vector<double>(W.begin() + which * E * E,
+                                              W.begin() + (which + 1) * E * E),
+                          std::vector<double>(B.begin() + which * E,
+                                              B.begin() + (which + 1) * E));
   };
   auto [Wq, Bq] = part(0);
   auto [Wk, Bk] = part(1);
   auto [Wv, Bv] = part(2);
   std::vector<double> expectedOut, expectedW(L * S, 0);
   for (int64_t l = 0; l < L; ++l) {
-    std::vector<double> ql = affine(Wq, Bq, {qs.begin() + l * E, qs.begin() + (l + 1) * E}, E);
+    std::vector<double> ql =
+        affine(Wq, Bq, {qs.begin() + l * E, qs.begin() + (l + 1) * E}, E);
     std::vector<double> concat(E, 0);
     for (int64_t h = 0; h < H; ++h) {
       std::vector<double> scores(S);
@@ -205,16 +213,18 @@ TEST(TransformerEncoderLayerTest, IsPostNormAttentionThenFeedForward) {
   manual_seed(12);
   nn::TransformerEncoderLayer layer(
       nn::TransformerEncoderLayerOptions(4, 2).dim_feedforward(8).dropout(0.1));
-  EXPECT_EQ(layer->named_children().keys(),
-            (std::vector<std::string>{"self_attn", "linear1", "dropout",
-                                      "linear2", "norm1", "norm2", "dropout1",
-                                      "dropout2"}));
+  EXPECT_EQ(
+      layer->named_children().keys(),
+      (std::vector<std::string>{"self_attn", "linear1", "dropout", "linear2",
+                                "norm1", "norm2", "dropout1", "dropout2"}));
   layer->eval(); // dropout off: the output is a function of the parameters
   Tensor src = randn({3, 2, 4});
   Tensor attended = std::get<0>(layer->self_attn(src, src, src));
-  Tensor x = layer_norm(src + attended, {4}, layer->norm1->weight, layer->norm1->bias);
+  Tensor x =
+      layer_norm(src + attended, {4}, layer->norm1->weight, layer->norm1->bias);
   Tensor ff = layer->linear2(layer->linear1(x).relu());
-  Tensor expected = layer_norm(x + ff, {4}, layer->norm2->weight, layer->norm2->bias);
+  Tensor expected =
+      layer_norm(x + ff, {4}, layer->norm2->weight, layer->norm2->bias);
   EXPECT_TRUE(layer(src).allclose(expected, 1e-5, 1e-6));
   nn::TransformerEncoderLayer gelu(
       nn::TransformerEncoderLayerOptions(4, 1).activation(kGELU));

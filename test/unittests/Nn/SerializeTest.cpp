@@ -45,10 +45,12 @@ std::string parseError(const std::string &bytes) {
 } // namespace
 
 TEST(SafetensorsTest, ReadsTheReferenceImplementationsFile) {
-  auto f = serialize::load_safetensors(TCC_NN_TEST_DATA "/reference.safetensors");
+  auto f =
+      serialize::load_safetensors(TCC_NN_TEST_DATA "/reference.safetensors");
   EXPECT_EQ(f.metadata.at("format"), "np");
   EXPECT_EQ(f.tensors.size(), 8u);
-  EXPECT_TENSOR(f.tensors["fc.weight"], {2, 3}, {1.5, -2.0, 0.25, 3.0, 4.0, -0.125});
+  EXPECT_TENSOR(f.tensors["fc.weight"], {2, 3},
+                {1.5, -2.0, 0.25, 3.0, 4.0, -0.125});
   EXPECT_EQ(f.tensors["fc.weight"].dtype(), kFloat);
   EXPECT_EQ(f.tensors["steps"].dim(), 0);
   EXPECT_EQ(f.tensors["steps"].item<int64_t>(), 7);
@@ -65,16 +67,18 @@ TEST(SafetensorsTest, WritesTheFormatExactly) {
   OrderedDict<std::string, Tensor> tensors;
   tensors.insert("a", tensor({1.f, 2.f}));
   tensors.insert("b", tensor({{1, 2}, {3, 4}}, kLong).t()); // non-contiguous
-  std::string bytes = serialize::safetensors_serialize(tensors, {{"k", "v\"q"}});
+  std::string bytes =
+      serialize::safetensors_serialize(tensors, {{"k", "v\"q"}});
   uint64_t n = 0;
   for (int i = 7; i >= 0; --i)
     n = (n << 8) | uint8_t(bytes[i]);
   EXPECT_EQ((8 + n) % 8, 0u); // data start aligned
   std::string header = bytes.substr(8, n);
-  EXPECT_EQ(header.substr(0, header.find_last_not_of(' ') + 1),
-            "{\"__metadata__\":{\"k\":\"v\\\"q\"},"
-            "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
-            "\"b\":{\"dtype\":\"I64\",\"shape\":[2,2],\"data_offsets\":[8,40]}}");
+  EXPECT_EQ(
+      header.substr(0, header.find_last_not_of(' ') + 1),
+      "{\"__metadata__\":{\"k\":\"v\\\"q\"},"
+      "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+      "\"b\":{\"dtype\":\"I64\",\"shape\":[2,2],\"data_offsets\":[8,40]}}");
   EXPECT_EQ(bytes.size(), 8 + n + 40);
   auto back = serialize::safetensors_deserialize(bytes.data(), bytes.size());
   EXPECT_TENSOR(back.tensors["b"], {2, 2}, {1, 3, 2, 4});
@@ -88,12 +92,13 @@ TEST(SafetensorsTest, RejectsBadHeaders) {
   EXPECT_PARSE_ERROR(fileWith("[1]"), "does not start with '{'");
   EXPECT_PARSE_ERROR(fileWith("{\"a\":"), "invalid JSON");
   EXPECT_PARSE_ERROR(fileWith("{\"a\": tru}"), "invalid JSON");
-  EXPECT_PARSE_ERROR(fileWith("{\"x\":" + std::string(100, '[') +
-                              std::string(100, ']') + "}"),
-                     "nesting deeper than");
+  EXPECT_PARSE_ERROR(
+      fileWith("{\"x\":" + std::string(100, '[') + std::string(100, ']') + "}"),
+      "nesting deeper than");
   EXPECT_PARSE_ERROR(fileWith("{\"__metadata__\":{\"a\":1}}"),
                      "value of 'a' is not a string");
-  std::string entry = "{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}";
+  std::string entry =
+      "{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}";
   EXPECT_PARSE_ERROR(fileWith("{\"a\":" + entry + ",\"a\":" + entry + "}",
                               std::string(4, '\0')),
                      "appears twice");
@@ -112,7 +117,8 @@ TEST(SafetensorsTest, RejectsBadEntries) {
   EXPECT_PARSE_ERROR(one("F32", "[4294967296,4294967296]", "[0,4]", 4),
                      "overflows");
   EXPECT_PARSE_ERROR(one("F32", "[1]", "[4,0]", 4), "are reversed");
-  EXPECT_PARSE_ERROR(one("F32", "[1]", "[0,8]", 4), "run past the 4 data bytes");
+  EXPECT_PARSE_ERROR(one("F32", "[1]", "[0,8]", 4),
+                     "run past the 4 data bytes");
   EXPECT_PARSE_ERROR(one("F32", "[2]", "[0,4]", 4),
                      "span 4 bytes but dtype F32 and shape [2] need 8");
   EXPECT_PARSE_ERROR(one("F32", "[1]", "[0]", 4), "must be [begin, end]");
@@ -126,11 +132,14 @@ TEST(SafetensorsTest, RejectsBadEntries) {
 }
 
 TEST(SafetensorsTest, RejectsOverlapsAndGaps) {
-  std::string a = "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}";
-  std::string b = "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}";
+  std::string a =
+      "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}";
+  std::string b =
+      "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}";
   EXPECT_PARSE_ERROR(fileWith("{" + a + "," + b + "}", std::string(8, '\0')),
                      "overlaps");
-  std::string c = "\"c\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[12,16]}";
+  std::string c =
+      "\"c\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[12,16]}";
   EXPECT_PARSE_ERROR(fileWith("{" + a + "," + c + "}", std::string(16, '\0')),
                      "bytes [8, 12) of the data belong to no tensor");
 }
@@ -286,7 +295,8 @@ TEST(CheckpointTest, ResumingContinuesExactly) {
 
   Tiny resumed; // a new process: fresh model and optimizer
   optim::Adam resumedOpt(resumed->parameters(), optim::AdamOptions(0.5));
-  serialize::Checkpoint info = serialize::load_checkpoint(path, *resumed, resumedOpt);
+  serialize::Checkpoint info =
+      serialize::load_checkpoint(path, *resumed, resumedOpt);
   EXPECT_EQ(info.epoch, 3);
   EXPECT_EQ(info.metadata.at("run"), "resume-test");
   EXPECT_EQ(info.metadata.size(), 2u);

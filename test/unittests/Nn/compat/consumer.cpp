@@ -44,6 +44,7 @@ int main() {
   float b = restored->fc->bias.item<float>();
   std::printf("w=%.3f b=%.3f\n", w, b);
   bool ok = std::abs(w - 3) < 0.01 && std::abs(b + 1) < 0.01;
-  std::cout << (ok ? "compat consumer: ok" : "compat consumer: WRONG") << std::endl;
+  std::cout << (ok ? "compat consumer: ok" : "compat consumer: WRONG")
+            << std::endl;
   return ok ? 0 : 1;
 }

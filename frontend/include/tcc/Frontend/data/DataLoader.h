@@ -1,4 +1,5 @@
-//===- DataLoader.h - Batches from a dataset, optionally prefetched -*- C++ -*-//
+//===- DataLoader.h - Batches from a dataset, optionally prefetched -*- C++
+//-*-//
 //
 // libtorch's make_data_loader / StatelessDataLoader:
 //
@@ -41,7 +42,8 @@ namespace data {
 
 struct DataLoaderOptions {
   DataLoaderOptions() = default;
-  /* implicit */ DataLoaderOptions(size_t batch_size) : batch_size_(batch_size) {}
+  /* implicit */ DataLoaderOptions(size_t batch_size)
+      : batch_size_(batch_size) {}
   TCC_ARG(size_t, batch_size) = 1;
   TCC_ARG(size_t, workers) = 0;
   TCC_ARG(std::optional<size_t>, max_jobs);
@@ -70,7 +72,8 @@ public:
     if (options_.workers() > 0 && maxJobs_ == 0)
       detail::throwDataLoaderError("DataLoader: max_jobs must be positive");
     for (size_t w = 0; w < options_.workers(); ++w)
-      workers_.emplace_back([this, copy = dataset_]() mutable { workerLoop(copy); });
+      workers_.emplace_back(
+          [this, copy = dataset_]() mutable { workerLoop(copy); });
   }
   StatelessDataLoader(const StatelessDataLoader &) = delete;
   StatelessDataLoader &operator=(const StatelessDataLoader &) = delete;
@@ -88,7 +91,9 @@ public:
     startEpoch();
     return Iterator<StatelessDataLoader>(this);
   }
-  Iterator<StatelessDataLoader> end() { return Iterator<StatelessDataLoader>(); }
+  Iterator<StatelessDataLoader> end() {
+    return Iterator<StatelessDataLoader>();
+  }
   const DataLoaderOptions &options() const noexcept { return options_; }
 
   /// The next batch of this epoch, or nothing at its end.
@@ -131,7 +136,8 @@ private:
   std::optional<BatchRequestType> nextIndices() {
     if (exhausted_)
       return std::nullopt;
-    std::optional<BatchRequestType> indices = sampler_.next(options_.batch_size());
+    std::optional<BatchRequestType> indices =
+        sampler_.next(options_.batch_size());
     if (!indices || indices->size() == 0 ||
         (options_.drop_last() && indices->size() < options_.batch_size())) {
       exhausted_ = true;
@@ -221,7 +227,9 @@ public:
   using reference = BatchType &;
 
   Iterator() = default;
-  explicit Iterator(Loader *loader) : loader_(loader) { batch_ = loader_->next(); }
+  explicit Iterator(Loader *loader) : loader_(loader) {
+    batch_ = loader_->next();
+  }
 
   BatchType &operator*() {
     check();
@@ -253,7 +261,8 @@ private:
 /// libtorch; SequentialSampler keeps the order).
 template <class Sampler = samplers::RandomSampler, class Dataset>
 std::unique_ptr<StatelessDataLoader<Dataset, Sampler>>
-make_data_loader(Dataset dataset, DataLoaderOptions options = DataLoaderOptions()) {
+make_data_loader(Dataset dataset,
+                 DataLoaderOptions options = DataLoaderOptions()) {
   std::optional<size_t> size = dataset.size();
   if (!size)
     detail::throwDataLoaderError("Expected the dataset to be sized in order "
@@ -271,9 +280,10 @@ make_data_loader(Dataset dataset, size_t batch_size) {
 }
 
 /// With a sampler object (e.g. a distributed one).
-template <class Dataset, class Sampler,
-          class = std::enable_if_t<std::is_base_of<
-              samplers::Sampler<typename Sampler::BatchRequestType>, Sampler>::value>>
+template <
+    class Dataset, class Sampler,
+    class = std::enable_if_t<std::is_base_of<
+        samplers::Sampler<typename Sampler::BatchRequestType>, Sampler>::value>>
 std::unique_ptr<StatelessDataLoader<Dataset, Sampler>>
 make_data_loader(Dataset dataset, Sampler sampler,
                  DataLoaderOptions options = DataLoaderOptions()) {

@@ -1,4 +1,5 @@
-//===- Datasets.h - Dataset, BatchDataset, MapDataset, TensorDataset -*- C++ -*-//
+//===- Datasets.h - Dataset, BatchDataset, MapDataset, TensorDataset -*- C++
+//-*-//
 //
 // libtorch's dataset hierarchy: a Dataset<Self, Example> implements
 // `get(index)` and `size()`; `dataset.map(transform)` wraps it in a
@@ -48,8 +49,8 @@ public:
   }
   template <class TransformType>
   MapDataset<Self, TransformType> map(TransformType transform) && {
-    return MapDataset<Self, TransformType>(std::move(static_cast<Self &>(*this)),
-                                           std::move(transform));
+    return MapDataset<Self, TransformType>(
+        std::move(static_cast<Self &>(*this)), std::move(transform));
   }
 };
 
@@ -72,19 +73,17 @@ public:
 
 /// A dataset whose batches go through a transform.
 template <class SourceDataset, class AppliedTransform>
-class MapDataset
-    : public BatchDataset<
-          MapDataset<SourceDataset, AppliedTransform>,
-          decltype(std::declval<AppliedTransform>().apply_batch(
-              std::declval<typename SourceDataset::BatchType>())),
-          typename SourceDataset::BatchRequestType> {
+class MapDataset : public BatchDataset<
+                       MapDataset<SourceDataset, AppliedTransform>,
+                       decltype(std::declval<AppliedTransform>().apply_batch(
+                           std::declval<typename SourceDataset::BatchType>())),
+                       typename SourceDataset::BatchRequestType> {
 public:
   using DatasetType = SourceDataset;
   using TransformType = AppliedTransform;
   using BatchRequestType = typename SourceDataset::BatchRequestType;
-  using OutputBatchType =
-      decltype(std::declval<AppliedTransform>().apply_batch(
-          std::declval<typename SourceDataset::BatchType>()));
+  using OutputBatchType = decltype(std::declval<AppliedTransform>().apply_batch(
+      std::declval<typename SourceDataset::BatchType>()));
 
   MapDataset(DatasetType dataset, TransformType transform)
       : dataset_(std::move(dataset)), transform_(std::move(transform)) {}

@@ -49,7 +49,8 @@ template <class Input, class Output = Input>
 class BatchLambda : public BatchTransform<Input, Output> {
 public:
   using FunctionType = std::function<Output(Input)>;
-  explicit BatchLambda(FunctionType function) : function_(std::move(function)) {}
+  explicit BatchLambda(FunctionType function)
+      : function_(std::move(function)) {}
   Output apply_batch(Input input_batch) override {
     return function_(std::move(input_batch));
   }
@@ -86,8 +87,11 @@ template <class Target = Tensor>
 class TensorLambda : public TensorTransform<Target> {
 public:
   using FunctionType = std::function<Tensor(Tensor)>;
-  explicit TensorLambda(FunctionType function) : function_(std::move(function)) {}
-  Tensor operator()(Tensor input) override { return function_(std::move(input)); }
+  explicit TensorLambda(FunctionType function)
+      : function_(std::move(function)) {}
+  Tensor operator()(Tensor input) override {
+    return function_(std::move(input));
+  }
 
 private:
   FunctionType function_;
@@ -114,7 +118,8 @@ private:
 template <class T = Example<>> struct Stack;
 
 template <>
-struct Stack<Example<>> : public BatchTransform<std::vector<Example<>>, Example<>> {
+struct Stack<Example<>>
+    : public BatchTransform<std::vector<Example<>>, Example<>> {
   Example<> apply_batch(std::vector<Example<>> examples) override {
     std::vector<Tensor> data, targets;
     data.reserve(examples.size());

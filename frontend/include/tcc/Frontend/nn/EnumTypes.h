@@ -1,4 +1,5 @@
-//===- EnumTypes.h - libtorch's enum tags (kMean, kReLU, kFanIn, ...) -*- C++ -*-//
+//===- EnumTypes.h - libtorch's enum tags (kMean, kReLU, kFanIn, ...) -*- C++
+//-*-//
 //
 // libtorch passes choices such as a loss reduction or an init nonlinearity
 // as empty tag types inside std::variant (`MSELossOptions().reduction(

@@ -48,8 +48,12 @@ public:
   T &operator[](size_t i) { return values_[i]; }
   const T &operator[](size_t i) const { return values_[i]; }
   size_t size() const noexcept { return D; }
-  std::vector<T> vec() const { return std::vector<T>(values_.begin(), values_.end()); }
-  bool operator==(const ExpandingArray &o) const { return values_ == o.values_; }
+  std::vector<T> vec() const {
+    return std::vector<T>(values_.begin(), values_.end());
+  }
+  bool operator==(const ExpandingArray &o) const {
+    return values_ == o.values_;
+  }
 
 protected:
   std::array<T, D> values_;

@@ -44,7 +44,8 @@ Tensor one_hot(const Tensor &tensor, int64_t num_classes = -1);
 Tensor pad(const Tensor &input, const PadFuncOptions &options);
 
 Tensor relu(const Tensor &input, const ReLUFuncOptions &options = {});
-Tensor leaky_relu(const Tensor &input, const LeakyReLUFuncOptions &options = {});
+Tensor leaky_relu(const Tensor &input,
+                  const LeakyReLUFuncOptions &options = {});
 Tensor gelu(const Tensor &input, const GELUFuncOptions &options = {});
 Tensor silu(const Tensor &input);
 Tensor softmax(const Tensor &input, const SoftmaxFuncOptions &options);

@@ -33,7 +33,8 @@ using FanModeType = std::variant<enumtype::kFanIn, enumtype::kFanOut>;
 double calculate_gain(NonlinearityType nonlinearity, double param = 0.01);
 
 /// (fan_in, fan_out) of a tensor of at least two dims.
-std::tuple<int64_t, int64_t> _calculate_fan_in_and_fan_out(const Tensor &tensor);
+std::tuple<int64_t, int64_t>
+_calculate_fan_in_and_fan_out(const Tensor &tensor);
 
 Tensor constant_(Tensor tensor, Scalar value);
 Tensor ones_(Tensor tensor);
@@ -49,8 +50,7 @@ Tensor xavier_uniform_(Tensor tensor, double gain = 1.0);
 /// Normal with std gain * sqrt(2 / (fan_in + fan_out)).
 Tensor xavier_normal_(Tensor tensor, double gain = 1.0);
 /// Uniform in +-gain * sqrt(3 / fan), gain from `nonlinearity` and `a`.
-Tensor kaiming_uniform_(Tensor tensor, double a = 0,
-                        FanModeType mode = kFanIn,
+Tensor kaiming_uniform_(Tensor tensor, double a = 0, FanModeType mode = kFanIn,
                         NonlinearityType nonlinearity = kLeakyReLU);
 /// Normal with std gain / sqrt(fan).
 Tensor kaiming_normal_(Tensor tensor, double a = 0, FanModeType mode = kFanIn,

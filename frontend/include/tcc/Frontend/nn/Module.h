@@ -120,17 +120,18 @@ public:
   /// Adds a buffer (state that is saved but not trained, e.g. running_mean).
   Tensor &register_buffer(std::string name, Tensor tensor);
   template <class ModuleType>
-  std::shared_ptr<ModuleType> register_module(std::string name,
-                                              std::shared_ptr<ModuleType> module);
+  std::shared_ptr<ModuleType>
+  register_module(std::string name, std::shared_ptr<ModuleType> module);
   template <class ModuleType>
   std::shared_ptr<ModuleType>
   register_module(std::string name, ModuleHolder<ModuleType> module_holder);
   template <class ModuleType>
-  std::shared_ptr<ModuleType> replace_module(const std::string &name,
-                                             std::shared_ptr<ModuleType> module);
+  std::shared_ptr<ModuleType>
+  replace_module(const std::string &name, std::shared_ptr<ModuleType> module);
   template <class ModuleType>
   std::shared_ptr<ModuleType>
-  replace_module(const std::string &name, ModuleHolder<ModuleType> module_holder);
+  replace_module(const std::string &name,
+                 ModuleHolder<ModuleType> module_holder);
   void unregister_module(const std::string &name);
 
 protected:

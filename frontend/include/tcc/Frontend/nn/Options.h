@@ -36,7 +36,7 @@ inline int64_t reductionCode(const reduction_t &r) {
   return Reduction::Mean;
 }
 
-// --- Convolution --------------------------------------------------------------
+// --- Convolution -------------------------------------------------------------
 
 namespace detail {
 template <size_t D>
@@ -123,7 +123,7 @@ template <size_t D> struct ConvTransposeFuncOptions {
 using ConvTranspose2dFuncOptions = ConvTransposeFuncOptions<2>;
 } // namespace functional
 
-// --- Pooling ------------------------------------------------------------------
+// --- Pooling -----------------------------------------------------------------
 
 template <size_t D> struct MaxPoolOptions {
   MaxPoolOptions(ExpandingArray<D> kernel_size)
@@ -162,7 +162,7 @@ using AvgPool2dFuncOptions = AvgPool2dOptions;
 using AdaptiveAvgPool2dFuncOptions = AdaptiveAvgPool2dOptions;
 } // namespace functional
 
-// --- Normalization ------------------------------------------------------------
+// --- Normalization -----------------------------------------------------------
 
 struct BatchNormOptions {
   /* implicit */ BatchNormOptions(int64_t num_features)
@@ -206,7 +206,7 @@ struct NormalizeFuncOptions {
 };
 } // namespace functional
 
-// --- Dropout and embedding ----------------------------------------------------
+// --- Dropout and embedding ---------------------------------------------------
 
 struct DropoutOptions {
   /* implicit */ DropoutOptions(double p = 0.5) : p_(p) {}
@@ -253,7 +253,7 @@ struct EmbeddingFuncOptions {
 };
 } // namespace functional
 
-// --- Activations ----------------------------------------------------------------
+// --- Activations -------------------------------------------------------------
 
 struct ReLUOptions {
   /* implicit */ ReLUOptions(bool inplace = false) : inplace_(inplace) {}
@@ -285,11 +285,12 @@ struct SoftmaxFuncOptions {
 using LogSoftmaxFuncOptions = SoftmaxFuncOptions;
 } // namespace functional
 
-// --- Losses ---------------------------------------------------------------------
+// --- Losses ------------------------------------------------------------------
 
 struct MSELossOptions {
   MSELossOptions() = default;
-  /* implicit */ MSELossOptions(reduction_t reduction) : reduction_(reduction) {}
+  /* implicit */ MSELossOptions(reduction_t reduction)
+      : reduction_(reduction) {}
   TCC_ARG(reduction_t, reduction) = enumtype::kMean();
 };
 using L1LossOptions = MSELossOptions;
@@ -333,7 +334,8 @@ using CrossEntropyFuncOptions = CrossEntropyLossOptions;
 struct PadFuncOptions {
   using mode_t = std::variant<enumtype::kConstant, enumtype::kReflect,
                               enumtype::kReplicate, enumtype::kCircular>;
-  /* implicit */ PadFuncOptions(std::vector<int64_t> pad) : pad_(std::move(pad)) {}
+  /* implicit */ PadFuncOptions(std::vector<int64_t> pad)
+      : pad_(std::move(pad)) {}
   TCC_ARG(std::vector<int64_t>, pad);
   TCC_ARG(mode_t, mode) = enumtype::kConstant();
   TCC_ARG(double, value) = 0;
@@ -341,7 +343,7 @@ struct PadFuncOptions {
 struct OneHotFuncOptions {};
 } // namespace functional
 
-// --- Recurrent and attention ------------------------------------------------------
+// --- Recurrent and attention -------------------------------------------------
 
 struct LSTMOptions {
   LSTMOptions(int64_t input_size, int64_t hidden_size)

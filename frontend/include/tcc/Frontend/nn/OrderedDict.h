@@ -78,7 +78,9 @@ public:
     auto it = index_.find(key);
     return it == index_.end() ? nullptr : &items_[it->second].value();
   }
-  bool contains(const Key &key) const noexcept { return index_.count(key) != 0; }
+  bool contains(const Key &key) const noexcept {
+    return index_.count(key) != 0;
+  }
 
   Iterator begin() { return items_.begin(); }
   ConstIterator begin() const { return items_.begin(); }

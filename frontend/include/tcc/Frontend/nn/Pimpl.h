@@ -1,4 +1,5 @@
-//===- Pimpl.h - Module holders: `nn::Linear fc(4, 1); fc->forward(x)` -*- C++ -*-//
+//===- Pimpl.h - Module holders: `nn::Linear fc(4, 1); fc->forward(x)` -*- C++
+//-*-//
 //
 // A holder is a shared_ptr to its module ("Impl") with value syntax, as
 // libtorch's ModuleHolder: copies share the module; a default-constructed
@@ -37,8 +38,7 @@ struct is_module_holder_of<T, C, std::enable_if_t<is_module_holder<T>::value>>
 [[noreturn]] void throwEmptyHolder(const char *type);
 } // namespace detail
 
-template <class Contained>
-class ModuleHolder : detail::ModuleHolderIndicator {
+template <class Contained> class ModuleHolder : detail::ModuleHolderIndicator {
 protected:
   std::shared_ptr<Contained> impl_;
 
@@ -91,8 +91,7 @@ public:
   /// `module(args...)` is `module->forward(args...)`.
   template <class... Args, class C = Contained>
   auto operator()(Args &&...args)
-      -> decltype(std::declval<C &>().forward(
-          std::forward<Args>(args)...)) {
+      -> decltype(std::declval<C &>().forward(std::forward<Args>(args)...)) {
     return get()->forward(std::forward<Args>(args)...);
   }
   /// Indexing for containers (`sequential[0]`, `dict["fc"]`).
@@ -105,7 +104,8 @@ private:
     if (!impl_)
       detail::throwEmptyHolder(typeid(Contained).name());
   }
-  template <class T = Contained> static std::shared_ptr<Contained> defaultConstruct() {
+  template <class T = Contained>
+  static std::shared_ptr<Contained> defaultConstruct() {
     if constexpr (std::is_default_constructible<T>::value)
       return std::make_shared<T>();
     else

@@ -163,7 +163,6 @@ protected:
   std::unique_ptr<OptimizerOptions> defaults_;
 };
 
-
 } // namespace optim
 } // namespace tcc
 

@@ -24,7 +24,8 @@ public:
   void set_lr(const double lr) override { this->lr(lr); }
 };
 
-struct RMSpropParamState : public OptimizerCloneableParamState<RMSpropParamState> {
+struct RMSpropParamState
+    : public OptimizerCloneableParamState<RMSpropParamState> {
   TCC_ARG(int64_t, step) = 0;
   TCC_ARG(Tensor, square_avg);
   TCC_ARG(Tensor, momentum_buffer) = {};
@@ -43,7 +44,8 @@ public:
   explicit RMSprop(std::vector<OptimizerParamGroup> param_groups,
                    RMSpropOptions defaults = {});
   explicit RMSprop(std::vector<Tensor> params, RMSpropOptions defaults = {})
-      : RMSprop({OptimizerParamGroup(std::move(params))}, std::move(defaults)) {}
+      : RMSprop({OptimizerParamGroup(std::move(params))}, std::move(defaults)) {
+  }
   Tensor step(LossClosure closure = nullptr) override;
 
 protected:
@@ -68,7 +70,8 @@ public:
   void set_lr(const double lr) override { this->lr(lr); }
 };
 
-struct AdagradParamState : public OptimizerCloneableParamState<AdagradParamState> {
+struct AdagradParamState
+    : public OptimizerCloneableParamState<AdagradParamState> {
   TCC_ARG(Tensor, sum);
   TCC_ARG(int64_t, step) = 0;
 
@@ -84,7 +87,8 @@ public:
   explicit Adagrad(std::vector<OptimizerParamGroup> param_groups,
                    AdagradOptions defaults = {});
   explicit Adagrad(std::vector<Tensor> params, AdagradOptions defaults = {})
-      : Adagrad({OptimizerParamGroup(std::move(params))}, std::move(defaults)) {}
+      : Adagrad({OptimizerParamGroup(std::move(params))}, std::move(defaults)) {
+  }
   Tensor step(LossClosure closure = nullptr) override;
 
 protected:

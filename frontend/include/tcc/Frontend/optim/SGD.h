@@ -36,7 +36,8 @@ public:
 /// += momentum * buf with Nesterov; then p -= lr * g.
 class SGD : public Optimizer {
 public:
-  explicit SGD(std::vector<OptimizerParamGroup> param_groups, SGDOptions defaults);
+  explicit SGD(std::vector<OptimizerParamGroup> param_groups,
+               SGDOptions defaults);
   explicit SGD(std::vector<Tensor> params, SGDOptions defaults)
       : SGD({OptimizerParamGroup(std::move(params))}, std::move(defaults)) {}
   Tensor step(LossClosure closure = nullptr) override;

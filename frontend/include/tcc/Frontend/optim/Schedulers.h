@@ -38,7 +38,8 @@ protected:
 /// lr *= gamma every step_size epochs.
 class StepLR : public LRScheduler {
 public:
-  StepLR(Optimizer &optimizer, const unsigned step_size, const double gamma = 0.1);
+  StepLR(Optimizer &optimizer, const unsigned step_size,
+         const double gamma = 0.1);
 
 private:
   std::vector<double> get_lrs() override;

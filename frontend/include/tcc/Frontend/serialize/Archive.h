@@ -31,7 +31,8 @@ class OutputArchive {
 public:
   OutputArchive() = default;
 
-  void write(const std::string &key, const Tensor &tensor, bool is_buffer = false);
+  void write(const std::string &key, const Tensor &tensor,
+             bool is_buffer = false);
   /// None, int, double, bool, string and int/double lists.
   void write(const std::string &key, const IValue &ivalue);
   void write(const std::string &key, OutputArchive &nested_archive);
@@ -43,7 +44,9 @@ public:
   std::string bytes() const;
 
   const OrderedDict<std::string, Tensor> &tensors() const { return tensors_; }
-  const std::map<std::string, std::string> &metadata() const { return metadata_; }
+  const std::map<std::string, std::string> &metadata() const {
+    return metadata_;
+  }
 
 private:
   void checkKey(const std::string &key) const;

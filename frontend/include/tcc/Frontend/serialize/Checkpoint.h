@@ -29,8 +29,7 @@ struct Checkpoint {
 };
 
 void save_checkpoint(const std::string &path, const nn::Module &model,
-                     const optim::Optimizer &optimizer,
-                     const Checkpoint &info);
+                     const optim::Optimizer &optimizer, const Checkpoint &info);
 /// Loads model and optimizer state in place (shapes must match) and the
 /// random generator state; returns the epoch and metadata.
 Checkpoint load_checkpoint(const std::string &path, nn::Module &model,

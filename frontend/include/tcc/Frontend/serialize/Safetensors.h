@@ -40,13 +40,14 @@ struct SafetensorsContent {
 
 /// The file's bytes for these tensors (any layout; written contiguous) and
 /// string metadata. Names must be unique and not "__metadata__".
-std::string safetensors_serialize(
-    const OrderedDict<std::string, Tensor> &tensors,
-    const std::map<std::string, std::string> &metadata = {});
+std::string
+safetensors_serialize(const OrderedDict<std::string, Tensor> &tensors,
+                      const std::map<std::string, std::string> &metadata = {});
 /// Parses file bytes; tensors own copies of their data (CPU). `source`
 /// names the file in errors.
-SafetensorsContent safetensors_deserialize(const void *data, size_t size,
-                                           const std::string &source = "buffer");
+SafetensorsContent
+safetensors_deserialize(const void *data, size_t size,
+                        const std::string &source = "buffer");
 
 /// Writes atomically: to `path` + ".tmp", then renamed over `path`.
 void save_safetensors(const std::string &path,

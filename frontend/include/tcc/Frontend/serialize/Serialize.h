@@ -50,11 +50,13 @@ template <class M>
 InputArchive &operator>>(InputArchive &archive, nn::ModuleHolder<M> &module) {
   return archive >> std::static_pointer_cast<nn::Module>(module.ptr());
 }
-template <class M, class = std::enable_if_t<std::is_base_of<nn::Module, M>::value>>
+template <class M,
+          class = std::enable_if_t<std::is_base_of<nn::Module, M>::value>>
 OutputArchive &operator<<(OutputArchive &archive, const std::shared_ptr<M> &m) {
   return archive << std::static_pointer_cast<nn::Module>(m);
 }
-template <class M, class = std::enable_if_t<std::is_base_of<nn::Module, M>::value>>
+template <class M,
+          class = std::enable_if_t<std::is_base_of<nn::Module, M>::value>>
 InputArchive &operator>>(InputArchive &archive, std::shared_ptr<M> &m) {
   return archive >> std::static_pointer_cast<nn::Module>(m);
 }

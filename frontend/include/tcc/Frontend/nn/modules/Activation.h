@@ -27,7 +27,9 @@ public:
       : options(options) {}
   void reset() override {}
   void pretty_print(std::ostream &stream) const override;
-  Tensor forward(Tensor input) { return functional::leaky_relu(input, options); }
+  Tensor forward(Tensor input) {
+    return functional::leaky_relu(input, options);
+  }
   LeakyReLUOptions options;
 };
 TCC_MODULE(LeakyReLU);
@@ -37,7 +39,9 @@ public:
   explicit GELUImpl(GELUOptions options = {}) : options(std::move(options)) {}
   void reset() override {}
   void pretty_print(std::ostream &stream) const override;
-  Tensor forward(const Tensor &input) { return functional::gelu(input, options); }
+  Tensor forward(const Tensor &input) {
+    return functional::gelu(input, options);
+  }
   GELUOptions options;
 };
 TCC_MODULE(GELU);
@@ -80,10 +84,13 @@ TCC_MODULE(Softmax);
 class LogSoftmaxImpl : public Cloneable<LogSoftmaxImpl> {
 public:
   explicit LogSoftmaxImpl(int64_t dim) : options(dim) {}
-  explicit LogSoftmaxImpl(const LogSoftmaxOptions &options) : options(options) {}
+  explicit LogSoftmaxImpl(const LogSoftmaxOptions &options)
+      : options(options) {}
   void reset() override {}
   void pretty_print(std::ostream &stream) const override;
-  Tensor forward(const Tensor &input) { return input.log_softmax(options.dim()); }
+  Tensor forward(const Tensor &input) {
+    return input.log_softmax(options.dim());
+  }
   LogSoftmaxOptions options;
 };
 TCC_MODULE(LogSoftmax);

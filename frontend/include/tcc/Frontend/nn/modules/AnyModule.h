@@ -41,7 +41,8 @@ class AnyValue {
 public:
   template <class T, class = std::enable_if_t<
                          !std::is_same<std::decay_t<T>, AnyValue>::value>>
-  explicit AnyValue(T &&value) : value_(std::decay_t<T>(std::forward<T>(value))) {}
+  explicit AnyValue(T &&value)
+      : value_(std::decay_t<T>(std::forward<T>(value))) {}
 
   template <class T> T *try_get() { return std::any_cast<T>(&value_); }
   template <class T> T get() {
@@ -92,8 +93,8 @@ template <class M> struct AnyModuleHolder : AnyModulePlaceholder {
     using R = typename Traits::Return;
     static_assert(!std::is_void<R>::value,
                   "AnyModule cannot hold a module whose forward returns void");
-    return AnyValue(module->forward(
-        std::move(*args[I].template try_get<std::tuple_element_t<I, Args>>())...));
+    return AnyValue(module->forward(std::move(
+        *args[I].template try_get<std::tuple_element_t<I, Args>>())...));
   }
   template <size_t I> void check(AnyValue &arg) {
     using T = std::tuple_element_t<I, Args>;
@@ -116,9 +117,11 @@ template <class M> struct AnyModuleHolder : AnyModulePlaceholder {
 class AnyModule {
 public:
   AnyModule() = default;
-  template <class M, class = std::enable_if_t<std::is_base_of<Module, M>::value>>
+  template <class M,
+            class = std::enable_if_t<std::is_base_of<Module, M>::value>>
   explicit AnyModule(std::shared_ptr<M> module)
-      : content_(std::make_shared<detail::AnyModuleHolder<M>>(std::move(module))) {}
+      : content_(
+            std::make_shared<detail::AnyModuleHolder<M>>(std::move(module))) {}
   template <class M, class = std::enable_if_t<
                          std::is_base_of<Module, std::decay_t<M>>::value>>
   explicit AnyModule(M &&module)

@@ -1,4 +1,5 @@
-//===- Container.h - Sequential, ModuleList, ModuleDict, Functional -*- C++ -*-//
+//===- Container.h - Sequential, ModuleList, ModuleDict, Functional -*- C++
+//-*-//
 
 #ifndef TCC_FRONTEND_NN_MODULES_CONTAINER_H
 #define TCC_FRONTEND_NN_MODULES_CONTAINER_H
@@ -86,7 +87,8 @@ public:
   template <class M> void push_back(std::shared_ptr<M> module) {
     push_back(std::to_string(modules_.size()), std::move(module));
   }
-  template <class M> void push_back(std::string name, std::shared_ptr<M> module) {
+  template <class M>
+  void push_back(std::string name, std::shared_ptr<M> module) {
     push_back(std::move(name), AnyModule(std::move(module)));
   }
   template <class M, class = std::enable_if_t<
@@ -122,9 +124,7 @@ public:
   Iterator end() { return modules_.end(); }
   ConstIterator end() const { return modules_.end(); }
 
-  template <class T> T &at(size_t index) {
-    return *checkedCast<T>(index);
-  }
+  template <class T> T &at(size_t index) { return *checkedCast<T>(index); }
   template <class T> std::shared_ptr<T> ptr(size_t index) const {
     return checkedCast<T>(index);
   }
@@ -229,7 +229,8 @@ public:
 
   ModuleDictImpl() = default;
   explicit ModuleDictImpl(
-      const std::vector<std::pair<std::string, std::shared_ptr<Module>>> &modules);
+      const std::vector<std::pair<std::string, std::shared_ptr<Module>>>
+          &modules);
   explicit ModuleDictImpl(
       const OrderedDict<std::string, std::shared_ptr<Module>> &modules);
 
@@ -250,7 +251,9 @@ public:
   void clear();
 
   std::vector<std::string> keys() const { return modules_.keys(); }
-  std::vector<std::shared_ptr<Module>> values() const { return modules_.values(); }
+  std::vector<std::shared_ptr<Module>> values() const {
+    return modules_.values();
+  }
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> items() const {
     return modules_.pairs();
   }
@@ -269,7 +272,7 @@ public:
     auto p = std::dynamic_pointer_cast<T>(modules_[key]);
     if (!p)
       ::tcc::detail::throwError("ModuleDict: module '" + key +
-                         "' is not of the requested type");
+                                "' is not of the requested type");
     return *p;
   }
 

@@ -1,4 +1,5 @@
-//===- Conv.h - Conv1d, Conv2d, ConvTranspose2d ------------------*- C++ -*-===//
+//===- Conv.h - Conv1d, Conv2d, ConvTranspose2d ------------------*- C++
+//-*-===//
 //
 // Weights [out, in / groups, k...] (transposed: [in, out / groups, k...])
 // and biases initialized as libtorch: kaiming_uniform_(a = sqrt(5)) and
@@ -16,7 +17,8 @@
 namespace tcc {
 namespace nn {
 
-template <size_t D, class Derived> class ConvNdImpl : public Cloneable<Derived> {
+template <size_t D, class Derived>
+class ConvNdImpl : public Cloneable<Derived> {
 public:
   explicit ConvNdImpl(ConvOptions<D> options) : options(std::move(options)) {}
   void reset() override;
@@ -35,7 +37,8 @@ class Conv1dImpl : public ConvNdImpl<1, Conv1dImpl> {
 public:
   Conv1dImpl(int64_t input_channels, int64_t output_channels,
              ExpandingArray<1> kernel_size)
-      : Conv1dImpl(Conv1dOptions(input_channels, output_channels, kernel_size)) {}
+      : Conv1dImpl(
+            Conv1dOptions(input_channels, output_channels, kernel_size)) {}
   explicit Conv1dImpl(Conv1dOptions options);
   Tensor forward(const Tensor &input);
 };
@@ -45,7 +48,8 @@ class Conv2dImpl : public ConvNdImpl<2, Conv2dImpl> {
 public:
   Conv2dImpl(int64_t input_channels, int64_t output_channels,
              ExpandingArray<2> kernel_size)
-      : Conv2dImpl(Conv2dOptions(input_channels, output_channels, kernel_size)) {}
+      : Conv2dImpl(
+            Conv2dOptions(input_channels, output_channels, kernel_size)) {}
   explicit Conv2dImpl(Conv2dOptions options);
   Tensor forward(const Tensor &input);
 };

@@ -31,8 +31,9 @@ public:
   using ModuleHolder<EmbeddingImpl>::ModuleHolder;
   using Impl = EmbeddingImpl;
   /// An Embedding whose weight is `embeddings` (2-D), frozen by default.
-  static Embedding from_pretrained(const Tensor &embeddings,
-                                   const EmbeddingFromPretrainedOptions &options = {});
+  static Embedding
+  from_pretrained(const Tensor &embeddings,
+                  const EmbeddingFromPretrainedOptions &options = {});
 };
 
 } // namespace nn

@@ -77,7 +77,8 @@ class UnflattenImpl : public Cloneable<UnflattenImpl> {
 public:
   UnflattenImpl(int64_t dim, std::vector<int64_t> sizes)
       : UnflattenImpl(UnflattenOptions(dim, std::move(sizes))) {}
-  explicit UnflattenImpl(UnflattenOptions options) : options(std::move(options)) {}
+  explicit UnflattenImpl(UnflattenOptions options)
+      : options(std::move(options)) {}
   void reset() override {}
   void pretty_print(std::ostream &stream) const override;
   Tensor forward(const Tensor &input) {

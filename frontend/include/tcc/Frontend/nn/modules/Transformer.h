@@ -26,19 +26,18 @@ namespace nn {
 class MultiheadAttentionImpl : public Cloneable<MultiheadAttentionImpl> {
 public:
   MultiheadAttentionImpl(int64_t embed_dim, int64_t num_heads)
-      : MultiheadAttentionImpl(MultiheadAttentionOptions(embed_dim, num_heads)) {}
+      : MultiheadAttentionImpl(
+            MultiheadAttentionOptions(embed_dim, num_heads)) {}
   explicit MultiheadAttentionImpl(const MultiheadAttentionOptions &options);
   void reset() override;
   void _reset_parameters();
   void pretty_print(std::ostream &stream) const override;
   /// (attention output [L, N, E], weights [N, L, S] averaged over heads, or
   /// [N, heads, L, S]; undefined unless need_weights).
-  std::tuple<Tensor, Tensor> forward(const Tensor &query, const Tensor &key,
-                                     const Tensor &value,
-                                     const Tensor &key_padding_mask = {},
-                                     bool need_weights = true,
-                                     const Tensor &attn_mask = {},
-                                     bool average_attn_weights = true);
+  std::tuple<Tensor, Tensor>
+  forward(const Tensor &query, const Tensor &key, const Tensor &value,
+          const Tensor &key_padding_mask = {}, bool need_weights = true,
+          const Tensor &attn_mask = {}, bool average_attn_weights = true);
 
   MultiheadAttentionOptions options;
   Tensor in_proj_weight;
@@ -54,7 +53,8 @@ class TransformerEncoderLayerImpl
     : public Cloneable<TransformerEncoderLayerImpl> {
 public:
   TransformerEncoderLayerImpl(int64_t d_model, int64_t nhead)
-      : TransformerEncoderLayerImpl(TransformerEncoderLayerOptions(d_model, nhead)) {}
+      : TransformerEncoderLayerImpl(
+            TransformerEncoderLayerOptions(d_model, nhead)) {}
   explicit TransformerEncoderLayerImpl(TransformerEncoderLayerOptions options);
   void reset() override;
   void reset_parameters();
