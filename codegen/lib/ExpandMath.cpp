@@ -2,7 +2,10 @@
 
 #include "tcc/Codegen/Passes.h"
 
+#include "MathApproximations.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -30,6 +33,10 @@ struct ExpandMathPass : tcc::impl::TccExpandMathBase<ExpandMathPass> {
     populateExpandRoundFPattern(patterns);
     populateExpandExp2FPattern(patterns);
     populateMathPolynomialApproximationPatterns(patterns);
+    tcc::populateF64MathExpansionPatterns(patterns);
+    // bf16 <-> f32 as integer ops: without AVX512-BF16 LLVM would call
+    // __truncsfbf2 (e.g. for --cpu=haswell).
+    arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

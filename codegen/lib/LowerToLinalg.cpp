@@ -1,21 +1,21 @@
 //===- LowerToLinalg.cpp - tcc ops to linalg on tensors -------------------===//
 //
-// Every op becomes loops-to-be (linalg.generic) or a view (reshape), never a
-// library call: kernels must run without imports. Matmul and convolution in
-// fp32 normally reach the runtime's microkernels as library calls of the
-// execution plan; the generic forms here serve other dtypes and fusion.
+// Every op becomes loops-to-be (linalg.generic) or a view (collapse/expand
+// shape), never a library call: kernels must run without imports. The
+// patterns live in one file per op family (LowerElementwise, LowerReductions,
+// LowerNN, LowerShape); this file holds the type conversion and the pass.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tcc/Codegen/Passes.h"
-#include "tcc/IR/TccOps.h"
+#include "tcc/Codegen/LowerToLinalg.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "LoweringUtils.h"
+#include "tcc/Codegen/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_TCCLOWERTOLINALG
@@ -24,212 +24,90 @@ namespace mlir::tcc {
 
 using namespace mlir;
 
+void tcc::populateTccToLinalgTypeConversion(TypeConverter &converter) {
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([](RankedTensorType type) -> Type {
+    return type.clone(lowering::storageType(type.getElementType()));
+  });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> std::optional<Value> {
+    return b.create<UnrealizedConversionCastOp>(loc, type, inputs).getResult(0);
+  };
+  converter.addSourceMaterialization(cast);
+  converter.addTargetMaterialization(cast);
+  converter.addArgumentMaterialization(cast);
+}
+
+void tcc::populateTccToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns) {
+  lowering::populateElementwisePatterns(converter, patterns);
+  lowering::populateReductionPatterns(converter, patterns);
+  lowering::populateNNPatterns(converter, patterns);
+  lowering::populateShapePatterns(converter, patterns);
+}
+
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Building blocks
-//===----------------------------------------------------------------------===//
-
-/// The map from the result's iteration space to an operand broadcast into it
-/// (NumPy rules: dims align on the right, size-1 dims read index 0).
-AffineMap broadcastMap(ShapedType operand, ShapedType result) {
-  MLIRContext *ctx = result.getContext();
-  int64_t offset = result.getRank() - operand.getRank();
-  SmallVector<AffineExpr> exprs;
-  for (int64_t i = 0; i < operand.getRank(); ++i) {
-    bool broadcast =
-        operand.getDimSize(i) == 1 && result.getDimSize(i + offset) != 1;
-    exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                              : getAffineDimExpr(i + offset, ctx));
-  }
-  return AffineMap::get(result.getRank(), 0, exprs, ctx);
-}
-
-using ScalarBuilder =
-    function_ref<Value(OpBuilder &, Location, ValueRange /*operands*/)>;
-
-/// A linalg.generic over the result's shape that reads every input with
-/// broadcasting and computes one element with `body`.
-Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
-                       ValueRange inputs, ScalarBuilder body) {
-  SmallVector<AffineMap> maps;
-  for (Value input : inputs)
-    maps.push_back(broadcastMap(cast<ShapedType>(input.getType()), resultType));
-  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
-  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
-                                             utils::IteratorType::parallel);
-  Value init = b.create<tensor::EmptyOp>(loc, resultType.getShape(),
-                                         resultType.getElementType());
-  auto generic = b.create<linalg::GenericOp>(
-      loc, resultType, inputs, init, maps, iterators,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        Value result = body(nested, nestedLoc, args.drop_back());
-        nested.create<linalg::YieldOp>(nestedLoc, result);
-      });
-  return generic.getResult(0);
-}
-
-bool isFloat(Value v) { return isa<FloatType>(getElementTypeOrSelf(v.getType())); }
-
-//===----------------------------------------------------------------------===//
-// Elementwise ops: one scalar builder per op
-//===----------------------------------------------------------------------===//
-
-template <typename Op>
-struct ElementwiseLowering : OpConversionPattern<Op> {
-  using Fn = Value (*)(OpBuilder &, Location, Op, ValueRange);
-  ElementwiseLowering(MLIRContext *ctx, Fn fn)
-      : OpConversionPattern<Op>(ctx), fn(fn) {}
-
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto resultType = cast<RankedTensorType>(op.getType());
-    Value result = buildElementwise(
-        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return fn(b, loc, op, args);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-  Fn fn;
-};
-
-Value scalarAdd(OpBuilder &b, Location loc, tcc::AddOp, ValueRange v) {
-  if (isFloat(v[0]))
-    return b.create<arith::AddFOp>(loc, v[0], v[1]);
-  if (v[0].getType().isInteger(1))
-    return b.create<arith::OrIOp>(loc, v[0], v[1]);
-  return b.create<arith::AddIOp>(loc, v[0], v[1]);
-}
-
-Value scalarExp(OpBuilder &b, Location loc, tcc::ExpOp, ValueRange v) {
-  return b.create<math::ExpOp>(loc, v[0]);
-}
-
-//===----------------------------------------------------------------------===//
-// Matmul: batched, with broadcast batch dimensions
-//===----------------------------------------------------------------------===//
-
-struct MatmulLowering : OpConversionPattern<tcc::MatmulOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tcc::MatmulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto resultType = cast<RankedTensorType>(op.getType());
-    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-    auto rhsType = cast<RankedTensorType>(op.getRhs().getType());
-    MLIRContext *ctx = rewriter.getContext();
-    int64_t rank = resultType.getRank(), loops = rank + 1;
-    AffineExpr m = getAffineDimExpr(rank - 2, ctx),
-               n = getAffineDimExpr(rank - 1, ctx),
-               k = getAffineDimExpr(rank, ctx);
-
-    // Batch dims of an operand, broadcast like elementwise operands.
-    auto batchExprs = [&](RankedTensorType type) {
-      SmallVector<AffineExpr> exprs;
-      int64_t batchRank = type.getRank() - 2, offset = rank - 2 - batchRank;
-      for (int64_t i = 0; i < batchRank; ++i) {
-        bool broadcast = type.getDimSize(i) == 1 &&
-                         resultType.getDimSize(i + offset) != 1;
-        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                                  : getAffineDimExpr(i + offset, ctx));
-      }
-      return exprs;
-    };
-    SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType);
-    lhsExprs.append({m, k});
-    SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType);
-    rhsExprs.append({k, n});
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(loops, 0, lhsExprs, ctx),
-        AffineMap::get(loops, 0, rhsExprs, ctx),
-        AffineMap::get(
-            loops, 0,
-            AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(), ctx)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-
-    Type elementType = resultType.getElementType();
-    Value zero = rewriter.create<arith::ConstantOp>(
-        loc, elementType, rewriter.getZeroAttr(elementType));
-    Value empty = rewriter.create<tensor::EmptyOp>(loc, resultType.getShape(),
-                                                   elementType);
-    Value init = rewriter.create<linalg::FillOp>(loc, zero, empty).result();
-    bool floating = isa<FloatType>(elementType);
-    auto generic = rewriter.create<linalg::GenericOp>(
-        loc, resultType, ValueRange{adaptor.getLhs(), adaptor.getRhs()}, init,
-        maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value product =
-              floating ? b.create<arith::MulFOp>(l, args[0], args[1]).getResult()
-                       : b.create<arith::MulIOp>(l, args[0], args[1]).getResult();
-          Value sum =
-              floating ? b.create<arith::AddFOp>(l, args[2], product).getResult()
-                       : b.create<arith::AddIOp>(l, args[2], product).getResult();
-          b.create<linalg::YieldOp>(l, sum);
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Views and constants
-//===----------------------------------------------------------------------===//
-
-struct ReshapeLowering : OpConversionPattern<tcc::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tcc::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto resultType = op.getType();
-    auto shapeType = RankedTensorType::get({resultType.getRank()},
-                                           rewriter.getIndexType());
-    SmallVector<APInt> dims;
-    for (int64_t d : resultType.getShape())
-      dims.push_back(APInt(64, d));
-    Value shape = rewriter.create<arith::ConstantOp>(
-        op.getLoc(), DenseElementsAttr::get(shapeType, dims));
-    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, resultType,
-                                                   adaptor.getInput(), shape);
-    return success();
-  }
-};
-
-struct ConstantLowering : OpConversionPattern<tcc::ConstantOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tcc::ConstantOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getValue());
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// The pass
-//===----------------------------------------------------------------------===//
 
 struct LowerToLinalgPass : tcc::impl::TccLowerToLinalgBase<LowerToLinalgPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    TypeConverter converter;
+    tcc::populateTccToLinalgTypeConversion(converter);
     RewritePatternSet patterns(ctx);
-    patterns.add<ElementwiseLowering<tcc::AddOp>>(ctx, scalarAdd);
-    patterns.add<ElementwiseLowering<tcc::ExpOp>>(ctx, scalarExp);
-    patterns.add<MatmulLowering, ReshapeLowering, ConstantLowering>(ctx);
+    tcc::populateTccToLinalgPatterns(converter, patterns);
+    // Function signatures with ui8 tensors become i8 ones.
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<tcc::TccDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    getOperation()->walk(copyArgumentsAndDuplicates);
+    getOperation()->walk(markArgumentsReadOnly);
+  }
+
+  /// Kernel inputs are read-only: other kernels may read the same buffers.
+  /// Without this, one-shot bufferization may compute a result in place in
+  /// an argument's buffer (e.g. linear's accumulator starting from its bias,
+  /// once the canonicalizer folds the bias copy away).
+  static void markArgumentsReadOnly(func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    auto readOnly = BoolAttr::get(func.getContext(), false);
+    for (BlockArgument arg : func.getArguments())
+      if (isa<TensorType>(arg.getType()))
+        func.setArgAttr(arg.getArgNumber(), "bufferization.writable", readOnly);
+  }
+
+  /// An identity op (dropout, a same-type reshape, ...) lowers to its operand,
+  /// so a function may return its own argument or one value twice. Each
+  /// result gets a buffer of its own instead: bufferization turns results
+  /// into out-parameters, and MLIR 19's buffer-results-to-out-params
+  /// dereferences the defining op of every returned buffer.
+  static void copyArgumentsAndDuplicates(func::ReturnOp ret) {
+    OpBuilder b(ret);
+    llvm::SmallPtrSet<Value, 4> seen;
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value value = operand.get();
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type || (!isa<BlockArgument>(value) && seen.insert(value).second))
+        continue;
+      Value init = b.create<tensor::EmptyOp>(ret.getLoc(), type.getShape(),
+                                             type.getElementType());
+      operand.set(
+          b.create<linalg::CopyOp>(ret.getLoc(), value, init).getResult(0));
+    }
   }
 };
 

@@ -3,6 +3,7 @@
 #include "tcc/Codegen/ModelCompiler.h"
 #include "tcc/Codegen/MemoryPlan.h"
 #include "tcc/IR/TccOps.h"
+#include "tcc/Passes/Epilogue.h"
 #include "tcc/Passes/Passes.h"
 
 #include "tcc/runtime/ArtifactBuilder.h"
@@ -127,8 +128,21 @@ public:
 
 private:
   LogicalResult lowerOp(Operation *op);
-  LogicalResult lowerMatmul(MatmulOp op);
+  /// A microkernel call for an epilogue group; false when the shapes don't
+  /// fit one (the caller compiles a kernel instead).
+  bool lowerLibraryCall(const Epilogue &epilogue,
+                        function_ref<Value(Value)> outside, Value result);
+  bool lowerMatmul(MatmulOp op, function_ref<Value(Value)> outside,
+                   artifact::EpilogueT epilogue, Value result);
+  void lowerLinear(LinearOp op, function_ref<Value(Value)> outside,
+                   artifact::EpilogueT epilogue, Value result);
+  void lowerConv2d(Conv2dOp op, function_ref<Value(Value)> outside,
+                   artifact::EpilogueT epilogue, Value result);
   void addKernel(Operation *op);
+  /// The buffer holding `value`, creating constants' buffers on first use.
+  uint32_t bufferOf(Value value);
+  /// The packed form of a constant fp32 weight [n, k] (B transposed).
+  std::optional<uint32_t> packedWeight(Value weight, int64_t n, int64_t k);
   uint32_t arenaBuffer(Value value);
   uint32_t bufferFor(Value value);
   void use(uint32_t buffer);
@@ -141,6 +155,10 @@ private:
   ArtifactBuilder builder;
   std::vector<Step> steps;
   DenseMap<Value, uint32_t> buffers;
+  /// The source ops of library-call steps, by step index.
+  std::map<size_t, std::vector<std::string>> stepSources;
+  /// Constant [n, k] weights packed for tcc_sgemm (lookups only).
+  DenseMap<Value, uint32_t> packedWeights;
   /// Results returned once, computed straight into their output buffer.
   DenseMap<Value, uint32_t> directOutputs;
 
@@ -177,6 +195,45 @@ uint32_t ModelLowering::bufferFor(Value value) {
   uint32_t buffer =
       direct != directOutputs.end() ? direct->second : arenaBuffer(value);
   buffers[value] = buffer;
+  return buffer;
+}
+
+uint32_t ModelLowering::bufferOf(Value value) {
+  auto it = buffers.find(value);
+  if (it != buffers.end())
+    return it->second;
+  // Constants are written to the artifact when first needed in their plain
+  // form: a weight only used packed is stored packed only.
+  auto constant = value.getDefiningOp<ConstantOp>();
+  assert(constant && "a value used before it has a buffer must be a constant");
+  auto type = cast<RankedTensorType>(constant.getType());
+  std::vector<uint8_t> bytes = constantBytes(constant.getValue());
+  uint32_t buffer = builder.addConstantBuffer(
+      *toDType(type.getElementType()),
+      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      bytes.data());
+  buffers[value] = buffer;
+  return buffer;
+}
+
+std::optional<uint32_t> ModelLowering::packedWeight(Value weight, int64_t n,
+                                                    int64_t k) {
+  auto constant = weight.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  if (auto it = packedWeights.find(weight); it != packedWeights.end())
+    return it->second;
+  std::vector<uint8_t> raw = constantBytes(constant.getValue());
+  std::vector<uint8_t> packed(tcc_sgemm_packed_b_size(k, n) + 64);
+  // The packed buffer must be 64-byte aligned while packing.
+  void *aligned = reinterpret_cast<void *>(
+      (reinterpret_cast<uintptr_t>(packed.data()) + 63) & ~uintptr_t(63));
+  if (tcc_sgemm_pack_b(k, n, reinterpret_cast<const float *>(raw.data()), k,
+                       /*trans_b=*/1, aligned) != TCC_KERNEL_OK)
+    return std::nullopt;
+  int64_t size = static_cast<int64_t>(tcc_sgemm_packed_b_size(k, n));
+  uint32_t buffer = builder.addConstantBuffer(artifact::DType::U8, {size}, aligned);
+  packedWeights[weight] = buffer;
   return buffer;
 }
 
@@ -222,25 +279,51 @@ void ModelLowering::addKernel(Operation *op) {
     kernel.sourceOps.push_back(describe(op));
   }
   for (Value operand : op->getOperands()) {
-    kernel.bindings.push_back(buffers.at(operand));
-    use(buffers.at(operand));
+    kernel.bindings.push_back(bufferOf(operand));
+    use(kernel.bindings.back());
   }
   for (Value result : op->getResults())
     kernel.bindings.push_back(bufferFor(result));
   addStep(std::move(kernel));
 }
 
+static artifact::Activation toArtifact(EpilogueActivation activation) {
+  switch (activation) {
+  case EpilogueActivation::None: return artifact::Activation::None;
+  case EpilogueActivation::Relu: return artifact::Activation::Relu;
+  case EpilogueActivation::Clamp: return artifact::Activation::Clamp;
+  case EpilogueActivation::Gelu: return artifact::Activation::Gelu;
+  case EpilogueActivation::GeluTanh: return artifact::Activation::GeluTanh;
+  case EpilogueActivation::Silu: return artifact::Activation::Silu;
+  case EpilogueActivation::Sigmoid: return artifact::Activation::Sigmoid;
+  case EpilogueActivation::Tanh: return artifact::Activation::Tanh;
+  }
+  return artifact::Activation::None;
+}
+
+static std::unique_ptr<artifact::EpilogueT>
+toArtifact(const artifact::EpilogueT &epilogue) {
+  return std::make_unique<artifact::EpilogueT>(epilogue);
+}
+
+static std::vector<std::string> describeAll(ArrayRef<Operation *> ops) {
+  std::vector<std::string> names;
+  for (Operation *op : ops)
+    names.push_back(describe(op));
+  return names;
+}
+
 /// fp32 matmul as tcc_sgemm calls when each operand's batch is either the
 /// result's or a single matrix shared by all (stride 0).
-LogicalResult ModelLowering::lowerMatmul(MatmulOp op) {
+bool ModelLowering::lowerMatmul(MatmulOp op, function_ref<Value(Value)> outside,
+                                artifact::EpilogueT epilogue, Value result) {
   auto lhs = cast<RankedTensorType>(op.getLhs().getType());
   auto rhs = cast<RankedTensorType>(op.getRhs().getType());
-  auto result = cast<RankedTensorType>(op.getType());
-  ArrayRef<int64_t> batch = result.getShape().drop_back(2);
-  auto batchStride = [&](RankedTensorType type) -> std::optional<int64_t> {
-    ArrayRef<int64_t> own = type.getShape().drop_back(2);
-    int64_t matrix = type.getDimSize(type.getRank() - 2) *
-                     type.getDimSize(type.getRank() - 1);
+  auto type = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+  auto batchStride = [&](RankedTensorType t) -> std::optional<int64_t> {
+    ArrayRef<int64_t> own = t.getShape().drop_back(2);
+    int64_t matrix = t.getDimSize(t.getRank() - 2) * t.getDimSize(t.getRank() - 1);
     if (ShapedType::getNumElements(own) == 1)
       return 0;
     if (own == batch)
@@ -248,19 +331,15 @@ LogicalResult ModelLowering::lowerMatmul(MatmulOp op) {
     return std::nullopt;
   };
   std::optional<int64_t> aStride = batchStride(lhs), bStride = batchStride(rhs);
-  if (!options.useMicrokernels || !result.getElementType().isF32() ||
-      !aStride || !bStride) {
-    addKernel(op);
-    return success();
-  }
+  if (!aStride || !bStride)
+    return false;
   artifact::SgemmT gemm;
-  gemm.a = buffers.at(op.getLhs());
-  gemm.b = buffers.at(op.getRhs());
+  gemm.a = bufferOf(outside(op.getLhs()));
+  gemm.b = bufferOf(outside(op.getRhs()));
   use(gemm.a);
   use(gemm.b);
-  gemm.c = bufferFor(op.getResult());
-  gemm.m = result.getDimSize(result.getRank() - 2);
-  gemm.n = result.getDimSize(result.getRank() - 1);
+  gemm.m = type.getDimSize(type.getRank() - 2);
+  gemm.n = type.getDimSize(type.getRank() - 1);
   gemm.k = lhs.getDimSize(lhs.getRank() - 1);
   gemm.lda = gemm.k;
   gemm.ldb = gemm.n;
@@ -269,25 +348,126 @@ LogicalResult ModelLowering::lowerMatmul(MatmulOp op) {
   gemm.a_batch_stride = *aStride;
   gemm.b_batch_stride = *bStride;
   gemm.c_batch_stride = gemm.m * gemm.n;
+  gemm.epilogue = toArtifact(epilogue);
+  gemm.c = bufferFor(result);
   artifact::OpUnion step;
   step.Set(std::move(gemm));
   addStep(std::move(step));
-  return success();
+  return true;
+}
+
+/// y[m, n] = x[m, k] * W[n, k]^T (+ bias), with W packed at compile time
+/// when it is a constant.
+void ModelLowering::lowerLinear(LinearOp op, function_ref<Value(Value)> outside,
+                                artifact::EpilogueT epilogue, Value result) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  auto weight = cast<RankedTensorType>(op.getWeight().getType());
+  artifact::SgemmT gemm;
+  gemm.k = input.getDimSize(input.getRank() - 1);
+  gemm.n = weight.getDimSize(0);
+  gemm.m = input.getNumElements() / gemm.k;
+  gemm.a = bufferOf(outside(op.getInput()));
+  use(gemm.a);
+  gemm.lda = gemm.k;
+  Value w = outside(op.getWeight());
+  if (std::optional<uint32_t> packed = packedWeight(w, gemm.n, gemm.k)) {
+    gemm.b = *packed;
+    gemm.b_packed = true;
+  } else {
+    gemm.b = bufferOf(w);
+    use(gemm.b);
+    gemm.trans_b = true;
+  }
+  gemm.ldb = gemm.k;
+  gemm.ldc = gemm.n;
+  if (op.getBias()) {
+    epilogue.bias = static_cast<int32_t>(bufferOf(outside(op.getBias())));
+    use(epilogue.bias);
+  }
+  gemm.epilogue = toArtifact(epilogue);
+  gemm.c = bufferFor(result);
+  artifact::OpUnion step;
+  step.Set(std::move(gemm));
+  addStep(std::move(step));
+}
+
+void ModelLowering::lowerConv2d(Conv2dOp op, function_ref<Value(Value)> outside,
+                                artifact::EpilogueT epilogue, Value result) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  auto weight = cast<RankedTensorType>(op.getWeight().getType());
+  auto output = cast<RankedTensorType>(op.getType());
+  bool nhwc = op.getLayout() == Layout::NHWC;
+  artifact::Conv2dT conv;
+  conv.nhwc = nhwc;
+  conv.batch = input.getDimSize(0);
+  conv.in_channels = input.getDimSize(nhwc ? 3 : 1);
+  conv.in_height = input.getDimSize(nhwc ? 1 : 2);
+  conv.in_width = input.getDimSize(nhwc ? 2 : 3);
+  conv.out_channels = output.getDimSize(nhwc ? 3 : 1);
+  conv.kernel_height = weight.getDimSize(nhwc ? 1 : 2);
+  conv.kernel_width = weight.getDimSize(nhwc ? 2 : 3);
+  ArrayRef<int64_t> stride = op.getStride(), padding = op.getPadding(),
+                    dilation = op.getDilation();
+  conv.stride_h = stride[0];
+  conv.stride_w = stride[1];
+  conv.pad_h = padding[0];
+  conv.pad_w = padding[1];
+  conv.dilation_h = dilation[0];
+  conv.dilation_w = dilation[1];
+  conv.groups = op.getGroups();
+  conv.input = bufferOf(outside(op.getInput()));
+  conv.weight = bufferOf(outside(op.getWeight()));
+  use(conv.input);
+  use(conv.weight);
+  if (op.getBias()) {
+    epilogue.bias = static_cast<int32_t>(bufferOf(outside(op.getBias())));
+    use(epilogue.bias);
+  }
+  conv.epilogue = toArtifact(epilogue);
+  conv.output = bufferFor(result);
+  artifact::OpUnion step;
+  step.Set(std::move(conv));
+  addStep(std::move(step));
+}
+
+bool ModelLowering::lowerLibraryCall(const Epilogue &e,
+                                     function_ref<Value(Value)> outside,
+                                     Value result) {
+  if (!options.useMicrokernels)
+    return false;
+  artifact::EpilogueT epilogue;
+  epilogue.activation = toArtifact(e.activation);
+  epilogue.clamp_min = static_cast<float>(e.clampMin);
+  epilogue.clamp_max = static_cast<float>(e.clampMax);
+  if (e.bias) {
+    epilogue.bias = static_cast<int32_t>(bufferOf(outside(e.bias)));
+    use(epilogue.bias);
+  }
+  if (e.residual) {
+    epilogue.residual = static_cast<int32_t>(bufferOf(outside(e.residual)));
+    use(epilogue.residual);
+  }
+  size_t before = steps.size();
+  if (auto matmul = dyn_cast<MatmulOp>(e.anchor)) {
+    if (!lowerMatmul(matmul, outside, epilogue, result))
+      return false;
+  } else if (auto linear = dyn_cast<LinearOp>(e.anchor)) {
+    lowerLinear(linear, outside, epilogue, result);
+  } else {
+    lowerConv2d(cast<Conv2dOp>(e.anchor), outside, epilogue, result);
+  }
+  assert(steps.size() == before + 1);
+  (void)before;
+  stepSources[steps.size() - 1] = describeAll(e.ops);
+  return true;
 }
 
 LogicalResult ModelLowering::lowerOp(Operation *op) {
-  if (auto constant = dyn_cast<ConstantOp>(op)) {
-    auto type = cast<RankedTensorType>(constant.getType());
-    std::vector<uint8_t> bytes = constantBytes(constant.getValue());
-    buffers[constant.getResult()] = builder.addConstantBuffer(
-        *toDType(type.getElementType()),
-        std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
-        bytes.data());
-    return success();
-  }
+  if (isa<ConstantOp>(op))
+    return success(); // written when first used
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     // A view: the same bytes under another shape.
-    uint32_t source = buffers.at(reshape.getInput());
+    uint32_t source = bufferOf(reshape.getInput());
     const artifact::BufferT &from = *builder.model().buffers[source];
     auto type = reshape.getType();
     uint32_t view = builder.addBuffer(
@@ -302,8 +482,31 @@ LogicalResult ModelLowering::lowerOp(Operation *op) {
     buffers[reshape.getResult()] = view;
     return success();
   }
-  if (auto matmul = dyn_cast<MatmulOp>(op))
-    return lowerMatmul(matmul);
+  auto identity = [](Value v) { return v; };
+  if (isEpilogueAnchor(op)) {
+    Epilogue single;
+    single.anchor = op;
+    single.ops.push_back(op);
+    if (lowerLibraryCall(single, identity, op->getResult(0)))
+      return success();
+  }
+  if (auto fusion = dyn_cast<FusionOp>(op)) {
+    SmallVector<Operation *> inner;
+    for (Operation &o : fusion.getBlock().without_terminator())
+      inner.push_back(&o);
+    // Values of the group as the plan sees them: block arguments are the
+    // fusion's operands; constants copied inside stay constants.
+    auto outside = [&](Value v) -> Value {
+      if (auto arg = dyn_cast<BlockArgument>(v))
+        if (arg.getOwner() == &fusion.getBlock())
+          return fusion.getOperand(arg.getArgNumber());
+      return v;
+    };
+    std::optional<Epilogue> epilogue = matchEpilogueGroup(inner);
+    if (epilogue && fusion.getNumResults() == 1 &&
+        lowerLibraryCall(*epilogue, outside, fusion.getResult(0)))
+      return success();
+  }
   if (isa<TccDialect>(op->getDialect())) {
     addKernel(op);
     return success();
@@ -354,7 +557,7 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
     if (directOutputs.count(value))
       continue;
     artifact::CopyT copy;
-    copy.src = buffers.at(value);
+    copy.src = bufferOf(value);
     copy.dst = outputs[index];
     copy.bytes = byteSize(cast<ShapedType>(value.getType()));
     use(copy.src);
@@ -398,7 +601,10 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
         ++summary.copies;
       else
         ++summary.libraryCalls;
-      builder.addStep(std::move(op));
+      auto sources = stepSources.find(index);
+      builder.addStep(std::move(op), sources != stepSources.end()
+                                         ? sources->second
+                                         : std::vector<std::string>());
     }
   }
 

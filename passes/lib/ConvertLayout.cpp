@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tcc {
@@ -119,7 +120,8 @@ template <typename OpTy> void convertToNhwc(OpTy op, RewriterBase &rewriter) {
       op, createTranspose(rewriter, loc, nhwc->getResult(0), kToNchw));
 }
 
-void convertOpsToNhwc(func::FuncOp func) {
+/// Converts the NCHW conv and pooling ops of `func`; returns how many.
+int64_t convertOpsToNhwc(func::FuncOp func) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (!isa<func::FuncOp>(op->getParentOp()))
@@ -142,17 +144,42 @@ void convertOpsToNhwc(func::FuncOp func) {
     llvm::TypeSwitch<Operation *>(op)
         .Case<Conv2dOp, MaxPool2dOp, AvgPool2dOp, AdaptiveAvgPool2dOp>(
             [&](auto typed) { convertToNhwc(typed, rewriter); });
+  return static_cast<int64_t>(ops.size());
+}
+
+/// The transposes of `func` that move data at run time.
+int64_t countRuntimeTransposes(func::FuncOp func) {
+  int64_t count = 0;
+  func.walk([&](TransposeOp op) {
+    if (!op.getInput().getDefiningOp<ConstantOp>())
+      ++count;
+  });
+  return count;
 }
 
 //===----------------------------------------------------------------------===//
 // Step 2: moving and cancelling transposes
 //===----------------------------------------------------------------------===//
 
-/// op(transpose(a, P), transpose(b, P), constant) ->
-///   transpose(op(a, b, constant'), P)
+/// A transpose of `value` by `permutation` in `op`'s block, or null.
+TransposeOp findTranspose(Value value, ArrayRef<int64_t> permutation,
+                          Operation *op) {
+  for (Operation *user : value.getUsers())
+    if (auto t = dyn_cast<TransposeOp>(user);
+        t && t.getPermutation() == permutation &&
+        t->getBlock() == op->getBlock())
+      return t;
+  return {};
+}
+
+/// op(transpose(a, P), transpose(b, P), constant, x) ->
+///   transpose(op(a, b, constant', transpose(x, P^-1)), P)
 /// for a pointwise op, with constant' the constant (broadcast to the
-/// result's rank) permuted by P's inverse at compile time. Fires only when
-/// one of the transposes has no other user, so no transpose is added.
+/// result's rank) permuted by P's inverse at compile time, and x any other
+/// operand of the result's rank (a residual from before the layout change),
+/// whose transpose often exists already (the one feeding the NHWC conv).
+/// Fires only when it removes at least as many transposes as it adds, so
+/// transposes only ever move down and the count never grows.
 struct SinkTransposeThroughPointwise : RewritePattern {
   explicit SinkTransposeThroughPointwise(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
@@ -165,31 +192,62 @@ struct SinkTransposeThroughPointwise : RewritePattern {
                                          "not a pointwise op of a function");
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     std::optional<ArrayRef<int64_t>> permutation;
-    bool removesOne = false;
-    for (Value operand : op->getOperands()) {
-      if (auto transpose = operand.getDefiningOp<TransposeOp>()) {
-        if (transpose.getType().getRank() != type.getRank() ||
-            (permutation && *permutation != transpose.getPermutation()))
+    for (Value operand : op->getOperands())
+      if (auto transpose = operand.getDefiningOp<TransposeOp>();
+          transpose && transpose.getType().getRank() == type.getRank()) {
+        if (permutation && *permutation != transpose.getPermutation())
           return rewriter.notifyMatchFailure(op, "transposes differ");
         permutation = transpose.getPermutation();
-        removesOne |= transpose->hasOneUse();
+      }
+    if (!permutation)
+      return rewriter.notifyMatchFailure(op, "no operand is transposed");
+    SmallVector<int64_t> perm(*permutation), inverse = invert(perm);
+
+    // The transposes that go away (used by `op` alone) against those added:
+    // the one after the op and one per other operand not transposed yet.
+    llvm::SmallPtrSet<Operation *, 4> removed;
+    int64_t added = 1;
+    for (Value operand : op->getOperands()) {
+      if (auto transpose = operand.getDefiningOp<TransposeOp>();
+          transpose && transpose.getPermutation() == ArrayRef<int64_t>(perm)) {
+        if (llvm::all_of(transpose->getUsers(),
+                         [&](Operation *user) { return user == op; }))
+          removed.insert(transpose);
         continue;
       }
-      if (!operand.getDefiningOp<ConstantOp>())
-        return rewriter.notifyMatchFailure(op, "an operand is not transposed");
+      if (operand.getDefiningOp<ConstantOp>())
+        continue;
+      if (cast<RankedTensorType>(operand.getType()).getRank() != type.getRank())
+        return rewriter.notifyMatchFailure(op, "a broadcast operand");
+      if (!findTranspose(operand, inverse, op))
+        ++added;
     }
-    if (!permutation || !removesOne)
-      return rewriter.notifyMatchFailure(op, "no transpose would go away");
+    if (static_cast<int64_t>(removed.size()) < added)
+      return rewriter.notifyMatchFailure(op, "would add transposes");
 
-    SmallVector<int64_t> perm(*permutation), inverse = invert(perm);
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
-      if (auto transpose = operand.getDefiningOp<TransposeOp>()) {
+      if (auto transpose = operand.getDefiningOp<TransposeOp>();
+          transpose && transpose.getPermutation() == ArrayRef<int64_t>(perm)) {
         operands.push_back(transpose.getInput());
         continue;
       }
-      // Broadcasting aligns trailing dims: view the constant at full rank.
+      rewriter.setInsertionPoint(op);
       auto constant = operand.getDefiningOp<ConstantOp>();
+      if (!constant) {
+        // Reuse the existing transpose, moved up if it comes after `op`
+        // (its input is `op`'s operand, so that is always valid).
+        if (TransposeOp existing = findTranspose(operand, inverse, op)) {
+          if (!existing->isBeforeInBlock(op))
+            rewriter.moveOpBefore(existing, op);
+          operands.push_back(existing);
+        } else {
+          operands.push_back(
+              createTranspose(rewriter, op->getLoc(), operand, inverse));
+        }
+        continue;
+      }
+      // Broadcasting aligns trailing dims: view the constant at full rank.
       auto constantType = cast<RankedTensorType>(constant.getType());
       SmallVector<int64_t> shape(type.getRank() - constantType.getRank(), 1);
       llvm::append_range(shape, constantType.getShape());
@@ -197,7 +255,6 @@ struct SinkTransposeThroughPointwise : RewritePattern {
           permuteConstant(constant.getValue(), shape, inverse);
       if (!permuted)
         return rewriter.notifyMatchFailure(op, "unreadable constant");
-      rewriter.setInsertionPoint(op);
       operands.push_back(rewriter.create<ConstantOp>(
           constant.getLoc(), permuted.getType(), permuted));
     }
@@ -294,7 +351,11 @@ struct LinearAbsorbsFlattenedTranspose : OpRewritePattern<LinearOp> {
 
 struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
   void runOnOperation() override {
-    convertOpsToNhwc(getOperation());
+    func::FuncOp func = getOperation();
+    int64_t transposesBefore = countRuntimeTransposes(func);
+    // The function as it was, restored when the conversion does not pay.
+    OwningOpRef<func::FuncOp> original = func.clone();
+    int64_t converted = convertOpsToNhwc(func);
     MLIRContext *context = &getContext();
     // Moving first, with transpose composition and cancellation from the
     // folders; only then the dialect's canonicalizations, which turn
@@ -303,11 +364,18 @@ struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
     RewritePatternSet moving(context);
     moving.add<SinkTransposeThroughPointwise, FoldTransposeOfConstant,
                FoldReshapeOfConstant, LinearAbsorbsFlattenedTranspose>(context);
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(moving));
+    (void)applyPatternsAndFoldGreedily(func, std::move(moving));
     RewritePatternSet canonical(context);
     context->getLoadedDialect<TccDialect>()->getCanonicalizationPatterns(
         canonical);
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(canonical));
+    (void)applyPatternsAndFoldGreedily(func, std::move(canonical));
+    // The runtime's NCHW and NHWC kernels run at about the same speed, so
+    // the conversion pays only when the transposes it leaves (each a copy
+    // of a feature map) are at most one per converted op: a lone conv
+    // between an NCHW argument and an NCHW result stays NCHW.
+    int64_t added = countRuntimeTransposes(func) - transposesBefore;
+    if (converted > 0 && added > converted)
+      func.getBody().takeBody(original->getBody());
   }
 };
 

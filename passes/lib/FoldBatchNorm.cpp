@@ -96,14 +96,24 @@ LogicalResult foldBatchNorm(BatchNormOp bn, RewriterBase &rewriter) {
       weight->data.numElements() / std::max<int64_t>(channels, 1);
   double eps = bn.getEps().convertToDouble();
 
+  // A zero or negative var + eps makes the batch norm's output inf or NaN
+  // in ways a scaled weight would not reproduce: leave it alone.
+  SmallVector<double> scales;
+  for (int64_t o = 0; o < channels; ++o) {
+    double denominator = var->data.getFloat(o) + eps;
+    double scale = gamma->data.getFloat(o) / std::sqrt(denominator);
+    if (!(denominator > 0) || !std::isfinite(scale))
+      return rewriter.notifyMatchFailure(bn, "var + eps is not positive");
+    scales.push_back(scale);
+  }
+
   ConstantData newWeight = weight->data;
   auto biasType =
       RankedTensorType::get({channels}, weight->data.type.getElementType());
   ConstantData newBias = ConstantData::zeros(biasType);
   for (int64_t o = 0; o < channels; ++o) {
     // float64 throughout, rounded once when stored.
-    double scale =
-        gamma->data.getFloat(o) / std::sqrt(var->data.getFloat(o) + eps);
+    double scale = scales[o];
     for (int64_t i = o * perChannel; i < (o + 1) * perChannel; ++i)
       newWeight.setFloat(i, weight->data.getFloat(i) * scale);
     double b = bias ? bias->data.getFloat(o) : 0.0;

@@ -18,6 +18,7 @@ void tcc::buildGraphPipeline(OpPassManager &pm, int optLevel) {
   pm.addNestedPass<func::FuncOp>(createTccFoldConstants());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createTccFuseEpilogues());
   pm.addNestedPass<func::FuncOp>(createTccFuseElementwise());
 }
 
@@ -28,6 +29,7 @@ void tcc::registerGraphPipelines() {
   PassPipelineRegistration<>(
       "tcc-graph-O2",
       "The graph passes of tcc compile -O2: batch-norm folding, NHWC "
-      "layout, constant folding, canonicalization, CSE, fusion",
+      "layout, constant folding, canonicalization, CSE, epilogue and "
+      "elementwise fusion",
       [](OpPassManager &pm) { buildGraphPipeline(pm, 2); });
 }

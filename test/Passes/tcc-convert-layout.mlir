@@ -111,19 +111,56 @@ func.func @pooling(%x: tensor<1x2x4x4xf32>) -> tensor<1x2xf32> {
 
 // -----
 
-// Tests what keeps a transpose: an op the rules do not cover (batch norm,
-// which normalizes dim 1), and a pointwise op whose other operand is
-// neither transposed nor constant.
-// CHECK-LABEL: func.func @transpose_stays
-// CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x3xf32>, %[[Z:.*]]: tensor<1x2x3x3xf32>, %[[P:.*]]: tensor<2xf32>)
-// CHECK: %[[C:.*]] = tcc.conv2d
-// CHECK-NEXT: %[[T:.*]] = tcc.transpose %[[C]] {permutation = array<i64: 0, 3, 1, 2>}
-// CHECK-NEXT: %[[BN:.*]] = tcc.batch_norm %[[T]]
-// CHECK: %[[C2:.*]] = tcc.conv2d
-// CHECK-NEXT: %[[T2:.*]] = tcc.transpose %[[C2]] {permutation = array<i64: 0, 3, 1, 2>}
-// CHECK-NEXT: %[[A:.*]] = tcc.add %[[T2]], %[[Z]]
-// CHECK-NEXT: return %[[BN]], %[[A]]
-func.func @transpose_stays(%x: tensor<1x2x3x3xf32>, %z: tensor<1x2x3x3xf32>, %p: tensor<2xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {
+// Tests what keeps a transpose inside: an op the rules do not cover (batch
+// norm, which normalizes dim 1). Two converted convs and two transposes
+// left: the conversion is kept.
+// CHECK-LABEL: func.func @transpose_before_batch_norm
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x3xf32>, %[[P:.*]]: tensor<2xf32>)
+// CHECK: %[[XT:.*]] = tcc.transpose %[[X]] {permutation = array<i64: 0, 2, 3, 1>}
+// CHECK: %[[C:.*]] = tcc.conv2d %[[XT]]
+// CHECK-NEXT: %[[R:.*]] = tcc.relu %[[C]]
+// CHECK-NEXT: %[[C2:.*]] = tcc.conv2d %[[R]]
+// CHECK-NEXT: %[[T:.*]] = tcc.transpose %[[C2]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: %[[BN:.*]] = tcc.batch_norm %[[T]], %[[P]]
+// CHECK-NEXT: return %[[BN]]
+func.func @transpose_before_batch_norm(%x: tensor<1x2x3x3xf32>, %p: tensor<2xf32>) -> tensor<1x2x3x3xf32> {
+  %w = tcc.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %r = tcc.relu %c : tensor<1x2x3x3xf32>
+  %c2 = tcc.conv2d %r, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %bn = tcc.batch_norm %c2, %p, %p, %p, %p : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %bn : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// Tests that a function stays NCHW when the conversion would leave more
+// transposes than it converts ops: a lone conv with a bias and clamp
+// between an NCHW argument and an NCHW result (two transposes for one op).
+// CHECK-LABEL: func.func @lone_conv
+// CHECK-NOT: tcc.transpose
+// CHECK: tcc.conv2d %{{.*}} {padding = array<i64: 1, 1>} :
+// CHECK-NOT: tcc.transpose
+// CHECK: return
+func.func @lone_conv(%x: tensor<1x2x5x5xf32>) -> tensor<1x3x5x5xf32> {
+  %w = tcc.constant dense<0.5> : tensor<3x2x3x3xf32>
+  %b = tcc.constant dense<[[[1.0]], [[2.0]], [[3.0]]]> : tensor<3x1x1xf32>
+  %c = tcc.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x5x5xf32>
+  %a = tcc.add %c, %b : (tensor<1x3x5x5xf32>, tensor<3x1x1xf32>) -> tensor<1x3x5x5xf32>
+  %y = tcc.clamp %a {min = 0.0 : f64, max = 6.0 : f64} : tensor<1x3x5x5xf32>
+  return %y : tensor<1x3x5x5xf32>
+}
+
+// -----
+
+// Tests that a function stays NCHW when two convs' results meet ops the
+// rules do not move (a batch norm on non-constant parameters, an add of
+// another argument): three or four transposes for two ops.
+// CHECK-LABEL: func.func @unprofitable
+// CHECK-NOT: tcc.transpose
+// CHECK-NOT: layout
+// CHECK: return
+func.func @unprofitable(%x: tensor<1x2x3x3xf32>, %z: tensor<1x2x3x3xf32>, %p: tensor<2xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {
   %w = tcc.constant dense<1.0> : tensor<2x2x1x1xf32>
   %c = tcc.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
   %bn = tcc.batch_norm %c, %p, %p, %p, %p : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>

@@ -181,3 +181,19 @@ func.func @wrong_producer(%x: tensor<4x2x3xf32>, %z: tensor<1x2x3x3xf32>) -> (te
   %y2 = tcc.batch_norm %r, %p, %p, %p, %p : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   return %y, %y2 : tensor<4x2x2xf32>, tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Tests that nothing folds when var + eps is not positive for a channel
+// (var = -1, eps = 1e-5): the batch norm's NaNs are not a scaled weight's.
+// CHECK-LABEL: func.func @negative_variance
+// CHECK: tcc.conv2d %{{.*}}, %{{.*}} :
+// CHECK-NEXT: tcc.batch_norm
+func.func @negative_variance(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x2xf32> {
+  %w = tcc.constant dense<[[[[1.0, 2.0]]], [[[3.0, 4.0]]]]> : tensor<2x1x1x2xf32>
+  %p = tcc.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %var = tcc.constant dense<[1.0, -1.0]> : tensor<2xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x2xf32>) -> tensor<1x2x3x2xf32>
+  %y = tcc.batch_norm %c, %p, %p, %p, %var : (tensor<1x2x3x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x2xf32>
+  return %y : tensor<1x2x3x2xf32>
+}

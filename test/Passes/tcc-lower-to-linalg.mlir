@@ -56,13 +56,53 @@ func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<2x3x5xf32>) -> tensor<2x4x5xf3
 
 // -----
 
-// Tests that reshape becomes a view (tensor.reshape) and constants arith.constant.
+// Tests that reshape becomes a view (collapse_shape, expand_shape, or both
+// through 1-D when no reassociation relates the shapes) and constants
+// arith.constant.
 // CHECK-LABEL: func.func @reshape
 // CHECK: %[[C:.*]] = arith.constant dense<1.000000e+00> : tensor<2x3xf32>
-// CHECK: tensor.reshape %{{.*}}
-// CHECK: return %{{.*}}, %[[C]]
-func.func @reshape(%x: tensor<2x3xf32>) -> (tensor<6xf32>, tensor<2x3xf32>) {
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK: %[[FLAT2:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK: %[[T:.*]] = tensor.expand_shape %[[FLAT2]] {{\[\[}}0, 1]] output_shape [3, 2]
+// CHECK: return %[[FLAT]], %[[C]], %[[T]]
+func.func @reshape(%x: tensor<2x3xf32>) -> (tensor<6xf32>, tensor<2x3xf32>, tensor<3x2xf32>) {
   %0 = tcc.constant dense<1.0> : tensor<2x3xf32>
   %1 = tcc.reshape %x : tensor<2x3xf32> to tensor<6xf32>
-  return %1, %0 : tensor<6xf32>, tensor<2x3xf32>
+  %2 = tcc.reshape %x : tensor<2x3xf32> to tensor<3x2xf32>
+  return %1, %0, %2 : tensor<6xf32>, tensor<2x3xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// Tests that ui8 tensors become signless i8 ones, in the signature and in
+// constants (same bytes), while comparisons stay unsigned; and that kernel
+// arguments are read-only to bufferization.
+// CHECK-LABEL: func.func @unsigned
+// CHECK-SAME: (%{{.*}}: tensor<3xi8> {bufferization.writable = false}) -> (tensor<3xi1>, tensor<3xi8>)
+// CHECK: %[[C:.*]] = arith.constant dense<[1, -56, -1]> : tensor<3xi8>
+// CHECK: linalg.generic
+// CHECK: arith.cmpi ult
+// CHECK: return %{{.*}}, %[[C]]
+func.func @unsigned(%x: tensor<3xui8>) -> (tensor<3xi1>, tensor<3xui8>) {
+  %c = tcc.constant dense<[1, 200, 255]> : tensor<3xui8>
+  %0 = tcc.lt %x, %c : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xi1>
+  return %0, %c : tensor<3xi1>, tensor<3xui8>
+}
+
+// -----
+
+// Tests that a ui8 weight blob keeps its bytes under the i8 type.
+// CHECK-LABEL: func.func @blob
+// CHECK-SAME: () -> tensor<4xi8>
+// CHECK: arith.constant dense_resource<bytes> : tensor<4xi8>
+func.func @blob() -> tensor<4xui8> {
+  %0 = tcc.constant dense_resource<bytes> : tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      bytes: "0x0100000001C8FF07"
+    }
+  }
+#-}

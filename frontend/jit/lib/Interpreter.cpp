@@ -17,9 +17,9 @@
 #include "tcc/Support/InputGuards.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Alignment.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -112,8 +112,79 @@ std::string locationOf(mlir::Operation *op) {
   return text;
 }
 
+/// `result` if it has `value`'s type; an error naming the op otherwise.
+const Tensor &checkResult(mlir::Operation *op, mlir::Value value,
+                          const Tensor &result, const std::string &where) {
+  mlir::Type type = value.getType();
+  auto tensorType = mlir::cast<mlir::RankedTensorType>(type);
+  if (!result.defined() ||
+      scalarTypeOf(tensorType.getElementType()) != result.dtype() ||
+      !IntArrayRef(result.sizes())
+           .equals(IntArrayRef(tensorType.getShape().data(),
+                               tensorType.getShape().size())))
+    jitError(where + "'" + op->getName().getStringRef().str() + "' at " +
+             locationOf(op) + " gave " +
+             (result.defined() ? describe(result) : "nothing") +
+             " for a result of type " + describe(type));
+  return result;
+}
+
 bool sharesStorage(const Tensor &a, const Tensor &b) {
   return a.unsafeGetTensorImpl()->storage == b.unsafeGetTensorImpl()->storage;
+}
+
+/// Runs `block`'s ops in order with the values in `table` and returns the
+/// operands of its terminator (func.return or tcc.yield). A tcc.fusion runs
+/// its body as a nested block: fusion changes how code is generated, not
+/// what it computes.
+std::vector<Tensor> runBlock(const ModuleState &state, mlir::Block &block,
+                             ValueTable &table, std::vector<Tensor> &constants,
+                             const std::string &where) {
+  const BridgeRegistry &registry = bridgeRegistry();
+  for (mlir::Operation &op : block) {
+    llvm::StringRef name = op.getName().getStringRef();
+    if (llvm::isa<mlir::func::ReturnOp, mlir::tcc::YieldOp>(op))
+      return table(op.getOperands());
+    if (auto fusion = llvm::dyn_cast<mlir::tcc::FusionOp>(op)) {
+      ValueTable inner;
+      mlir::Block &fusedBody = fusion.getBlock();
+      for (auto [arg, input] :
+           llvm::zip_equal(fusedBody.getArguments(), fusion.getInputs()))
+        inner.values[arg] = table(input);
+      std::vector<Tensor> fused = runBlock(state, fusedBody, inner, constants, where);
+      for (auto [result, tensor] : llvm::zip_equal(op.getResults(), fused))
+        table.values[result] = checkResult(&op, result, tensor, where);
+      continue;
+    }
+    const InterpretFn *interpret = registry.findInterpreter(name);
+    if (!interpret)
+      jitError(where + "no interpreter mapping for '" + name.str() + "' at " +
+               locationOf(&op));
+    if (op.getNumResults() != 1)
+      jitError(where + "'" + name.str() + "' has " +
+               std::to_string(op.getNumResults()) + " results, expected 1");
+    Tensor result;
+    try {
+      if (llvm::isa<mlir::tcc::ConstantOp>(op)) {
+        std::lock_guard<std::mutex> lock(state.constantsMutex);
+        Tensor &cached = state.constants[&op];
+        if (!cached.defined())
+          cached = (*interpret)(&op, table);
+        result = cached;
+        constants.push_back(result);
+      } else {
+        result = (*interpret)(&op, table);
+      }
+    } catch (const JitError &) {
+      throw;
+    } catch (const Error &e) {
+      jitError(where + "'" + name.str() + "' at " + locationOf(&op) +
+               " failed: " + e.what());
+    }
+    table.values[op.getResult(0)] =
+        checkResult(&op, op.getResult(0), result, where);
+  }
+  jitError(where + "a block ends without a terminator");
 }
 
 } // namespace
@@ -128,12 +199,14 @@ Interpreter::~Interpreter() = default;
 constexpr uint64_t kBufferAlignment = 64;
 
 Interpreter Interpreter::load(const std::string &path) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      mlir::openInputFile(path, llvm::Align(kBufferAlignment), &error);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/true,
+                                  /*IsVolatile=*/false,
+                                  llvm::Align(kBufferAlignment));
   if (!buffer)
-    jitError("cannot load " + path + ": " + error);
-  return Interpreter(loadModule(std::move(buffer), path));
+    jitError(path + ": cannot open: " + buffer.getError().message());
+  return Interpreter(loadModule(std::move(*buffer), path));
 }
 
 Interpreter Interpreter::parse(const std::string &text,
@@ -208,52 +281,9 @@ std::vector<Tensor> Interpreter::run(const std::string &function,
   mlir::Region &body = fn.getBody();
   if (!body.hasOneBlock())
     jitError(where + "functions with more than one block are not supported");
-  const BridgeRegistry &registry = bridgeRegistry();
-  std::vector<Tensor> results;
   std::vector<Tensor> constants;
-  for (mlir::Operation &op : body.front()) {
-    llvm::StringRef name = op.getName().getStringRef();
-    if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) {
-      results = table(ret.getOperands());
-      break;
-    }
-    const InterpretFn *interpret = registry.findInterpreter(name);
-    if (!interpret)
-      jitError(where + "no interpreter mapping for '" + name.str() + "' at " +
-               locationOf(&op));
-    if (op.getNumResults() != 1)
-      jitError(where + "'" + name.str() + "' has " +
-               std::to_string(op.getNumResults()) + " results, expected 1");
-    Tensor result;
-    try {
-      if (llvm::isa<mlir::tcc::ConstantOp>(op)) {
-        std::lock_guard<std::mutex> lock(state_->constantsMutex);
-        Tensor &cached = state_->constants[&op];
-        if (!cached.defined())
-          cached = (*interpret)(&op, table);
-        result = cached;
-        constants.push_back(result);
-      } else {
-        result = (*interpret)(&op, table);
-      }
-    } catch (const JitError &) {
-      throw;
-    } catch (const Error &e) {
-      jitError(where + "'" + name.str() + "' at " + locationOf(&op) +
-               " failed: " + e.what());
-    }
-    mlir::Type type = op.getResult(0).getType();
-    auto tensorType = mlir::cast<mlir::RankedTensorType>(type);
-    if (!result.defined() ||
-        scalarTypeOf(tensorType.getElementType()) != result.dtype() ||
-        !IntArrayRef(result.sizes())
-             .equals(IntArrayRef(tensorType.getShape().data(),
-                                 tensorType.getShape().size())))
-      jitError(where + "'" + name.str() + "' at " + locationOf(&op) + " gave " +
-               (result.defined() ? describe(result) : "nothing") +
-               " for a result of type " + describe(type));
-    table.values[op.getResult(0)] = result;
-  }
+  std::vector<Tensor> results =
+      runBlock(*state_, body.front(), table, constants, where);
   // Callers may write into what they get back: never hand out a cached
   // constant's memory.
   for (Tensor &r : results)

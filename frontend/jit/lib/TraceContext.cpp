@@ -237,8 +237,9 @@ TraceContext::i64ArrayAttr(llvm::StringRef name,
 
 mlir::RankedTensorType TraceContext::type(IntArrayRef shape,
                                           ScalarType dtype) const {
-  return tensorTypeOf(context(), shape, dtype,
-                      std::string("a value of '") + opName() + "'");
+  if (!elementTypeOf(context(), dtype))
+    fail(missingDtypeMessage("a value it computes", dtype));
+  return tensorTypeOf(context(), shape, dtype, "");
 }
 
 ScalarType TraceContext::dtypeOf(mlir::Value v) {

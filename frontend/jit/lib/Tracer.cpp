@@ -107,8 +107,10 @@ mlir::Value Tracer::valueOf(const Tensor &t, bool checkVersion) {
   // buffer, a tensor made by a factory).
   if (!t.is_cpu())
     fail("it reads a tensor that is not on the CPU");
+  if (!elementTypeOf(context(), t.dtype()))
+    fail(missingDtypeMessage("a constant it reads", t.dtype()));
   mlir::RankedTensorType type =
-      tensorTypeOf(context(), t.sizes(), t.dtype(), "a constant it reads");
+      tensorTypeOf(context(), t.sizes(), t.dtype(), "");
   bool named = names_.count(t.unsafeGetTensorImpl()) != 0;
   mlir::Value v;
   if (t.dim() == 0 && !named)
@@ -153,6 +155,8 @@ void Tracer::onOp(const tcc::detail::OpCall &call) {
     mlir::Value v = results[i];
     if (TraceContext::dtypeOf(v) != out.dtype())
       v = ctx.cast(v, out.dtype());
+    if (!elementTypeOf(context(), out.dtype()))
+      fail(missingDtypeMessage("its output " + std::to_string(i), out.dtype()));
     std::vector<int64_t> shape = TraceContext::shapeOf(v);
     if (!IntArrayRef(shape).equals(out.sizes()))
       fail("its mapping gives " + describe(v.getType()) + " for output " +
@@ -205,6 +209,11 @@ Tracer::finish(const std::vector<Tensor> &outputs) {
                               : "output" + std::to_string(i));
   }
   builder_.create<mlir::func::ReturnOp>(location_, results);
+  // Scalars converted to another dtype leave their first literal unused.
+  for (mlir::Operation &op :
+       llvm::make_early_inc_range(function_.getBody().front()))
+    if (llvm::isa<mlir::tcc::ConstantOp>(op) && op.use_empty())
+      op.erase();
   function_.setType(
       mlir::FunctionType::get(context(), function_.getArgumentTypes(),
                               mlir::ValueRange(results).getTypes()));

@@ -65,13 +65,17 @@ std::optional<ScalarType> scalarTypeOf(mlir::Type t) {
   return std::nullopt;
 }
 
+std::string missingDtypeMessage(const std::string &what, ScalarType dtype) {
+  return what + " has dtype " + toString(dtype) +
+         ", which the tcc dialect does not have (it has Float, Double, Half, "
+         "BFloat16, Long, Int, Char, Byte and Bool)";
+}
+
 mlir::RankedTensorType tensorTypeOf(mlir::MLIRContext *ctx, IntArrayRef shape,
                                     ScalarType dtype, const std::string &what) {
   mlir::Type element = elementTypeOf(ctx, dtype);
   if (!element)
-    jitError(what + " has dtype " + toString(dtype) +
-             ", which the tcc dialect does not have (it has Float, Double, "
-             "Half, BFloat16, Long, Int, Char, Byte and Bool)");
+    jitError(missingDtypeMessage(what, dtype));
   return mlir::RankedTensorType::get(
       llvm::ArrayRef<int64_t>(shape.data(), shape.size()), element);
 }

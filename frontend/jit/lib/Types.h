@@ -29,6 +29,9 @@ mlir::Type elementTypeOf(mlir::MLIRContext *ctx, ScalarType dtype);
 /// The dtype of a tcc element type; nullopt for any other type.
 std::optional<ScalarType> scalarTypeOf(mlir::Type elementType);
 
+/// "<what> has dtype Short, which the tcc dialect does not have (...)".
+std::string missingDtypeMessage(const std::string &what, ScalarType dtype);
+
 /// tensor<shape x element>; throws JitError for dtypes the dialect lacks,
 /// naming `what`.
 mlir::RankedTensorType tensorTypeOf(mlir::MLIRContext *ctx, IntArrayRef shape,

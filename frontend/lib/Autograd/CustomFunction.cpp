@@ -61,6 +61,10 @@ variable_list CustomNode::apply(variable_list &&grads) {
   size_t numTensors = 0;
   for (bool b : isTensorArg)
     numTensors += b;
+  // Like libtorch, drop trailing undefined gradients beyond the arguments
+  // (forward's defaulted parameters that apply() was not given).
+  while (all.size() > numArgs && !all.back().defined())
+    all.pop_back();
   // Like libtorch, accept one gradient per argument, or per tensor argument.
   TCC_CHECK(all.size() == numArgs || all.size() == numTensors,
             "function ", name(),

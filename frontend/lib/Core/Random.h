@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <mutex>
 #include <random>
+#include <sstream>
+#include <string>
 
 namespace tcc {
 namespace detail {
@@ -26,6 +28,20 @@ public:
   double uniform() { return double(next() >> 11) * 0x1.0p-53; }
   float uniformFloat() { return float(next() >> 40) * 0x1.0p-24f; }
   void seed(uint64_t s) { engine_.seed(s); }
+  /// The engine's state as text, and back (training checkpoints).
+  std::string state() {
+    std::ostringstream os;
+    os << engine_;
+    return os.str();
+  }
+  bool setState(const std::string &text) {
+    std::istringstream is(text);
+    std::mt19937_64 engine;
+    if (!(is >> engine))
+      return false;
+    engine_ = engine;
+    return true;
+  }
 
 private:
   std::mutex mu_;

@@ -4,10 +4,10 @@
 // epilogue); other dtypes run im2col + GEMM per sample and group.
 // conv_transpose2d: GEMM (W^T x) then col2im, in every dtype.
 //
-// The backward formulas are convolutions themselves, so they differentiate
-// again: d(input) of conv2d is conv_transpose2d of the gradient, d(weight)
-// is a conv2d of the input with the gradient as kernel (stride and dilation
-// swap roles), and conversely for conv_transpose2d.
+// The backward formulas are recorded ops, so they differentiate again:
+// d(input) of conv2d is conv_transpose2d of the gradient, d(weight) is
+// conv2d_weight_grad (im2col of the input times the gradient), and
+// conversely for conv_transpose2d.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,9 +45,16 @@ static const OpDef kConv1d{
     "int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor  "
     "(composite: conv2d on a unit height)",
     ""};
+static const OpDef kConv2dWeightGrad{
+    "conv2d_weight_grad",
+    "conv2d_weight_grad(Tensor input, Tensor grad_output, int[2] kernel_size, "
+    "int[2] stride, int[2] padding, int[2] dilation, int groups) -> Tensor  "
+    "(the weight gradient of conv2d)",
+    "Conv2DWeightGradBackward0"};
 
 void registerConvOps() {
-  for (const OpDef *op : {&kConv2d, &kConvTranspose2d, &kConv1d})
+  for (const OpDef *op :
+       {&kConv2d, &kConvTranspose2d, &kConv1d, &kConv2dWeightGrad})
     registerOp(*op);
 }
 
@@ -56,9 +63,9 @@ namespace {
 /// Sizes of one convolution, named as in conv2d (for conv_transpose2d,
 /// "input" is the conv2d output it maps from and "out" the conv2d input).
 struct ConvGeometry {
-  int64_t n, c, h, w;    // conv2d input
-  int64_t o, oh, ow;     // conv2d output
-  int64_t kh, kw;        // kernel
+  int64_t n, c, h, w; // conv2d input
+  int64_t o, oh, ow;  // conv2d output
+  int64_t kh, kw;     // kernel
   int64_t sh, sw, ph, pw, dh, dw, groups;
   int64_t cg() const { return c / groups; }
   int64_t og() const { return o / groups; }
@@ -67,8 +74,7 @@ struct ConvGeometry {
 
 /// columns[(c * kh + i) * kw + j][oh * OW + ow] = x[c][ih][iw] (0 outside),
 /// for one sample and group; x points at its first channel.
-template <class T>
-void im2col(const T *x, const ConvGeometry &g, T *columns) {
+template <class T> void im2col(const T *x, const ConvGeometry &g, T *columns) {
   int64_t pixels = g.oh * g.ow;
   for (int64_t c = 0; c < g.cg(); ++c)
     for (int64_t i = 0; i < g.kh; ++i)
@@ -91,8 +97,7 @@ void im2col(const T *x, const ConvGeometry &g, T *columns) {
 }
 
 /// The adjoint of im2col: x[c][ih][iw] += columns[...] (x pre-zeroed).
-template <class T>
-void col2im(const T *columns, const ConvGeometry &g, T *x) {
+template <class T> void col2im(const T *columns, const ConvGeometry &g, T *x) {
   int64_t pixels = g.oh * g.ow;
   for (int64_t c = 0; c < g.cg(); ++c)
     for (int64_t i = 0; i < g.kh; ++i)
@@ -128,8 +133,8 @@ void addBias(T *out, const T *bias, int64_t n, int64_t channels,
 
 bool fitsConvKernel(const ConvGeometry &g) {
   const int64_t limit = int64_t(1) << 31;
-  for (int64_t v : {g.n, g.c, g.h, g.w, g.o, g.kh, g.kw, g.sh, g.sw, g.ph,
-                    g.pw, g.dh, g.dw, g.groups})
+  for (int64_t v : {g.n, g.c, g.h, g.w, g.o, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw,
+                    g.dh, g.dw, g.groups})
     if (v >= limit)
       return false;
   return g.c > 0 && g.h > 0 && g.w > 0 && g.kh > 0 && g.kw > 0;
@@ -170,8 +175,8 @@ void conv2dFloatKernel(const Tensor &x, const Tensor &w, const Tensor &bias,
     a.workspace = dataOf<uint8_t>(workspace);
   }
   tcc_kernel_status st = tcc_conv2d(&a, &par);
-  TCC_CHECK(st == TCC_KERNEL_OK, "conv2d kernel failed: ",
-            tcc_kernels_last_error());
+  TCC_CHECK(st == TCC_KERNEL_OK,
+            "conv2d kernel failed: ", tcc_kernels_last_error());
 }
 
 Tensor conv2dKernel(const Tensor &input, const Tensor &weight,
@@ -243,37 +248,119 @@ Tensor convTranspose2dKernel(const Tensor &input, const Tensor &weight,
           gemmRowMajor<T>(kdim, pixels, g.og(), wp + grp * kdim * g.og(),
                           g.og(), xp + (s * g.o + grp * g.og()) * pixels,
                           pixels, columns.data(), pixels, false);
-          col2im(columns.data(), g,
-                 op + (s * g.c + grp * g.cg()) * g.h * g.w);
+          col2im(columns.data(), g, op + (s * g.c + grp * g.cg()) * g.h * g.w);
         }
     });
   }
   if (b.defined()) {
     TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv_transpose2d", [&] {
-      addBias(dataOf<scalar_t>(out), dataOf<scalar_t>(b), g.n, g.c,
-              g.h * g.w);
+      addBias(dataOf<scalar_t>(out), dataOf<scalar_t>(b), g.n, g.c, g.h * g.w);
     });
   }
   return out;
 }
 
-/// d(loss)/d(weight) of conv2d(input, w) with output gradient `grad`, as a
-/// grouped conv2d: input channels become the batch, the batch becomes the
-/// channels, `grad` is the kernel, stride and dilation swap.
+/// The output padding of conv_transpose2d that restores the input size of
+/// the conv2d `g` describes.
+std::pair<int64_t, int64_t> restoringOutputPadding(const ConvGeometry &g) {
+  return {g.h - ((g.oh - 1) * g.sh - 2 * g.ph + g.dh * (g.kh - 1) + 1),
+          g.w - ((g.ow - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + 1)};
+}
+
+/// C[m, n] (+)= A[m, k] @ B^T for a row-major B [n, k]: the runtime's
+/// sgemm reads B transposed; other dtypes transpose it into `scratch`.
+template <class T>
+void gemmTransposedB(int64_t m, int64_t n, int64_t k, const T *a, const T *b,
+                     T *c, bool accumulate, std::vector<T> &scratch) {
+  if constexpr (std::is_same<T, float>::value) {
+    tcc_epilogue ep{};
+    ep.alpha = 1;
+    ep.residual = c;
+    ep.ld_residual = n;
+    ep.beta = 1;
+    tcc_sgemm_args args{};
+    args.m = m;
+    args.n = n;
+    args.k = k;
+    args.a = a;
+    args.lda = k;
+    args.b = b;
+    args.ldb = k;
+    args.trans_b = 1;
+    args.c = c;
+    args.ldc = n;
+    args.epilogue = accumulate ? &ep : nullptr;
+    runSgemm(args);
+  } else {
+    scratch.resize(size_t(n * k));
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t p = 0; p < k; ++p)
+        scratch[size_t(p * n + r)] = b[r * k + p];
+    gemmRowMajor<T>(m, n, k, a, k, scratch.data(), n, c, n, accumulate);
+  }
+}
+
+/// dW[o][(c, i, j)] = sum over samples and pixels of grad[o][p] *
+/// columns[(c, i, j)][p]: per sample and group, one GEMM against the
+/// im2col of the input (B read transposed).
+Tensor weightGradKernel(const Tensor &input, const Tensor &grad,
+                        const ConvGeometry &g) {
+  Tensor out = makeEmpty({g.o, g.cg(), g.kh, g.kw}, input.dtype());
+  int64_t pixels = g.oh * g.ow, kdim = g.kdim();
+  if (out.numel() == 0)
+    return out;
+  if (g.n == 0 || pixels == 0)
+    return out.zero_();
+  Tensor x = contiguousCopyIfNeeded(input), go = contiguousCopyIfNeeded(grad);
+  TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv2d_weight_grad", [&] {
+    using T = scalar_t;
+    std::vector<T> columns(size_t(kdim * pixels));
+    std::vector<T> transposed;
+    const T *xp = dataOf<T>(x), *gp = dataOf<T>(go);
+    T *op = dataOf<T>(out);
+    for (int64_t s = 0; s < g.n; ++s)
+      for (int64_t grp = 0; grp < g.groups; ++grp) {
+        im2col(xp + (s * g.c + grp * g.cg()) * g.h * g.w, g, columns.data());
+        gemmTransposedB<T>(
+            g.og(), kdim, pixels, gp + (s * g.o + grp * g.og()) * pixels,
+            columns.data(), op + grp * g.og() * kdim, s > 0, transposed);
+      }
+  });
+  return out;
+}
+
+/// d(loss)/d(weight) of conv2d(input, w) with output gradient `grad`,
+/// recorded as an op: it is bilinear, so its own gradients are the
+/// convolutions of the other operand with the incoming gradient.
 Tensor convWeightGrad(const Tensor &input, const Tensor &grad,
                       const ConvGeometry &g) {
-  int64_t n = input.size(0);
-  Tensor in2 = input.reshape({n, g.groups, g.cg(), g.h, g.w})
-                   .permute({2, 1, 0, 3, 4})
-                   .reshape({g.cg(), g.groups * n, g.h, g.w});
-  Tensor k2 = grad.reshape({n, g.groups, g.og(), g.oh, g.ow})
-                  .permute({1, 2, 0, 3, 4})
-                  .reshape({g.o, n, g.oh, g.ow});
-  Tensor r = conv2d(in2, k2, std::nullopt, {g.dh, g.dw}, {g.ph, g.pw},
-                    {g.sh, g.sw}, g.groups);
-  if (r.size(2) != g.kh || r.size(3) != g.kw)
-    r = r.narrow(2, 0, g.kh).narrow(3, 0, g.kw);
-  return r.transpose(0, 1);
+  return recordOp(
+      kConv2dWeightGrad, {input, grad},
+      [&] { return weightGradKernel(input, grad, g); },
+      [&](const Tensor &) -> FunctionNode::Formula {
+        return
+            [sx = SavedVariable(input, false), sg = SavedVariable(grad, false),
+             g](FunctionNode &n, const variable_list &gw) -> variable_list {
+              variable_list r(2);
+              if (n.needs_input_grad(0)) {
+                auto [oph, opw] = restoringOutputPadding(g);
+                r[0] = conv_transpose2d(n.unpack(sg), gw[0], std::nullopt,
+                                        {g.sh, g.sw}, {g.ph, g.pw}, {oph, opw},
+                                        g.groups, {g.dh, g.dw});
+              }
+              if (n.needs_input_grad(1))
+                r[1] = conv2d(n.unpack(sx), gw[0], std::nullopt, {g.sh, g.sw},
+                              {g.ph, g.pw}, {g.dh, g.dw}, g.groups);
+              return r;
+            };
+      },
+      [&] {
+        return AttrList{{"kernel_size", std::vector<int64_t>{g.kh, g.kw}},
+                        {"stride", std::vector<int64_t>{g.sh, g.sw}},
+                        {"padding", std::vector<int64_t>{g.ph, g.pw}},
+                        {"dilation", std::vector<int64_t>{g.dh, g.dw}},
+                        {"groups", g.groups}};
+      });
 }
 
 struct ConvArgs {
@@ -281,8 +368,8 @@ struct ConvArgs {
   int64_t groups;
 };
 
-ConvArgs convArgs(IntArrayRef stride, IntArrayRef padding,
-                  IntArrayRef dilation, int64_t groups, const char *op) {
+ConvArgs convArgs(IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                  int64_t groups, const char *op) {
   ConvArgs a{expandParam(stride, 2, op, "stride"),
              expandParam(padding, 2, op, "padding"),
              expandParam(dilation, 2, op, "dilation"), groups};
@@ -302,11 +389,13 @@ void checkConvTensors(const Tensor &input, const Tensor &weight,
   checkDefined(weight, op);
   checkCpu(input, op);
   checkCpu(weight, op);
-  TCC_CHECK(weight.dim() == 4, op, ": expected a 4-D weight, but got weight "
-                                   "of size ",
+  TCC_CHECK(weight.dim() == 4, op,
+            ": expected a 4-D weight, but got weight "
+            "of size ",
             weight.sizes());
-  TCC_CHECK(input.dim() == 3 || input.dim() == 4, "Expected 3D (unbatched) "
-                                                  "or 4D (batched) input to ",
+  TCC_CHECK(input.dim() == 3 || input.dim() == 4,
+            "Expected 3D (unbatched) "
+            "or 4D (batched) input to ",
             op, ", but got input of size: ", input.sizes());
   checkFloating(input, op, "input");
   TCC_CHECK(input.dtype() == weight.dtype(), op, ": input type (",
@@ -314,9 +403,8 @@ void checkConvTensors(const Tensor &input, const Tensor &weight,
             ") should be the same");
   if (bias.defined()) {
     checkCpu(bias, op);
-    TCC_CHECK(bias.dtype() == weight.dtype(), op, ": bias type (",
-              bias.dtype(), ") and weight type (", weight.dtype(),
-              ") should be the same");
+    TCC_CHECK(bias.dtype() == weight.dtype(), op, ": bias type (", bias.dtype(),
+              ") and weight type (", weight.dtype(), ") should be the same");
   }
 }
 
@@ -363,27 +451,24 @@ Tensor conv2dBatched(const Tensor &input, const Tensor &weight,
       kConv2d, {input, weight, bias},
       [&] { return conv2dKernel(input, weight, bias, g); },
       [&](const Tensor &) -> FunctionNode::Formula {
-        return [sx = SavedVariable(input, false),
-                sw = SavedVariable(weight, false),
-                g](FunctionNode &n, const variable_list &grads) -> variable_list {
-          variable_list r(3);
-          const Tensor &go = grads[0];
-          if (n.needs_input_grad(0)) {
-            // The output padding that restores the input's size.
-            int64_t oph = g.h - ((g.oh - 1) * g.sh - 2 * g.ph +
-                                 g.dh * (g.kh - 1) + 1);
-            int64_t opw = g.w - ((g.ow - 1) * g.sw - 2 * g.pw +
-                                 g.dw * (g.kw - 1) + 1);
-            r[0] = conv_transpose2d(go, n.unpack(sw), std::nullopt,
-                                    {g.sh, g.sw}, {g.ph, g.pw}, {oph, opw},
-                                    g.groups, {g.dh, g.dw});
-          }
-          if (n.needs_input_grad(1))
-            r[1] = convWeightGrad(n.unpack(sx), go, g);
-          if (n.needs_input_grad(2))
-            r[2] = go.sum({0, 2, 3});
-          return r;
-        };
+        return
+            [sx = SavedVariable(input, false),
+             sw = SavedVariable(weight, false),
+             g](FunctionNode &n, const variable_list &grads) -> variable_list {
+              variable_list r(3);
+              const Tensor &go = grads[0];
+              if (n.needs_input_grad(0)) {
+                auto [oph, opw] = restoringOutputPadding(g);
+                r[0] = conv_transpose2d(go, n.unpack(sw), std::nullopt,
+                                        {g.sh, g.sw}, {g.ph, g.pw}, {oph, opw},
+                                        g.groups, {g.dh, g.dw});
+              }
+              if (n.needs_input_grad(1))
+                r[1] = convWeightGrad(n.unpack(sx), go, g);
+              if (n.needs_input_grad(2))
+                r[2] = go.sum({0, 2, 3});
+              return r;
+            };
       },
       [&] {
         return AttrList{{"stride", a.stride.vec()},
@@ -424,40 +509,41 @@ Tensor convTranspose2dBatched(const Tensor &input, const Tensor &weight,
             ", expected bias to be 1-dimensional with ", g.c,
             " elements, but got bias of size ", bias.sizes(), " instead");
   for (size_t i = 0; i < 2; ++i)
-    TCC_CHECK(outputPadding[i] >= 0 &&
-                  (outputPadding[i] < a.stride[i] ||
-                   outputPadding[i] < a.dilation[i]),
+    TCC_CHECK(outputPadding[i] >= 0 && (outputPadding[i] < a.stride[i] ||
+                                        outputPadding[i] < a.dilation[i]),
               "conv_transpose2d: output padding must be smaller than either "
               "stride or dilation, but got output_padding=",
               IntArrayRef(outputPadding), ", stride=", IntArrayRef(a.stride),
               ", dilation=", IntArrayRef(a.dilation));
   g.h = (g.oh - 1) * g.sh - 2 * g.ph + g.dh * (g.kh - 1) + outputPadding[0] + 1;
   g.w = (g.ow - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + outputPadding[1] + 1;
-  TCC_CHECK(g.h > 0 && g.w > 0, "Given input size per channel: ",
-            pair(g.oh, g.ow), ". Calculated output size per channel: ",
-            pair(g.h, g.w), ". Output size is too small");
+  TCC_CHECK(g.h > 0 && g.w > 0,
+            "Given input size per channel: ", pair(g.oh, g.ow),
+            ". Calculated output size per channel: ", pair(g.h, g.w),
+            ". Output size is too small");
   return recordOp(
       kConvTranspose2d, {input, weight, bias},
       [&] { return convTranspose2dKernel(input, weight, bias, g); },
       [&](const Tensor &) -> FunctionNode::Formula {
-        return [sx = SavedVariable(input, false),
-                sw = SavedVariable(weight, false),
-                g](FunctionNode &n, const variable_list &grads) -> variable_list {
-          variable_list r(3);
-          const Tensor &go = grads[0];
-          if (n.needs_input_grad(0)) {
-            Tensor gi = conv2d(go, n.unpack(sw), std::nullopt, {g.sh, g.sw},
-                               {g.ph, g.pw}, {g.dh, g.dw}, g.groups);
-            if (gi.size(2) != g.oh || gi.size(3) != g.ow)
-              gi = gi.narrow(2, 0, g.oh).narrow(3, 0, g.ow);
-            r[0] = gi;
-          }
-          if (n.needs_input_grad(1))
-            r[1] = convWeightGrad(go, n.unpack(sx), g);
-          if (n.needs_input_grad(2))
-            r[2] = go.sum({0, 2, 3});
-          return r;
-        };
+        return
+            [sx = SavedVariable(input, false),
+             sw = SavedVariable(weight, false),
+             g](FunctionNode &n, const variable_list &grads) -> variable_list {
+              variable_list r(3);
+              const Tensor &go = grads[0];
+              if (n.needs_input_grad(0)) {
+                Tensor gi = conv2d(go, n.unpack(sw), std::nullopt, {g.sh, g.sw},
+                                   {g.ph, g.pw}, {g.dh, g.dw}, g.groups);
+                if (gi.size(2) != g.oh || gi.size(3) != g.ow)
+                  gi = gi.narrow(2, 0, g.oh).narrow(3, 0, g.ow);
+                r[0] = gi;
+              }
+              if (n.needs_input_grad(1))
+                r[1] = convWeightGrad(go, n.unpack(sx), g);
+              if (n.needs_input_grad(2))
+                r[2] = go.sum({0, 2, 3});
+              return r;
+            };
       },
       [&] {
         return AttrList{{"stride", a.stride.vec()},
@@ -502,8 +588,9 @@ Tensor detail::conv2dPaddingMode(const Tensor &input, const Tensor &weight,
   if (padding == "valid")
     return conv2d(input, weight, bias, stride, 0, dilation, groups);
   checkDefined(weight, "conv2d");
-  TCC_CHECK(weight.dim() == 4, "conv2d: expected a 4-D weight, but got "
-                               "weight of size ",
+  TCC_CHECK(weight.dim() == 4,
+            "conv2d: expected a 4-D weight, but got "
+            "weight of size ",
             weight.sizes());
   DimVector s = expandParam(stride, 2, "conv2d", "stride");
   DimVector d = expandParam(dilation, 2, "conv2d", "dilation");
@@ -529,8 +616,9 @@ Tensor conv1d(const Tensor &input, const Tensor &weight,
   Tensor bias = valueOr(biasArg);
   checkDefined(input, "conv1d");
   checkDefined(weight, "conv1d");
-  TCC_CHECK(weight.dim() == 3, "conv1d: expected a 3-D weight, but got "
-                               "weight of size ",
+  TCC_CHECK(weight.dim() == 3,
+            "conv1d: expected a 3-D weight, but got "
+            "weight of size ",
             weight.sizes());
   TCC_CHECK(input.dim() == 2 || input.dim() == 3,
             "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
@@ -565,8 +653,9 @@ Tensor detail::conv1dPaddingMode(const Tensor &input, const Tensor &weight,
   if (padding == "valid")
     return conv1d(input, weight, bias, stride, 0, dilation, groups);
   checkDefined(weight, "conv1d");
-  TCC_CHECK(weight.dim() == 3, "conv1d: expected a 3-D weight, but got "
-                               "weight of size ",
+  TCC_CHECK(weight.dim() == 3,
+            "conv1d: expected a 3-D weight, but got "
+            "weight of size ",
             weight.sizes());
   DimVector s = expandParam(stride, 1, "conv1d", "stride");
   DimVector d = expandParam(dilation, 1, "conv1d", "dilation");

@@ -64,12 +64,14 @@ Tensor dropoutImpl(const OpDef &op, const Tensor &input, double p, bool train,
         return applyMask(input, mask, scale);
       },
       [&](const Tensor &) -> FunctionNode::Formula {
-        return [sm = SavedVariable(mask, false),
-                scale](FunctionNode &n, const variable_list &g) -> variable_list {
+        return [sm = SavedVariable(mask, false), scale](
+                   FunctionNode &n, const variable_list &g) -> variable_list {
           return {applyMask(g[0], n.unpack(sm), scale)};
         };
       },
-      [&] { return AttrList{{"p", p}, {"train", train}}; });
+      [&] {
+        return AttrList{{"p", p}, {"train", train}};
+      });
 }
 
 void checkDropout(const Tensor &input, double p, const char *op) {
@@ -92,8 +94,9 @@ Tensor dropout(const Tensor &input, double p, bool train) {
 
 Tensor feature_dropout(const Tensor &input, double p, bool train) {
   checkDropout(input, p, "feature_dropout");
-  TCC_CHECK(input.dim() >= 2, "feature_dropout: expected an input with at "
-                              "least 2 dims [N, C, ...], got input of size ",
+  TCC_CHECK(input.dim() >= 2,
+            "feature_dropout: expected an input with at "
+            "least 2 dims [N, C, ...], got input of size ",
             input.sizes());
   DimVector maskSizes(size_t(input.dim()), 1);
   maskSizes[0] = input.size(0);

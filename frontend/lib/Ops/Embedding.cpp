@@ -77,7 +77,8 @@ Tensor embedding(const Tensor &weight, const Tensor &indices,
       [&] {
         DimVector outSizes(indices.sizes());
         outSizes.push_back(weight.size(1));
-        Tensor flat = contiguousCopyIfNeeded(castTo(indices.reshape({-1}), kLong));
+        Tensor flat =
+            contiguousCopyIfNeeded(castTo(indices.reshape({-1}), kLong));
         const int64_t *ip = dataOf<int64_t>(flat);
         for (int64_t i = 0; i < flat.numel(); ++i)
           TCC_CHECK(ip[i] >= 0 && ip[i] < rows, "embedding(): index ", ip[i],
@@ -106,8 +107,9 @@ Tensor one_hot(const Tensor &self, int64_t num_classes) {
   TCC_CHECK(self.dtype() == kLong,
             "one_hot is only applicable to index tensor of dtype Long, got ",
             self.dtype());
-  TCC_CHECK(num_classes >= -1, "one_hot: num_classes should be -1 or "
-                               "non-negative, got ",
+  TCC_CHECK(num_classes >= -1,
+            "one_hot: num_classes should be -1 or "
+            "non-negative, got ",
             num_classes);
   int64_t classes = num_classes;
   if (self.numel() == 0) {
@@ -139,7 +141,9 @@ Tensor one_hot(const Tensor &self, int64_t num_classes) {
           return out;
         return out.scatter_(-1, self.unsqueeze(-1), 1);
       },
-      [&] { return AttrList{{"num_classes", classes}}; });
+      [&] {
+        return AttrList{{"num_classes", classes}};
+      });
 }
 
 } // namespace tcc

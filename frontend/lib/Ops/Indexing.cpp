@@ -1,4 +1,5 @@
-//===- Indexing.cpp - gather, scatter, scatter_add, index_select, masked_fill ===//
+//===- Indexing.cpp - gather, scatter, scatter_add, index_select, masked_fill
+//===//
 //
 // gather and scatter walk the index tensor's positions with strided
 // offsets, so no operand needs to be contiguous (expanded indices work).
@@ -30,7 +31,8 @@ static const OpDef kGather{
     "Tensor",
     "GatherBackward0"};
 static const OpDef kScatter{
-    "scatter", "scatter(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+    "scatter",
+    "scatter(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
     "ScatterBackward0"};
 static const OpDef kScatterValue{
     "scatter.value",
@@ -109,8 +111,8 @@ void forEachIndexPosition(const Geometry &index, const Geometry &target,
 }
 
 int64_t checkedIndex(int64_t i, int64_t size, int64_t dim) {
-  TCC_CHECK(i >= 0 && i < size, "index ", i,
-            " is out of bounds for dimension ", dim, " with size ", size);
+  TCC_CHECK(i >= 0 && i < size, "index ", i, " is out of bounds for dimension ",
+            dim, " with size ", size);
   return i;
 }
 
@@ -195,10 +197,10 @@ Tensor gatherKernel(const Tensor &self, int64_t dim, const Tensor &index) {
     const U *sp = dataOf<U>(self);
     U *op = dataOf<U>(out);
     int64_t n = 0; // out is contiguous: positions come in order
-    forEachIndexPosition(i, s, nullptr, dim, [&](int64_t io, int64_t so,
-                                                 int64_t) {
-      op[n++] = sp[so + checkedIndex(ip[io], size, dim) * stride];
-    });
+    forEachIndexPosition(
+        i, s, nullptr, dim, [&](int64_t io, int64_t so, int64_t) {
+          op[n++] = sp[so + checkedIndex(ip[io], size, dim) * stride];
+        });
   });
   return out;
 }
@@ -322,7 +324,9 @@ Tensor gather(const Tensor &self, int64_t dim, const Tensor &index,
           return {z.scatter_add(d, n.unpack(si), g[0]), Tensor()};
         };
       },
-      [&] { return AttrList{{"dim", d}, {"sparse_grad", sparse_grad}}; });
+      [&] {
+        return AttrList{{"dim", d}, {"sparse_grad", sparse_grad}};
+      });
 }
 
 Tensor scatter(const Tensor &self, int64_t dim, const Tensor &index,
@@ -347,7 +351,9 @@ Tensor scatter(const Tensor &self, int64_t dim, const Tensor &index,
           return r;
         };
       },
-      [&] { return AttrList{{"dim", d}}; });
+      [&] {
+        return AttrList{{"dim", d}};
+      });
 }
 
 Tensor scatter(const Tensor &self, int64_t dim, const Tensor &index,
@@ -367,7 +373,9 @@ Tensor scatter(const Tensor &self, int64_t dim, const Tensor &index,
           return {g[0].scatter(d, n.unpack(si), 0), Tensor()};
         };
       },
-      [&] { return AttrList{{"dim", d}, {"value", scalarAttr(value)}}; });
+      [&] {
+        return AttrList{{"dim", d}, {"value", scalarAttr(value)}};
+      });
 }
 
 Tensor scatter_add(const Tensor &self, int64_t dim, const Tensor &index,
@@ -393,7 +401,9 @@ Tensor scatter_add(const Tensor &self, int64_t dim, const Tensor &index,
           return r;
         };
       },
-      [&] { return AttrList{{"dim", d}}; });
+      [&] {
+        return AttrList{{"dim", d}};
+      });
 }
 
 Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index) {
@@ -427,7 +437,9 @@ Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index) {
           return {z.scatter_add(d, idx, g[0]), Tensor()};
         };
       },
-      [&] { return AttrList{{"dim", d}}; });
+      [&] {
+        return AttrList{{"dim", d}};
+      });
 }
 
 Tensor masked_fill(const Tensor &self, const Tensor &mask,
@@ -436,16 +448,16 @@ Tensor masked_fill(const Tensor &self, const Tensor &mask,
   checkMask(mask);
   return recordOp(
       kMaskedFill, {self, mask},
-      [&] {
-        return where(mask, scalarTensor(value, self.dtype()), self);
-      },
+      [&] { return where(mask, scalarTensor(value, self.dtype()), self); },
       [&](const Tensor &) -> FunctionNode::Formula {
         return [sm = SavedVariable(mask, false)](
                    FunctionNode &n, const variable_list &g) -> variable_list {
           return {g[0].masked_fill(n.unpack(sm), 0), Tensor()};
         };
       },
-      [&] { return AttrList{{"value", scalarAttr(value)}}; });
+      [&] {
+        return AttrList{{"value", scalarAttr(value)}};
+      });
 }
 
 Tensor masked_fill(const Tensor &self, const Tensor &mask,
@@ -475,9 +487,11 @@ Tensor masked_fill(const Tensor &self, const Tensor &mask,
       noAttrs);
 }
 
-// --- Methods ------------------------------------------------------------------
+// --- Methods
+// ------------------------------------------------------------------
 
-Tensor Tensor::gather(int64_t dim, const Tensor &index, bool sparse_grad) const {
+Tensor Tensor::gather(int64_t dim, const Tensor &index,
+                      bool sparse_grad) const {
   return tcc::gather(*this, dim, index, sparse_grad);
 }
 Tensor Tensor::scatter(int64_t dim, const Tensor &index,
@@ -512,7 +526,10 @@ const Tensor &Tensor::scatter_(int64_t dim, const Tensor &index,
       kScatter, *this, {*this, index, src},
       [&] { scatterInto(*this, d, index, src, nullptr, ScatterMode::Assign); },
       [&](const Tensor &v) { return tcc::scatter(v, d, index, src); },
-      [&] { return AttrList{{"dim", d}}; }, false);
+      [&] {
+        return AttrList{{"dim", d}};
+      },
+      false);
 }
 const Tensor &Tensor::scatter_(int64_t dim, const Tensor &index,
                                const Scalar &value) const {
@@ -524,7 +541,9 @@ const Tensor &Tensor::scatter_(int64_t dim, const Tensor &index,
         scatterInto(*this, d, index, Tensor(), &value, ScatterMode::Assign);
       },
       [&](const Tensor &v) { return tcc::scatter(v, d, index, value); },
-      [&] { return AttrList{{"dim", d}, {"value", scalarAttr(value)}}; },
+      [&] {
+        return AttrList{{"dim", d}, {"value", scalarAttr(value)}};
+      },
       false);
 }
 const Tensor &Tensor::scatter_add_(int64_t dim, const Tensor &index,
@@ -535,15 +554,19 @@ const Tensor &Tensor::scatter_add_(int64_t dim, const Tensor &index,
       kScatterAdd, *this, {*this, index, src},
       [&] { scatterInto(*this, d, index, src, nullptr, ScatterMode::Add); },
       [&](const Tensor &v) { return tcc::scatter_add(v, d, index, src); },
-      [&] { return AttrList{{"dim", d}}; }, false);
+      [&] {
+        return AttrList{{"dim", d}};
+      },
+      false);
 }
 
 namespace {
 void checkMaskFitsSelf(const Tensor &self, const Tensor &mask) {
   checkMask(mask);
   DimVector shape = broadcastShape(self.sizes(), mask.sizes());
-  TCC_CHECK(IntArrayRef(shape).equals(self.sizes()), "masked_fill_: mask of "
-                                                     "size ",
+  TCC_CHECK(IntArrayRef(shape).equals(self.sizes()),
+            "masked_fill_: mask of "
+            "size ",
             mask.sizes(), " cannot be broadcast to self of size ",
             self.sizes());
 }
@@ -556,7 +579,10 @@ const Tensor &Tensor::masked_fill_(const Tensor &mask,
       kMaskedFill, *this, {*this, mask},
       [&] { copyInto(*this, tcc::masked_fill(*this, mask, value)); },
       [&](const Tensor &v) { return tcc::masked_fill(v, mask, value); },
-      [&] { return AttrList{{"value", scalarAttr(value)}}; }, false);
+      [&] {
+        return AttrList{{"value", scalarAttr(value)}};
+      },
+      false);
 }
 const Tensor &Tensor::masked_fill_(const Tensor &mask,
                                    const Tensor &value) const {

@@ -113,7 +113,9 @@ Tensor cat(TensorList tensors, int64_t dim) {
           return r;
         };
       },
-      [&] { return AttrList{{"dim", d}}; });
+      [&] {
+        return AttrList{{"dim", d}};
+      });
 }
 
 Tensor stack(TensorList tensors, int64_t dim) {
@@ -135,15 +137,17 @@ Tensor stack(TensorList tensors, int64_t dim) {
           parts.push_back(t.unsqueeze(d));
         return cat(parts, d);
       },
-      [&] { return AttrList{{"dim", d}}; });
+      [&] {
+        return AttrList{{"dim", d}};
+      });
 }
 
-std::vector<Tensor> split(const Tensor &self, int64_t split_size,
-                          int64_t dim) {
+std::vector<Tensor> split(const Tensor &self, int64_t split_size, int64_t dim) {
   checkDefined(self, "split");
   TCC_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
-  TCC_CHECK(split_size >= 0, "split expects split_size be non-negative, but "
-                             "got split_size=",
+  TCC_CHECK(split_size >= 0,
+            "split expects split_size be non-negative, but "
+            "got split_size=",
             split_size);
   int64_t d = wrapDim(dim, self.dim());
   int64_t size = self.size(d);
@@ -152,7 +156,9 @@ std::vector<Tensor> split(const Tensor &self, int64_t split_size,
             "dimension size of ",
             size);
   int64_t pieces =
-      split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
+      split_size == 0
+          ? 1
+          : std::max<int64_t>((size + split_size - 1) / split_size, 1);
   std::vector<Tensor> out;
   for (int64_t i = 0; i < pieces; ++i) {
     int64_t start = i * split_size;
@@ -168,13 +174,15 @@ std::vector<Tensor> split_with_sizes(const Tensor &self,
   int64_t d = wrapDim(dim, self.dim());
   int64_t sum = 0;
   for (int64_t s : split_sizes) {
-    TCC_CHECK(s >= 0, "split_with_sizes expects split_sizes have only "
-                      "non-negative entries, but got split_sizes=",
+    TCC_CHECK(s >= 0,
+              "split_with_sizes expects split_sizes have only "
+              "non-negative entries, but got split_sizes=",
               split_sizes);
     sum += s;
   }
-  TCC_CHECK(sum == self.size(d), "split_with_sizes expects split_sizes to sum "
-                                 "exactly to ",
+  TCC_CHECK(sum == self.size(d),
+            "split_with_sizes expects split_sizes to sum "
+            "exactly to ",
             self.size(d), " (input tensor's size at dimension ", d,
             "), but got split_sizes=", split_sizes);
   std::vector<Tensor> out;
@@ -194,8 +202,8 @@ std::vector<Tensor> split(const Tensor &self, IntArrayRef split_sizes,
 std::vector<Tensor> chunk(const Tensor &self, int64_t chunks, int64_t dim) {
   checkDefined(self, "chunk");
   TCC_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor");
-  TCC_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ",
-            chunks);
+  TCC_CHECK(chunks > 0,
+            "chunk expects `chunks` to be greater than 0, got: ", chunks);
   int64_t d = wrapDim(dim, self.dim());
   int64_t size = self.size(d);
   if (size == 0) // `chunks` empty pieces, as PyTorch

@@ -19,7 +19,8 @@ namespace tcc {
 namespace detail {
 
 static const OpDef kLinear{
-    "linear", "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
+    "linear",
+    "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
     "LinearBackward0"};
 
 void registerLinearOps() { registerOp(kLinear); }
@@ -89,8 +90,9 @@ Tensor linear(const Tensor &input, const Tensor &weight,
   checkDefined(weight, "linear");
   checkCpu(input, "linear");
   checkCpu(weight, "linear");
-  TCC_CHECK(weight.dim() == 2, "linear(): weight must be 2-D [out_features, "
-                               "in_features], got weight of size ",
+  TCC_CHECK(weight.dim() == 2,
+            "linear(): weight must be 2-D [out_features, "
+            "in_features], got weight of size ",
             weight.sizes());
   TCC_CHECK(input.dim() >= 1, "linear(): input must have at least 1 "
                               "dimension, got a 0-dim tensor");

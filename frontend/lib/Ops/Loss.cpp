@@ -1,4 +1,5 @@
-//===- Loss.cpp - mse, l1, smooth_l1, bce, bce_with_logits, nll, cross_entropy ==//
+//===- Loss.cpp - mse, l1, smooth_l1, bce, bce_with_logits, nll, cross_entropy
+//==//
 //
 // The binary cross entropies are ops with their own backward formulas (as
 // in PyTorch: exact at x = 0 and clamped like the forward). The others are
@@ -120,14 +121,16 @@ void checkClassWeight(const Tensor &weight, int64_t classes) {
 int64_t checkClassTargets(const Tensor &self, const Tensor &target,
                           const char *op) {
   checkPair(self, target, op);
-  TCC_CHECK(self.dim() >= 1, op, ": expected input of at least 1 dimension "
-                                 "[C] or [N, C, ...], got a 0-dim tensor");
+  TCC_CHECK(self.dim() >= 1, op,
+            ": expected input of at least 1 dimension "
+            "[C] or [N, C, ...], got a 0-dim tensor");
   TCC_CHECK(target.dtype() == kLong, op,
             ": expected target of dtype Long (class indices), got ",
             target.dtype());
   if (self.dim() == 1) {
-    TCC_CHECK(target.dim() == 0, op, ": expected a 0-dim target for input of "
-                                     "size ",
+    TCC_CHECK(target.dim() == 0, op,
+              ": expected a 0-dim target for input of "
+              "size ",
               self.sizes(), ", got target of size ", target.sizes());
     return self.size(0);
   }
@@ -149,8 +152,8 @@ Tensor targetWeights(const Tensor &weight, const Tensor &safeTarget,
                      const Tensor &valid, ScalarType dtype) {
   if (!weight.defined())
     return valid.to(dtype);
-  Tensor w = weight.index_select(0, safeTarget.reshape({-1}))
-                 .view(safeTarget.sizes());
+  Tensor w =
+      weight.index_select(0, safeTarget.reshape({-1})).view(safeTarget.sizes());
   return w.masked_fill(valid.logical_not(), 0);
 }
 
@@ -184,8 +187,9 @@ Tensor smooth_l1_loss(const Tensor &self, const Tensor &target,
                       int64_t reduction, double beta) {
   checkPair(self, target, "smooth_l1_loss");
   checkReduction(reduction, "smooth_l1_loss");
-  TCC_CHECK(beta >= 0, "smooth_l1_loss does not support negative values for "
-                       "beta, got ",
+  TCC_CHECK(beta >= 0,
+            "smooth_l1_loss does not support negative values for "
+            "beta, got ",
             beta);
   return recordComposite(
       kSmoothL1Loss, {self, target},
@@ -211,9 +215,9 @@ Tensor binary_cross_entropy(const Tensor &self, const Tensor &target,
   checkPair(self, target, "binary_cross_entropy");
   checkReduction(reduction, "binary_cross_entropy");
   checkFloating(self, "binary_cross_entropy", "input");
-  TCC_CHECK(target.sizes().equals(self.sizes()),
-            "Using a target size (", target.sizes(),
-            ") that is different to the input size (", self.sizes(),
+  TCC_CHECK(target.sizes().equals(self.sizes()), "Using a target size (",
+            target.sizes(), ") that is different to the input size (",
+            self.sizes(),
             ") is deprecated. Please ensure they have the same size.");
   int64_t numel = self.numel();
   return recordOp(
@@ -231,24 +235,24 @@ Tensor binary_cross_entropy(const Tensor &self, const Tensor &target,
         return reduce(loss, reduction);
       },
       [&](const Tensor &) -> FunctionNode::Formula {
-        return [sx = SavedVariable(self, false),
-                st = SavedVariable(target, false),
-                sw = SavedVariable(weight, false), reduction,
-                numel](FunctionNode &n, const variable_list &g) -> variable_list {
-          Tensor x = n.unpack(sx), t = n.unpack(st), w = n.unpack(sw);
-          Tensor go = scaled(g[0], reduction, numel);
-          Tensor gw = w.defined() ? go * w : go;
-          variable_list r(3);
-          if (n.needs_input_grad(0))
-            r[0] = gw * (x - t) / ((1 - x) * x).clamp_min(1e-12);
-          Tensor logx = x.log().clamp_min(-100);
-          Tensor log1mx = (1 - x).log().clamp_min(-100);
-          if (n.needs_input_grad(1))
-            r[1] = gw * (log1mx - logx);
-          if (n.needs_input_grad(2))
-            r[2] = go * -(t * logx + (1 - t) * log1mx);
-          return r;
-        };
+        return
+            [sx = SavedVariable(self, false), st = SavedVariable(target, false),
+             sw = SavedVariable(weight, false), reduction,
+             numel](FunctionNode &n, const variable_list &g) -> variable_list {
+              Tensor x = n.unpack(sx), t = n.unpack(st), w = n.unpack(sw);
+              Tensor go = scaled(g[0], reduction, numel);
+              Tensor gw = w.defined() ? go * w : go;
+              variable_list r(3);
+              if (n.needs_input_grad(0))
+                r[0] = gw * (x - t) / ((1 - x) * x).clamp_min(1e-12);
+              Tensor logx = x.log().clamp_min(-100);
+              Tensor log1mx = (1 - x).log().clamp_min(-100);
+              if (n.needs_input_grad(1))
+                r[1] = gw * (log1mx - logx);
+              if (n.needs_input_grad(2))
+                r[2] = go * -(t * logx + (1 - t) * log1mx);
+              return r;
+            };
       },
       [&] { return reductionAttrs(reduction); });
 }
@@ -271,48 +275,49 @@ Tensor binary_cross_entropy_with_logits(const Tensor &self,
   checkReduction(reduction, op);
   checkFloating(self, op, "input");
   TCC_CHECK(target.sizes().equals(self.sizes()), "Target size (",
-            target.sizes(), ") must be the same as input size (",
-            self.sizes(), ")");
+            target.sizes(), ") must be the same as input size (", self.sizes(),
+            ")");
   int64_t numel = self.numel();
   return recordOp(
       kBinaryCrossEntropyWithLogits, {self, target, weight, posWeight},
       [&] {
         Tensor sp = softplusOfNegative(self);
-        Tensor loss = posWeight.defined()
-                          ? (1 - target) * self +
-                                (1 + (posWeight - 1) * target) * sp
-                          : (1 - target) * self + sp;
+        Tensor loss =
+            posWeight.defined()
+                ? (1 - target) * self + (1 + (posWeight - 1) * target) * sp
+                : (1 - target) * self + sp;
         if (weight.defined())
           loss = loss * weight;
         return reduce(loss, reduction);
       },
       [&](const Tensor &) -> FunctionNode::Formula {
-        return [sx = SavedVariable(self, false),
-                st = SavedVariable(target, false),
-                sw = SavedVariable(weight, false),
-                sp = SavedVariable(posWeight, false), reduction,
-                numel](FunctionNode &n, const variable_list &g) -> variable_list {
-          Tensor x = n.unpack(sx), t = n.unpack(st), w = n.unpack(sw),
-                 pw = n.unpack(sp);
-          Tensor go = scaled(g[0], reduction, numel);
-          Tensor gw = w.defined() ? go * w : go;
-          Tensor soft = softplusOfNegative(x);
-          variable_list r(4);
-          if (n.needs_input_grad(0))
-            r[0] = pw.defined()
-                       ? gw * ((1 + (pw - 1) * t) * x.sigmoid() - pw * t)
-                       : gw * (x.sigmoid() - t);
-          if (n.needs_input_grad(1))
-            r[1] = pw.defined() ? gw * ((pw - 1) * soft - x) : gw * -x;
-          if (n.needs_input_grad(2)) {
-            Tensor loss = pw.defined() ? (1 - t) * x + (1 + (pw - 1) * t) * soft
-                                       : (1 - t) * x + soft;
-            r[2] = go * loss;
-          }
-          if (n.needs_input_grad(3))
-            r[3] = gw * t * soft;
-          return r;
-        };
+        return
+            [sx = SavedVariable(self, false), st = SavedVariable(target, false),
+             sw = SavedVariable(weight, false),
+             sp = SavedVariable(posWeight, false), reduction,
+             numel](FunctionNode &n, const variable_list &g) -> variable_list {
+              Tensor x = n.unpack(sx), t = n.unpack(st), w = n.unpack(sw),
+                     pw = n.unpack(sp);
+              Tensor go = scaled(g[0], reduction, numel);
+              Tensor gw = w.defined() ? go * w : go;
+              Tensor soft = softplusOfNegative(x);
+              variable_list r(4);
+              if (n.needs_input_grad(0))
+                r[0] = pw.defined()
+                           ? gw * ((1 + (pw - 1) * t) * x.sigmoid() - pw * t)
+                           : gw * (x.sigmoid() - t);
+              if (n.needs_input_grad(1))
+                r[1] = pw.defined() ? gw * ((pw - 1) * soft - x) : gw * -x;
+              if (n.needs_input_grad(2)) {
+                Tensor loss = pw.defined()
+                                  ? (1 - t) * x + (1 + (pw - 1) * t) * soft
+                                  : (1 - t) * x + soft;
+                r[2] = go * loss;
+              }
+              if (n.needs_input_grad(3))
+                r[3] = gw * t * soft;
+              return r;
+            };
       },
       [&] { return reductionAttrs(reduction); });
 }
@@ -359,12 +364,13 @@ Tensor cross_entropy_loss(const Tensor &self, const Tensor &target,
   const char *op = "cross_entropy_loss";
   checkPair(self, target, op);
   checkReduction(reduction, op);
-  TCC_CHECK(label_smoothing >= 0 && label_smoothing <= 1,
-            "label_smoothing must be between 0.0 and 1.0. Got: ",
-            label_smoothing);
+  TCC_CHECK(
+      label_smoothing >= 0 && label_smoothing <= 1,
+      "label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
   checkFloating(self, op, "input");
-  TCC_CHECK(self.dim() >= 1, op, ": expected input of at least 1 dimension "
-                                 "[C] or [N, C, ...], got a 0-dim tensor");
+  TCC_CHECK(self.dim() >= 1, op,
+            ": expected input of at least 1 dimension "
+            "[C] or [N, C, ...], got a 0-dim tensor");
   int64_t classDim = self.dim() == 1 ? 0 : 1;
   int64_t classes = self.size(classDim);
   bool probabilities = target.is_floating_point();
@@ -388,8 +394,8 @@ Tensor cross_entropy_loss(const Tensor &self, const Tensor &target,
         Tensor wb = weight.defined() ? alongDim(weight, classDim, self.dim())
                                      : Tensor();
         if (probabilities) {
-          Tensor t = eps > 0 ? target * (1 - eps) + eps / double(classes)
-                             : target;
+          Tensor t =
+              eps > 0 ? target * (1 - eps) + eps / double(classes) : target;
           Tensor prod = wb.defined() ? logp * t * wb : logp * t;
           Tensor loss = -prod.sum(classDim);
           if (reduction == Reduction::Mean)

@@ -40,8 +40,8 @@ tcc_parallel eagerKernelParallel() {
 void runSgemm(const tcc_sgemm_args &args) {
   tcc_parallel par = eagerKernelParallel();
   tcc_kernel_status st = tcc_sgemm(&args, &par);
-  TCC_CHECK(st == TCC_KERNEL_OK, "sgemm kernel failed: ",
-            tcc_kernels_last_error());
+  TCC_CHECK(st == TCC_KERNEL_OK,
+            "sgemm kernel failed: ", tcc_kernels_last_error());
 }
 
 DimVector expandParam(IntArrayRef values, size_t n, const char *op,
@@ -56,8 +56,8 @@ DimVector expandParam(IntArrayRef values, size_t n, const char *op,
 }
 
 void checkFloating(const Tensor &t, const char *op, const char *what) {
-  TCC_CHECK(isFloatingType(t.dtype()), op, ": expected a floating point ",
-            what, ", got ", t.dtype());
+  TCC_CHECK(isFloatingType(t.dtype()), op, ": expected a floating point ", what,
+            ", got ", t.dtype());
 }
 
 void checkIndexDtype(const Tensor &index, const char *op, bool allowInt) {

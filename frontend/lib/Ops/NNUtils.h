@@ -28,8 +28,7 @@ void runSgemm(const tcc_sgemm_args &args);
 /// core's blocked loop.
 template <class T>
 void gemmRowMajor(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda,
-                  const T *b, int64_t ldb, T *c, int64_t ldc,
-                  bool accumulate) {
+                  const T *b, int64_t ldb, T *c, int64_t ldc, bool accumulate) {
   if constexpr (std::is_same<T, float>::value) {
     tcc_epilogue ep{};
     ep.alpha = 1;

@@ -43,8 +43,8 @@ DimVector paddedSizes(IntArrayRef sizes, IntArrayRef pad) {
   for (size_t i = 0; i < pad.size() / 2; ++i) {
     size_t d = sizes.size() - 1 - i;
     int64_t size = sizes[d] + pad[2 * i] + pad[2 * i + 1];
-    TCC_CHECK(size >= 0, "The input size ", sizes[d], ", plus negative padding ",
-              pad[2 * i], " and ", pad[2 * i + 1],
+    TCC_CHECK(size >= 0, "The input size ", sizes[d],
+              ", plus negative padding ", pad[2 * i], " and ", pad[2 * i + 1],
               " resulted in a negative output size, which is invalid. Check "
               "dimension ",
               d, " of your input.");
@@ -153,9 +153,9 @@ Tensor pad(const Tensor &self, IntArrayRef pad, std::string_view modeArg,
     TCC_CHECK(size > 0 || (left == 0 && right == 0), mode,
               " padding: cannot pad the empty dimension ", d, " of input ",
               self.sizes());
-    bool ok = mode == "reflect"     ? left < size && right < size
+    bool ok = mode == "reflect"    ? left < size && right < size
               : mode == "circular" ? left <= size && right <= size
-                                    : true;
+                                   : true;
     TCC_CHECK(ok, mode, " padding: padding (", left, ", ", right,
               ") at dimension ", d, " of input ", self.sizes(), " must be ",
               mode == "reflect" ? "less than" : "at most",

@@ -3,10 +3,10 @@
 // Kernels work on planes: every dim before the last two is a plane index,
 // so [C, H, W] and [N, C, H, W] share one code path.
 //
-// Backward: max pooling scatters the gradient to the saved argmax indices
-// (scatter_add, whose own gradient is gather). Average pooling is linear:
-// its backward is the adjoint op (`avg_pool2d_backward`, recorded as an op)
-// whose backward is average pooling again, so gradients of any order work.
+// Backward: max pooling adds the gradient at the saved argmax indices
+// (max_pool2d_backward, whose own gradient is a gather). Average pooling is
+// linear: its backward is the adjoint op (`avg_pool2d_backward`, recorded as an
+// op) whose backward is average pooling again, so gradients of any order work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +38,11 @@ static const OpDef kMaxPool2dWithIndices{
     "stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) "
     "-> (Tensor, Tensor)",
     "MaxPool2DWithIndicesBackward0"};
+static const OpDef kMaxPool2dBackward{
+    "max_pool2d_backward",
+    "max_pool2d_backward(Tensor grad_output, Tensor indices, int[] "
+    "input_size) -> Tensor",
+    "MaxPool2DWithIndicesBackwardBackward0"};
 static const OpDef kAvgPool2d{
     "avg_pool2d",
     "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] "
@@ -62,8 +67,8 @@ static const OpDef kAdaptiveAvgPool2dBackward{
 
 void registerPoolingOps() {
   for (const OpDef *op :
-       {&kMaxPool2d, &kMaxPool2dWithIndices, &kAvgPool2d, &kAvgPool2dBackward,
-        &kAdaptiveAvgPool2d, &kAdaptiveAvgPool2dBackward})
+       {&kMaxPool2d, &kMaxPool2dWithIndices, &kMaxPool2dBackward, &kAvgPool2d,
+        &kAvgPool2dBackward, &kAdaptiveAvgPool2d, &kAdaptiveAvgPool2dBackward})
     registerOp(*op);
 }
 
@@ -96,9 +101,9 @@ struct Pool2d {
   DimVector outSizes; // the input's leading dims + [oh, ow]
 };
 
-Pool2d poolArgs(const Tensor &self, IntArrayRef kernelSize,
-                IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                bool ceilMode, const char *op) {
+Pool2d poolArgs(const Tensor &self, IntArrayRef kernelSize, IntArrayRef stride,
+                IntArrayRef padding, IntArrayRef dilation, bool ceilMode,
+                const char *op) {
   checkDefined(self, op);
   checkCpu(self, op);
   Pool2d p;
@@ -119,15 +124,16 @@ Pool2d poolArgs(const Tensor &self, IntArrayRef kernelSize,
   bool okDims = self.dim() == 3 || self.dim() == 4;
   for (int64_t d = self.dim() - 3; okDims && d < self.dim(); ++d)
     okDims = d < 0 || self.size(d) > 0;
-  TCC_CHECK(okDims, op, ": expected a 3D or 4D (batch mode) tensor with "
-                        "non-zero channel and spatial dims, but got input of "
-                        "size: ",
+  TCC_CHECK(okDims, op,
+            ": expected a 3D or 4D (batch mode) tensor with "
+            "non-zero channel and spatial dims, but got input of "
+            "size: ",
             self.sizes());
   for (size_t i = 0; i < 2; ++i)
     TCC_CHECK(p.padding[i] >= 0 && p.padding[i] <= p.kernel[i] / 2, op,
               ": pad should be at most half of kernel size, but got padding=",
-              IntArrayRef(p.padding), " and kernel_size=",
-              IntArrayRef(p.kernel));
+              IntArrayRef(p.padding),
+              " and kernel_size=", IntArrayRef(p.kernel));
   checkFloating(self, op, "input");
   p.h = self.size(-2);
   p.w = self.size(-1);
@@ -193,13 +199,45 @@ std::vector<Tensor> maxPoolKernel(const Tensor &self, const Pool2d &p) {
   return {out, idx};
 }
 
-/// The gradient of max pooling: `grad` added at the argmax positions.
+/// The gradient of max pooling: each output gradient added at its argmax
+/// in the input plane. Recorded as an op whose own gradient gathers.
 Tensor maxPoolGrad(const Tensor &grad, const Tensor &indices,
                    IntArrayRef inputSizes, int64_t planes, int64_t hw) {
-  Tensor z = zeros({planes, hw}, grad.options());
-  return z.scatter_add(1, indices.reshape({planes, -1}),
-                       grad.reshape({planes, -1}))
-      .view(inputSizes);
+  return recordOp(
+      kMaxPool2dBackward, {grad, indices},
+      [&] {
+        Tensor g = contiguousCopyIfNeeded(grad);
+        Tensor idx = contiguousCopyIfNeeded(indices);
+        Tensor out = zeros(inputSizes, grad.options());
+        int64_t perPlane = planes ? grad.numel() / planes : 0;
+        TCC_DISPATCH_FLOATING_TYPES(grad.dtype(), "max_pool2d_backward", [&] {
+          using T = scalar_t;
+          using M = opmath_t<T>;
+          const T *gp = dataOf<T>(g);
+          const int64_t *ip = dataOf<int64_t>(idx);
+          T *op = dataOf<T>(out);
+          parallelFor(0, planes, 1, [&](int64_t b, int64_t e) {
+            for (int64_t pl = b; pl < e; ++pl)
+              for (int64_t k = pl * perPlane; k < (pl + 1) * perPlane; ++k) {
+                T &dst = op[pl * hw + ip[k]];
+                dst = T(M(dst) + M(gp[k]));
+              }
+          });
+        });
+        return out;
+      },
+      [&](const Tensor &) -> FunctionNode::Formula {
+        DimVector outSizes(grad.sizes());
+        return [si = SavedVariable(indices, false), outSizes, planes,
+                hw](FunctionNode &n, const variable_list &g) -> variable_list {
+          Tensor idx = n.unpack(si).reshape({planes, -1});
+          return {g[0].reshape({planes, hw}).gather(1, idx).view(outSizes),
+                  Tensor()};
+        };
+      },
+      [&] {
+        return AttrList{{"input_size", inputSizes.vec()}};
+      });
 }
 
 FunctionNode::Formula maxPoolFormula(const Tensor &self, const Tensor &indices,
@@ -255,7 +293,7 @@ struct Windows {
     w1 = std::min(w1, w);
     if (h0 >= h1 || w0 >= w1)
       return false;
-    divisor = divisorOverride ? *divisorOverride
+    divisor = divisorOverride   ? *divisorOverride
               : countIncludePad ? poolSize
                                 : (h1 - h0) * (w1 - w0);
     return true;
@@ -272,7 +310,8 @@ DimVector withSpatial(IntArrayRef sizes, int64_t h, int64_t w) {
 /// out[y, x] = sum of the window / divisor, per plane.
 Tensor windowMean(const Tensor &self, const Windows &win, const char *name) {
   Tensor x = contiguousCopyIfNeeded(self);
-  Tensor out = makeEmpty(withSpatial(self.sizes(), win.oh, win.ow), self.dtype());
+  Tensor out =
+      makeEmpty(withSpatial(self.sizes(), win.oh, win.ow), self.dtype());
   int64_t planes = self.numel() / (win.h * win.w);
   TCC_DISPATCH_FLOATING_TYPES(self.dtype(), name, [&] {
     using T = scalar_t;
@@ -333,15 +372,14 @@ Tensor windowMeanAdjoint(const Tensor &grad, IntArrayRef inputSizes,
 AttrList windowAttrs(const Windows &win) {
   if (win.adaptive)
     return AttrList{{"output_size", std::vector<int64_t>{win.oh, win.ow}}};
-  return AttrList{
-      {"kernel_size", std::vector<int64_t>{win.kh, win.kw}},
-      {"stride", std::vector<int64_t>{win.sh, win.sw}},
-      {"padding", std::vector<int64_t>{win.ph, win.pw}},
-      {"ceil_mode", win.ceilMode},
-      {"count_include_pad", win.countIncludePad},
-      {"divisor_override", win.divisorOverride
-                               ? AttrValue(*win.divisorOverride)
-                               : AttrValue()}};
+  return AttrList{{"kernel_size", std::vector<int64_t>{win.kh, win.kw}},
+                  {"stride", std::vector<int64_t>{win.sh, win.sw}},
+                  {"padding", std::vector<int64_t>{win.ph, win.pw}},
+                  {"ceil_mode", win.ceilMode},
+                  {"count_include_pad", win.countIncludePad},
+                  {"divisor_override", win.divisorOverride
+                                           ? AttrValue(*win.divisorOverride)
+                                           : AttrValue()}};
 }
 
 Tensor windowMeanOp(const Tensor &self, const Windows &win);
@@ -349,8 +387,8 @@ Tensor windowMeanOp(const Tensor &self, const Windows &win);
 /// The recorded adjoint op; its gradient is the forward op again.
 Tensor windowMeanAdjointOp(const Tensor &grad, IntArrayRef inputSizes,
                            const Windows &win) {
-  const OpDef &def = win.adaptive ? kAdaptiveAvgPool2dBackward
-                                  : kAvgPool2dBackward;
+  const OpDef &def =
+      win.adaptive ? kAdaptiveAvgPool2dBackward : kAvgPool2dBackward;
   return recordOp(
       def, {grad},
       [&] { return windowMeanAdjoint(grad, inputSizes, win, def.name); },
@@ -374,10 +412,10 @@ Tensor windowMeanOp(const Tensor &self, const Windows &win) {
       def, {self}, [&] { return windowMean(self, win, def.name); },
       [&](const Tensor &) -> FunctionNode::Formula {
         DimVector in(self.sizes());
-        return [win, in](FunctionNode &,
-                         const variable_list &g) -> variable_list {
-          return {windowMeanAdjointOp(g[0], in, win)};
-        };
+        return
+            [win, in](FunctionNode &, const variable_list &g) -> variable_list {
+              return {windowMeanAdjointOp(g[0], in, win)};
+            };
       },
       [&] { return windowAttrs(win); });
 }
@@ -395,7 +433,9 @@ max_pool2d_with_indices(const Tensor &self, IntArrayRef kernel_size,
                       "max_pool2d_with_indices");
   std::vector<Tensor> outs = recordMulti(
       kMaxPool2dWithIndices, {self}, [&] { return maxPoolKernel(self, p); },
-      [&](const std::vector<Tensor> &o) { return maxPoolFormula(self, o[1], p); },
+      [&](const std::vector<Tensor> &o) {
+        return maxPoolFormula(self, o[1], p);
+      },
       [&] { return maxPoolAttrs(p); }, {true, false});
   return {outs[0], outs[1]};
 }
@@ -421,8 +461,8 @@ Tensor avg_pool2d(const Tensor &self, IntArrayRef kernel_size,
                   IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
                   bool count_include_pad,
                   std::optional<int64_t> divisor_override) {
-  Pool2d p = poolArgs(self, kernel_size, stride, padding, 1, ceil_mode,
-                      "avg_pool2d");
+  Pool2d p =
+      poolArgs(self, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d");
   TCC_CHECK(!divisor_override || *divisor_override != 0,
             "avg_pool2d: divisor must be not zero");
   Windows win;
@@ -445,15 +485,17 @@ Tensor avg_pool2d(const Tensor &self, IntArrayRef kernel_size,
 Tensor adaptive_avg_pool2d(const Tensor &self, IntArrayRef output_size) {
   checkDefined(self, "adaptive_avg_pool2d");
   checkCpu(self, "adaptive_avg_pool2d");
-  TCC_CHECK(output_size.size() == 2, "adaptive_avg_pool2d: output_size must "
-                                     "be 2, got ",
+  TCC_CHECK(output_size.size() == 2,
+            "adaptive_avg_pool2d: output_size must "
+            "be 2, got ",
             output_size);
   bool okDims = self.dim() == 3 || self.dim() == 4;
   for (int64_t d = self.dim() - 3; okDims && d < self.dim(); ++d)
     okDims = d < 0 || self.size(d) > 0;
-  TCC_CHECK(okDims, "adaptive_avg_pool2d(): Expected 3D or 4D tensor with "
-                    "non-zero channel and spatial dims, but got input of "
-                    "size: ",
+  TCC_CHECK(okDims,
+            "adaptive_avg_pool2d(): Expected 3D or 4D tensor with "
+            "non-zero channel and spatial dims, but got input of "
+            "size: ",
             self.sizes());
   TCC_CHECK(output_size[0] > 0 && output_size[1] > 0,
             "adaptive_avg_pool2d: elements of output_size must be greater "

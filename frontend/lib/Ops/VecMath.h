@@ -41,6 +41,7 @@ inline float asFloat(int32_t i) {
 inline float vexp(float x) {
   const float hi = 88.72283905206835f, lo = -87.33654475f;
   float xc = x > hi ? hi : (x < lo ? lo : x);
+  xc = x != x ? 0.0f : xc; // NaN: computed on 0, replaced below
   float n = std::floor(xc * 1.44269504088896341f + 0.5f);
   float r = xc - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
@@ -55,7 +56,8 @@ inline float vexp(float x) {
   // uses two normal scale factors.
   int32_t ni = int32_t(n);
   int32_t n1 = ni >> 1, n2 = ni - n1;
-  y = y * asFloat((n1 + 127) << 23) * asFloat((n2 + 127) << 23);
+  y = y * asFloat(int32_t(uint32_t(n1 + 127) << 23)) *
+      asFloat(int32_t(uint32_t(n2 + 127) << 23));
   y = x > hi ? INFINITY : y;
   y = x < lo ? 0.0f : y;
   return x != x ? x : y;

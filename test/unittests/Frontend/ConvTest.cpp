@@ -16,7 +16,8 @@ std::vector<double> naiveConv2d(const Tensor &x, const Tensor &w,
                                 const Tensor &b, const Conv &c, int64_t &oh,
                                 int64_t &ow) {
   std::vector<double> xv = test::values(x), wv = test::values(w);
-  std::vector<double> bv = b.defined() ? test::values(b) : std::vector<double>();
+  std::vector<double> bv =
+      b.defined() ? test::values(b) : std::vector<double>();
   int64_t n = x.size(0), ch = x.size(1), h = x.size(2), wd = x.size(3);
   int64_t o = w.size(0), cg = w.size(1), kh = w.size(2), kw = w.size(3);
   int64_t og = o / c.groups;
@@ -49,7 +50,8 @@ std::vector<double> naiveConvTranspose2d(const Tensor &x, const Tensor &w,
                                          const Tensor &b, const Conv &c,
                                          int64_t &oh, int64_t &ow) {
   std::vector<double> xv = test::values(x), wv = test::values(w);
-  std::vector<double> bv = b.defined() ? test::values(b) : std::vector<double>();
+  std::vector<double> bv =
+      b.defined() ? test::values(b) : std::vector<double>();
   int64_t n = x.size(0), ci = x.size(1), h = x.size(2), wd = x.size(3);
   int64_t og = w.size(1), kh = w.size(2), kw = w.size(3);
   int64_t cig = ci / c.groups, o = og * c.groups;
@@ -59,7 +61,8 @@ std::vector<double> naiveConvTranspose2d(const Tensor &x, const Tensor &w,
   for (int64_t s = 0; s < n; ++s)
     for (int64_t oc = 0; oc < o; ++oc)
       for (int64_t p = 0; p < oh * ow; ++p)
-        out[size_t((s * o + oc) * oh * ow + p)] = bv.empty() ? 0 : bv[size_t(oc)];
+        out[size_t((s * o + oc) * oh * ow + p)] =
+            bv.empty() ? 0 : bv[size_t(oc)];
   for (int64_t s = 0; s < n; ++s)
     for (int64_t ic = 0; ic < ci; ++ic) {
       int64_t g = ic / cig;
@@ -136,7 +139,8 @@ TEST(ConvTest, LinearHandComputed) {
 TEST(ConvTest, LinearMatchesMatmulOnLargerShapes) {
   manual_seed(4);
   for (ScalarType dt : {kFloat, kDouble}) {
-    Tensor x = randn({37, 65}, dt), w = randn({29, 65}, dt), b = randn({29}, dt);
+    Tensor x = randn({37, 65}, dt), w = randn({29, 65}, dt),
+           b = randn({29}, dt);
     Tensor ref = x.to(kDouble).matmul(w.to(kDouble).t()) + b.to(kDouble);
     EXPECT_TENSOR(linear(x, w, b), {37, 29}, test::values(ref),
                   dt == kFloat ? 1e-4 : 1e-12);
@@ -144,7 +148,9 @@ TEST(ConvTest, LinearMatchesMatmulOnLargerShapes) {
 }
 
 TEST(ConvTest, LinearErrors) {
-  EXPECT_EQ(test::errorOf([] { linear(ones({2, 3}), ones({5, 4})); }),
+  EXPECT_EQ(test::errorOf([] {
+              linear(ones({2, 3}), ones({5, 4}));
+            }),
             "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
   EXPECT_ERROR_CONTAINS(linear(ones({2, 3}), ones({3})), "weight must be 2-D");
   EXPECT_ERROR_CONTAINS(linear(ones({2, 3}), ones({4, 3}), ones({3})),
@@ -184,8 +190,8 @@ TEST(ConvTest, Conv2dMatchesNaiveReference) {
       // Non-contiguous input and no bias.
       Tensor xt = x.transpose(2, 3).contiguous().transpose(2, 3);
       ref = naiveConv2d(xt, w, Tensor(), c, oh, ow);
-      EXPECT_TENSOR(conv2dWith(xt, w, Tensor(), c), {2, w.size(0), oh, ow},
-                    ref, tol);
+      EXPECT_TENSOR(conv2dWith(xt, w, Tensor(), c), {2, w.size(0), oh, ow}, ref,
+                    tol);
     }
   // A pointwise (1x1) convolution and half precision.
   Tensor x = randn({1, 3, 4, 4}), w = randn({5, 3, 1, 1});
@@ -256,16 +262,24 @@ TEST(ConvTest, ConvTranspose2dMatchesNaiveReference) {
 
 TEST(ConvTest, Errors) {
   Tensor x = ones({1, 3, 8, 8});
-  EXPECT_EQ(test::errorOf([&] { conv2d(x, ones({16, 4, 3, 3})); }),
+  EXPECT_EQ(test::errorOf([&] {
+              conv2d(x, ones({16, 4, 3, 3}));
+            }),
             "Given groups=1, weight of size [16, 4, 3, 3], expected "
             "input[1, 3, 8, 8] to have 4 channels, but got 3 channels instead");
-  EXPECT_EQ(test::errorOf([&] { conv2d(x, ones({3, 1, 3, 3}), {}, 1, 0, 1, 2); }),
+  EXPECT_EQ(test::errorOf([&] {
+              conv2d(x, ones({3, 1, 3, 3}), {}, 1, 0, 1, 2);
+            }),
             "Given groups=2, expected weight to be divisible by 2 at dimension "
             "0, but got weight of size [3, 1, 3, 3] instead");
-  EXPECT_EQ(test::errorOf([&] { conv2d(x, ones({16, 3, 3, 3}), ones({8})); }),
+  EXPECT_EQ(test::errorOf([&] {
+              conv2d(x, ones({16, 3, 3, 3}), ones({8}));
+            }),
             "Given weight of size [16, 3, 3, 3], expected bias to be "
             "1-dimensional with 16 elements, but got bias of size [8] instead");
-  EXPECT_EQ(test::errorOf([] { conv2d(ones({1, 1, 2, 2}), ones({1, 1, 3, 3})); }),
+  EXPECT_EQ(test::errorOf([] {
+              conv2d(ones({1, 1, 2, 2}), ones({1, 1, 3, 3}));
+            }),
             "Calculated padded input size per channel: (2 x 2). Kernel size: "
             "(3 x 3). Kernel size can't be greater than actual input size");
   EXPECT_ERROR_CONTAINS(conv2d(ones({3, 8}), ones({1, 1, 3, 3})),
@@ -321,7 +335,8 @@ TEST(ConvTest, Gradcheck) {
       [](const std::vector<Tensor> &in) { return linear(in[0], in[1], in[2]); },
       {test::leaf({2, 3, 4}), test::leaf({5, 4}), test::leaf({5})}));
   for (const Conv &c : convCases()) {
-    Tensor w = test::leaf({c.groups == 4 ? 4 : 2 * c.groups, 4 / c.groups, 2, 3});
+    Tensor w =
+        test::leaf({c.groups == 4 ? 4 : 2 * c.groups, 4 / c.groups, 2, 3});
     EXPECT_TRUE(test::gradcheck(
         [&](const std::vector<Tensor> &in) {
           return conv2dWith(in[0], in[1], in[2], c);

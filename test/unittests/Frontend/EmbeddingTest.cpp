@@ -51,12 +51,14 @@ TEST(EmbeddingTest, Errors) {
   EXPECT_ERROR_CONTAINS(embedding(w, tensor({-1})), "index -1 is out of range");
   EXPECT_ERROR_CONTAINS(embedding(w, tensor({1.0})),
                         "expected indices of dtype Long or Int, but got Float");
-  EXPECT_ERROR_CONTAINS(embedding(ones({4}), tensor({1})), "'weight' must be 2-D");
+  EXPECT_ERROR_CONTAINS(embedding(ones({4}), tensor({1})),
+                        "'weight' must be 2-D");
   EXPECT_ERROR_CONTAINS(embedding(w, tensor({1}), 4), "padding_idx must be -1");
 }
 
 TEST(EmbeddingTest, OneHot) {
-  EXPECT_TENSOR(one_hot(tensor({0, 2, 1})), {3, 3}, {1, 0, 0, 0, 0, 1, 0, 1, 0});
+  EXPECT_TENSOR(one_hot(tensor({0, 2, 1})), {3, 3},
+                {1, 0, 0, 0, 0, 1, 0, 1, 0});
   Tensor h = one_hot(tensor({{1}, {0}}), 4);
   EXPECT_TENSOR(h, {2, 1, 4}, {0, 1, 0, 0, 1, 0, 0, 0});
   EXPECT_EQ(h.dtype(), kLong);

@@ -14,22 +14,31 @@ TEST(IndexingTest, CatAndStack) {
   EXPECT_EQ(c.dtype(), kFloat);
   EXPECT_TENSOR(c, {3, 2}, {1, 2, 3, 4, 0.5, 1.5});
   EXPECT_TENSOR(stack({tensor({1, 2}), tensor({3, 4})}), {2, 2}, {1, 2, 3, 4});
-  EXPECT_TENSOR(stack({tensor({1, 2}), tensor({3, 4})}, 1), {2, 2}, {1, 3, 2, 4});
+  EXPECT_TENSOR(stack({tensor({1, 2}), tensor({3, 4})}, 1), {2, 2},
+                {1, 3, 2, 4});
   EXPECT_TENSOR(stack({tensor({1, 2}), tensor({3, 4})}, -1), {2, 2},
                 {1, 3, 2, 4});
 }
 
 TEST(IndexingTest, CatErrors) {
-  EXPECT_EQ(test::errorOf([] { cat({ones({2, 3}), ones({2, 4})}); }),
+  EXPECT_EQ(test::errorOf([] {
+              cat({ones({2, 3}), ones({2, 4})});
+            }),
             "Sizes of tensors must match except in dimension 0. Expected size "
             "3 but got size 4 for tensor number 1 in the list.");
-  EXPECT_EQ(test::errorOf([] { cat({ones({2, 3}), ones({2})}); }),
+  EXPECT_EQ(test::errorOf([] {
+              cat({ones({2, 3}), ones({2})});
+            }),
             "Tensors must have same number of dimensions: got 2 and 1");
-  EXPECT_EQ(test::errorOf([] { cat({ones({2}), ones({})}); }),
+  EXPECT_EQ(test::errorOf([] {
+              cat({ones({2}), ones({})});
+            }),
             "zero-dimensional tensor (at position 1) cannot be concatenated");
   EXPECT_EQ(test::errorOf([] { cat(std::vector<Tensor>{}); }),
             "torch.cat(): expected a non-empty list of Tensors");
-  EXPECT_EQ(test::errorOf([] { stack({ones({2, 3}), ones({3, 2})}); }),
+  EXPECT_EQ(test::errorOf([] {
+              stack({ones({2, 3}), ones({3, 2})});
+            }),
             "stack expects each tensor to be equal size, but got [2, 3] at "
             "entry 0 and [3, 2] at entry 1");
   EXPECT_ERROR_CONTAINS(cat({ones({2}), ones({2})}, 1),
@@ -49,20 +58,22 @@ TEST(IndexingTest, SplitChunkUnbind) {
   std::vector<Tensor> c = x.chunk(2, 1);
   ASSERT_EQ(c.size(), 2u);
   EXPECT_TENSOR(c[1], {5, 1}, {1, 3, 5, 7, 9});
-  EXPECT_EQ(x.chunk(3).size(), 3u);      // sizes 2, 2, 1
+  EXPECT_EQ(x.chunk(3).size(), 3u);         // sizes 2, 2, 1
   EXPECT_EQ(arange(4).chunk(3).size(), 2u); // sizes 2, 2: fewer than asked
   EXPECT_EQ(zeros({0}).chunk(3).size(), 3u);
   std::vector<Tensor> u = x.unbind(1);
   ASSERT_EQ(u.size(), 2u);
   EXPECT_TENSOR(u[0], {5}, {0, 2, 4, 6, 8});
-  EXPECT_ERROR_CONTAINS(x.split_with_sizes({2, 2}),
-                        "split_with_sizes expects split_sizes to sum exactly to "
-                        "5 (input tensor's size at dimension 0), but got "
-                        "split_sizes=[2, 2]");
+  EXPECT_ERROR_CONTAINS(
+      x.split_with_sizes({2, 2}),
+      "split_with_sizes expects split_sizes to sum exactly to "
+      "5 (input tensor's size at dimension 0), but got "
+      "split_sizes=[2, 2]");
   EXPECT_ERROR_CONTAINS(x.chunk(0), "chunk expects `chunks` to be greater than "
                                     "0, got: 0");
-  EXPECT_ERROR_CONTAINS(x.split(0), "split_size can only be 0 if dimension size "
-                                    "is 0");
+  EXPECT_ERROR_CONTAINS(x.split(0),
+                        "split_size can only be 0 if dimension size "
+                        "is 0");
 }
 
 TEST(IndexingTest, GatherScatter) {
@@ -82,16 +93,21 @@ TEST(IndexingTest, GatherScatter) {
   EXPECT_TENSOR(y, {2, 3}, {0, 2, 303, 104, 205, 0});
   // An expanded (stride-0) index and a non-contiguous self.
   Tensor e = tensor({{1}, {0}}).expand({2, 3});
-  EXPECT_TENSOR(x.t().contiguous().t().gather(0, e), {2, 3}, {4, 5, 6, 1, 2, 3});
+  EXPECT_TENSOR(x.t().contiguous().t().gather(0, e), {2, 3},
+                {4, 5, 6, 1, 2, 3});
   EXPECT_TENSOR(zeros({2, 3}).scatter_add(0, e, ones({2, 3})), {2, 3},
                 {1, 1, 1, 1, 1, 1});
 }
 
 TEST(IndexingTest, GatherScatterErrors) {
   Tensor x = ones({2, 3});
-  EXPECT_EQ(test::errorOf([&] { x.gather(1, tensor({{5}, {0}})); }),
+  EXPECT_EQ(test::errorOf([&] {
+              x.gather(1, tensor({{5}, {0}}));
+            }),
             "index 5 is out of bounds for dimension 1 with size 3");
-  EXPECT_EQ(test::errorOf([&] { x.gather(1, tensor({{0}, {0}, {0}})); }),
+  EXPECT_EQ(test::errorOf([&] {
+              x.gather(1, tensor({{0}, {0}, {0}}));
+            }),
             "Size does not match at dimension 0 expected index [3, 1] to be "
             "smaller than self [2, 3] apart from dimension 1");
   EXPECT_ERROR_CONTAINS(x.gather(1, tensor({0})),
@@ -105,8 +121,9 @@ TEST(IndexingTest, GatherScatterErrors) {
             "dimension 1 and to be smaller size than src [1, 3]");
   EXPECT_ERROR_CONTAINS(x.scatter(1, tensor({{0}}), ones({1, 1}, kDouble)),
                         "Expected self.dtype to be equal to src.dtype");
-  EXPECT_ERROR_CONTAINS(x.scatter_add(1, tensor({{-1}}), ones({1, 1})),
-                        "index -1 is out of bounds for dimension 1 with size 3");
+  EXPECT_ERROR_CONTAINS(
+      x.scatter_add(1, tensor({{-1}}), ones({1, 1})),
+      "index -1 is out of bounds for dimension 1 with size 3");
 }
 
 TEST(IndexingTest, IndexSelectAndMaskedFill) {
@@ -120,8 +137,9 @@ TEST(IndexingTest, IndexSelectAndMaskedFill) {
             "index_select(): index 3 is out of bounds for dimension 0 with "
             "size 3");
   EXPECT_TENSOR(tensor(5.0).index_select(0, tensor({0})), {}, {5});
-  EXPECT_ERROR_CONTAINS(tensor(5.0).index_select(0, tensor({0, 0})),
-                        "Index to scalar can have only 1 value, got 2 value(s)");
+  EXPECT_ERROR_CONTAINS(
+      tensor(5.0).index_select(0, tensor({0, 0})),
+      "Index to scalar can have only 1 value, got 2 value(s)");
   EXPECT_ERROR_CONTAINS(x.index_select(0, tensor({{0}})),
                         "Index is supposed to be a vector");
   EXPECT_ERROR_CONTAINS(x.index_select(0, tensor({0.0})),
@@ -132,9 +150,9 @@ TEST(IndexingTest, IndexSelectAndMaskedFill) {
                 {-1, 1, 2, -1, -1, 5, 6, -1, -1, 9, 10, -1});
   EXPECT_TENSOR(tensor({1, 2}).masked_fill(tensor({false, true}), 2.7), {2},
                 {1, 2});
-  EXPECT_TENSOR(tensor({1.0, 2.0}).masked_fill(tensor({true, false}),
-                                               tensor(5.0)),
-                {2}, {5, 2});
+  EXPECT_TENSOR(
+      tensor({1.0, 2.0}).masked_fill(tensor({true, false}), tensor(5.0)), {2},
+      {5, 2});
   Tensor y = x.clone();
   y.masked_fill_(x > 9, 0);
   EXPECT_TENSOR(y, {3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0});
@@ -161,9 +179,10 @@ TEST(IndexingTest, Pad) {
   EXPECT_TENSOR(pad(x.to(kFloat), {1, 1, 1, 0}, "replicate"), {3, 4},
                 {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4});
   EXPECT_ERROR_CONTAINS(pad(x, {1}), "Padding length must be divisible by 2");
-  EXPECT_ERROR_CONTAINS(pad(x, {1, 1, 1, 1, 1, 1}), "Padding length should be "
-                                                    "less than or equal to two "
-                                                    "times the input dimension");
+  EXPECT_ERROR_CONTAINS(pad(x, {1, 1, 1, 1, 1, 1}),
+                        "Padding length should be "
+                        "less than or equal to two "
+                        "times the input dimension");
   EXPECT_ERROR_CONTAINS(pad(x, {-2, -1}),
                         "The input size 2, plus negative padding -2 and -1 "
                         "resulted in a negative output size");
@@ -172,16 +191,21 @@ TEST(IndexingTest, Pad) {
                         "input [1, 3] must be less than the dimension's size");
   EXPECT_ERROR_CONTAINS(pad(r, {1, 0}, "reflect", 1.0),
                         "doesn't take in value argument");
-  EXPECT_ERROR_CONTAINS(pad(r, {1, 0}, "wrap"), "Unrecognised padding mode wrap");
+  EXPECT_ERROR_CONTAINS(pad(r, {1, 0}, "wrap"),
+                        "Unrecognised padding mode wrap");
 }
 
 TEST(IndexingTest, Gradcheck) {
   manual_seed(51);
   EXPECT_TRUE(test::gradcheck(
-      [](const std::vector<Tensor> &in) { return cat({in[0], in[1]}, 1); },
+      [](const std::vector<Tensor> &in) {
+        return cat({in[0], in[1]}, 1);
+      },
       {test::leaf({2, 3}), test::leaf({2, 2})}));
   EXPECT_TRUE(test::gradcheck(
-      [](const std::vector<Tensor> &in) { return stack({in[0], in[1]}, 1); },
+      [](const std::vector<Tensor> &in) {
+        return stack({in[0], in[1]}, 1);
+      },
       {test::leaf({2, 3}), test::leaf({2, 3})}));
   EXPECT_TRUE(test::gradcheck(
       [](const std::vector<Tensor> &in) {
@@ -205,7 +229,9 @@ TEST(IndexingTest, Gradcheck) {
       },
       {test::leaf({2, 4}), test::leaf({2, 3})}));
   EXPECT_TRUE(test::gradcheck(
-      [&](const std::vector<Tensor> &in) { return in[0].scatter(1, sidx, 2.0); },
+      [&](const std::vector<Tensor> &in) {
+        return in[0].scatter(1, sidx, 2.0);
+      },
       {test::leaf({2, 4})}));
   EXPECT_TRUE(test::gradcheck(
       [](const std::vector<Tensor> &in) {
@@ -233,7 +259,9 @@ TEST(IndexingTest, Gradcheck) {
         {test::leaf({2, 3, 3})}))
         << mode;
   EXPECT_TRUE(test::gradcheck(
-      [](const std::vector<Tensor> &in) { return pad(in[0], {-1, 2}); },
+      [](const std::vector<Tensor> &in) {
+        return pad(in[0], {-1, 2});
+      },
       {test::leaf({2, 3})}));
 }
 

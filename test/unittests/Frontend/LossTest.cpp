@@ -66,12 +66,11 @@ TEST(LossTest, BinaryCrossEntropy) {
     double tv = test::values(t)[size_t(i)];
     lref.push_back(-(tv * std::log(s) + (1 - tv) * std::log(1 - s)));
   }
-  EXPECT_TENSOR(binary_cross_entropy_with_logits(z, t, {}, {}, kNone), {3}, lref,
-                1e-12);
+  EXPECT_TENSOR(binary_cross_entropy_with_logits(z, t, {}, {}, kNone), {3},
+                lref, 1e-12);
   // Stable for large logits.
-  EXPECT_TENSOR(binary_cross_entropy_with_logits(tensor({800.0, -800.0}),
-                                                 tensor({1.0, 0.0}), {}, {},
-                                                 kNone),
+  EXPECT_TENSOR(binary_cross_entropy_with_logits(
+                    tensor({800.0, -800.0}), tensor({1.0, 0.0}), {}, {}, kNone),
                 {2}, {0, 0});
   // pos_weight scales the positive term: (1 - t) x + (1 + (pw - 1) t) sp(-x).
   Tensor pw = tensor({3.0, 3.0, 3.0}, kDouble);
@@ -87,8 +86,9 @@ TEST(LossTest, BinaryCrossEntropy) {
   Tensor x0 = zeros({1}, kDouble).requires_grad_();
   binary_cross_entropy_with_logits(x0, tensor({1.0}), {}, {}, kSum).backward();
   EXPECT_TENSOR(x0.grad(), {1}, {-0.5});
-  EXPECT_ERROR_CONTAINS(binary_cross_entropy_with_logits(ones({2}), ones({3})),
-                        "Target size ([3]) must be the same as input size ([2])");
+  EXPECT_ERROR_CONTAINS(
+      binary_cross_entropy_with_logits(ones({2}), ones({3})),
+      "Target size ([3]) must be the same as input size ([2])");
 }
 
 TEST(LossTest, NllAndCrossEntropy) {
@@ -135,7 +135,9 @@ TEST(LossTest, NllAndCrossEntropy) {
 
 TEST(LossTest, ClassLossErrors) {
   Tensor logp = zeros({3, 4});
-  EXPECT_EQ(test::errorOf([&] { nll_loss(logp, tensor({1, 2})); }),
+  EXPECT_EQ(test::errorOf([&] {
+              nll_loss(logp, tensor({1, 2}));
+            }),
             "Expected input batch_size (3) to match target batch_size (2).");
   EXPECT_ERROR_CONTAINS(nll_loss(logp, tensor({1, 2, 4})),
                         "Target 4 is out of bounds");
@@ -148,9 +150,9 @@ TEST(LossTest, ClassLossErrors) {
                         "[3]");
   EXPECT_ERROR_CONTAINS(nll_loss(zeros({2, 3, 5}), zeros({2, 4}, kLong)),
                         "expected target size [2, 5], got [2, 4]");
-  EXPECT_ERROR_CONTAINS(cross_entropy_loss(logp, tensor({1, 2, 0}), {}, kMean,
-                                           -100, 1.5),
-                        "label_smoothing must be between 0.0 and 1.0. Got: 1.5");
+  EXPECT_ERROR_CONTAINS(
+      cross_entropy_loss(logp, tensor({1, 2, 0}), {}, kMean, -100, 1.5),
+      "label_smoothing must be between 0.0 and 1.0. Got: 1.5");
   EXPECT_ERROR_CONTAINS(cross_entropy_loss(logp, zeros({3, 3})),
                         "class-probability targets must have the input's size");
 }
@@ -159,7 +161,9 @@ TEST(LossTest, Gradcheck) {
   manual_seed(61);
   for (int64_t r : {kNone, kMean, kSum}) {
     EXPECT_TRUE(test::gradcheck(
-        [&](const std::vector<Tensor> &in) { return mse_loss(in[0], in[1], r); },
+        [&](const std::vector<Tensor> &in) {
+          return mse_loss(in[0], in[1], r);
+        },
         {test::leaf({2, 3}), test::leaf({2, 3})}));
     EXPECT_TRUE(test::gradcheck(
         [&](const std::vector<Tensor> &in) { return l1_loss(in[0], in[1], r); },
@@ -177,7 +181,8 @@ TEST(LossTest, Gradcheck) {
          test::leaf({2, 3}, 0.5, 2)}));
     EXPECT_TRUE(test::gradcheck(
         [&](const std::vector<Tensor> &in) {
-          return binary_cross_entropy_with_logits(in[0], in[1], in[2], in[3], r);
+          return binary_cross_entropy_with_logits(in[0], in[1], in[2], in[3],
+                                                  r);
         },
         {test::leaf({2, 3}, -3, 3), test::leaf({2, 3}, 0, 1),
          test::leaf({2, 3}, 0.5, 2), test::leaf({3}, 0.5, 3)}));

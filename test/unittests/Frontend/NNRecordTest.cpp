@@ -71,8 +71,8 @@ TEST(NNRecordTest, ConvAndPoolingCarryTheDialectsAttributes) {
     avg_pool2d(y, 3, 1, 1, false, false, 2);
     adaptive_avg_pool2d(y, {1, 1});
   });
-  ASSERT_EQ(r.names(),
-            Names({"conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"}));
+  ASSERT_EQ(r.names(), Names({"conv2d", "max_pool2d", "avg_pool2d",
+                              "adaptive_avg_pool2d"}));
   const auto &conv = r.calls[0];
   EXPECT_EQ(conv.inputs, 3u); // input, weight, bias (None)
   EXPECT_EQ(conv.definedInputs, std::vector<bool>({true, true, false}));
@@ -139,14 +139,38 @@ TEST(NNRecordTest, InferenceFormsAndInPlaceOps) {
 }
 
 TEST(NNRecordTest, EveryOpIsRegistered) {
-  for (const char *name :
-       {"linear", "conv2d", "conv1d", "conv_transpose2d", "max_pool2d",
-        "max_pool2d_with_indices", "avg_pool2d", "avg_pool2d_backward",
-        "adaptive_avg_pool2d", "adaptive_avg_pool2d_backward", "batch_norm",
-        "layer_norm", "dropout", "feature_dropout", "embedding", "one_hot",
-        "cat", "stack", "gather", "scatter", "scatter.value", "scatter_add",
-        "index_select", "masked_fill", "masked_fill.Tensor", "pad", "mse_loss",
-        "l1_loss", "smooth_l1_loss", "binary_cross_entropy",
-        "binary_cross_entropy_with_logits", "nll_loss", "cross_entropy_loss"})
+  for (const char *name : {"linear",
+                           "conv2d",
+                           "conv1d",
+                           "conv_transpose2d",
+                           "max_pool2d",
+                           "max_pool2d_with_indices",
+                           "avg_pool2d",
+                           "avg_pool2d_backward",
+                           "adaptive_avg_pool2d",
+                           "adaptive_avg_pool2d_backward",
+                           "batch_norm",
+                           "layer_norm",
+                           "dropout",
+                           "feature_dropout",
+                           "embedding",
+                           "one_hot",
+                           "cat",
+                           "stack",
+                           "gather",
+                           "scatter",
+                           "scatter.value",
+                           "scatter_add",
+                           "index_select",
+                           "masked_fill",
+                           "masked_fill.Tensor",
+                           "pad",
+                           "mse_loss",
+                           "l1_loss",
+                           "smooth_l1_loss",
+                           "binary_cross_entropy",
+                           "binary_cross_entropy_with_logits",
+                           "nll_loss",
+                           "cross_entropy_loss"})
     EXPECT_NE(detail::findOp(name), nullptr) << name;
 }

@@ -41,7 +41,8 @@ std::vector<double> naiveMaxPool(const Tensor &x, const Pool &p, int64_t &oh,
         int64_t arg = -1;
         for (int64_t i = 0; i < p.kh; ++i)
           for (int64_t j = 0; j < p.kw; ++j) {
-            int64_t r = y * p.sh - p.ph + i * p.dh, c = xo * p.sw - p.pw + j * p.dw;
+            int64_t r = y * p.sh - p.ph + i * p.dh,
+                    c = xo * p.sw - p.pw + j * p.dw;
             if (r < 0 || r >= h || c < 0 || c >= w)
               continue;
             double e = v[size_t(pl * h * w + r * w + c)];
@@ -68,7 +69,8 @@ std::vector<double> naiveAvgPool(const Tensor &x, const Pool &p, int64_t &oh,
     for (int64_t y = 0; y < oh; ++y)
       for (int64_t xo = 0; xo < ow; ++xo) {
         int64_t r0 = y * p.sh - p.ph, c0 = xo * p.sw - p.pw;
-        int64_t r1 = std::min(r0 + p.kh, h + p.ph), c1 = std::min(c0 + p.kw, w + p.pw);
+        int64_t r1 = std::min(r0 + p.kh, h + p.ph),
+                c1 = std::min(c0 + p.kw, w + p.pw);
         int64_t padded = (r1 - r0) * (c1 - c0);
         double sum = 0;
         int64_t count = 0;
@@ -77,7 +79,7 @@ std::vector<double> naiveAvgPool(const Tensor &x, const Pool &p, int64_t &oh,
             sum += v[size_t(pl * h * w + r * w + c)];
             ++count;
           }
-        double div = p.divisor ? double(*p.divisor)
+        double div = p.divisor      ? double(*p.divisor)
                      : p.includePad ? double(padded)
                                     : double(count);
         out.push_back(count ? sum / div : 0.0);
@@ -129,8 +131,9 @@ TEST(PoolingTest, HandComputed) {
   Tensor y = arange(25, kDouble).view({1, 5, 5});
   EXPECT_TENSOR(max_pool2d(y, 2, 2, 0, 1, true), {1, 3, 3},
                 {6, 8, 9, 16, 18, 19, 21, 23, 24});
-  EXPECT_TENSOR(adaptive_avg_pool2d(arange(9, kFloat).view({1, 1, 3, 3}), {2, 2}),
-                {1, 1, 2, 2}, {2, 3, 5, 6});
+  EXPECT_TENSOR(
+      adaptive_avg_pool2d(arange(9, kFloat).view({1, 1, 3, 3}), {2, 2}),
+      {1, 1, 2, 2}, {2, 3, 5, 6});
   EXPECT_TENSOR(adaptive_avg_pool2d(x, {1, 1}), {1, 1, 1, 1}, {7.5});
   // NaN wins a max window.
   Tensor n = tensor({1.0, NAN, 3.0, 2.0}).view({1, 1, 2, 2});
@@ -146,8 +149,8 @@ TEST(PoolingTest, MatchNaiveReference) {
       std::vector<double> idx;
       std::vector<double> ref = naiveMaxPool(x, p, oh, ow, idx);
       if (!p.divisor) {
-        auto [v, i] = max_pool2d_with_indices(x, {p.kh, p.kw}, {p.sh, p.sw},
-                                              {p.ph, p.pw}, {p.dh, p.dw}, p.ceil);
+        auto [v, i] = max_pool2d_with_indices(
+            x, {p.kh, p.kw}, {p.sh, p.sw}, {p.ph, p.pw}, {p.dh, p.dw}, p.ceil);
         EXPECT_TENSOR(v, {2, 3, oh, ow}, ref);
         EXPECT_TENSOR(i, {2, 3, oh, ow}, idx);
         EXPECT_TENSOR(maxPoolWith(x, p), {2, 3, oh, ow}, ref);
@@ -256,7 +259,8 @@ TEST(PoolingTest, Gradgradcheck) {
 
 TEST(PoolingTest, BackwardNodeNames) {
   Tensor x = test::leaf({1, 1, 4, 4});
-  EXPECT_EQ(max_pool2d(x, 2).grad_fn()->name(), "MaxPool2DWithIndicesBackward0");
+  EXPECT_EQ(max_pool2d(x, 2).grad_fn()->name(),
+            "MaxPool2DWithIndicesBackward0");
   EXPECT_EQ(avg_pool2d(x, 2).grad_fn()->name(), "AvgPool2DBackward0");
   EXPECT_EQ(adaptive_avg_pool2d(x, {1, 1}).grad_fn()->name(),
             "AdaptiveAvgPool2DBackward0");

@@ -68,6 +68,10 @@ TEST(BridgeCoverage, EveryTccOpHasAnInterpreter) {
     if (op.getDialectNamespace() != "tcc")
       continue;
     ++count;
+    // Structure, not computation: the interpreter runs a fusion's body as a
+    // nested block (InterpreterTest.RunsFusionRegions).
+    if (op.getStringRef() == "tcc.fusion" || op.getStringRef() == "tcc.yield")
+      continue;
     if (!jit::bridgeRegistry().findInterpreter(op.getStringRef().str()))
       missing.push_back(op.getStringRef().str());
   }

@@ -202,7 +202,12 @@ TEST(Trace, UntraceableOpsNameThemselvesAndWhy) {
 
 TEST(Trace, TrainingModeDropoutAndBatchNormAreRefused) {
   auto drop = [](const Tensor &x) { return dropout(x, 0.5, true); };
-  EXPECT_ERROR_HAS(jit::trace(drop, {ones({4})}, quiet()), "call eval()");
+  EXPECT_ERROR_HAS(jit::trace(drop, {ones({4})}, quiet()),
+                   "cannot trace 'dropout' (op 1 of the program): dropout in "
+                   "training mode is random");
+  auto feature = [](const Tensor &x) { return feature_dropout(x, 0.5, true); };
+  EXPECT_ERROR_HAS(jit::trace(feature, {ones({2, 3, 4})}, quiet()),
+                   "call eval()");
   auto bn = [](const Tensor &x) {
     return batch_norm(x, std::nullopt, std::nullopt, zeros({2}), ones({2}),
                       /*training=*/true, 0.1, 1e-5);
@@ -229,6 +234,22 @@ TEST(Trace, InputErrors) {
                    "have");
   EXPECT_ERROR_HAS(jit::trace(f, {Tensor()}, quiet()),
                    "input 0 is an undefined tensor");
+}
+
+TEST(Trace, DtypesTheDialectLacksAreErrorsNamingTheOp) {
+  // uint8 + int8 promotes to int16, which tcc has no element type for.
+  auto f = [](const Tensor &a, const Tensor &b) { return a + b; };
+  EXPECT_ERROR_HAS(jit::trace(f, {ones({2}, kByte), ones({2}, kChar)}, quiet()),
+                   "cannot trace 'add' (op 1 of the program): a value it "
+                   "computes has dtype Short");
+}
+
+TEST(Trace, ASharedParameterIsOneConstant) {
+  Tensor w = randn({2, 2});
+  auto f = [&](const Tensor &x) { return x.matmul(w).matmul(w); };
+  std::string ir = jit::trace(f, {randn({2, 2})}, quiet()).str();
+  EXPECT_NE(ir.find("dense_resource<const0>"), std::string::npos);
+  EXPECT_EQ(ir.find("dense_resource<const1>"), std::string::npos) << ir;
 }
 
 TEST(Trace, TracesDoNotNest) {

@@ -45,6 +45,23 @@ public:
 
   /// conv (3x3, padding 1, with bias) and batch norm over `out` channels.
   void convBn(int64_t out, int64_t stride = 1) {
+    conv(out, stride);
+    std::string p[4];
+    double ranges[4][2] = {{0.5, 1.5}, {-0.5, 0.5}, {-0.5, 0.5}, {0.5, 2}};
+    for (int i = 0; i < 4; ++i) {
+      p[i] = fresh("p");
+      body += constantLine(
+          p[i], operand("f32", {out}, seed++, ranges[i][0], ranges[i][1]));
+    }
+    emit("tcc.batch_norm %" + value + ", %" + p[0] + ", %" + p[1] + ", %" +
+             p[2] + ", %" + p[3] + " : (" + shape(current) + ", " +
+             shape({out}) + ", " + shape({out}) + ", " + shape({out}) + ", " +
+             shape({out}) + ") -> " + shape(current),
+         current);
+  }
+
+  /// conv (3x3, padding 1, with bias) over `out` channels.
+  void conv(int64_t out, int64_t stride = 1) {
     std::string w = fresh("w"), b = fresh("b");
     int64_t in = current[1];
     body += constantLine(w, operand("f32", {out, in, 3, 3}, seed++, -0.5, 0.5));
@@ -59,17 +76,16 @@ public:
             shape({out}) + ") -> " + shape(next) + "\n";
     current = next;
     value = c;
-    std::string p[4];
-    double ranges[4][2] = {{0.5, 1.5}, {-0.5, 0.5}, {-0.5, 0.5}, {0.5, 2}};
-    for (int i = 0; i < 4; ++i) {
-      p[i] = fresh("p");
-      body += constantLine(
-          p[i], operand("f32", {out}, seed++, ranges[i][0], ranges[i][1]));
-    }
-    emit("tcc.batch_norm %" + value + ", %" + p[0] + ", %" + p[1] + ", %" +
-             p[2] + ", %" + p[3] + " : (" + shape(current) + ", " +
-             shape({out}) + ", " + shape({out}) + ", " + shape({out}) + ", " +
-             shape({out}) + ") -> " + shape(current),
+  }
+
+  /// Multiplies by a constant of shape [C, 1, 1] (a per-channel scale that
+  /// broadcasts).
+  void channelScale() {
+    std::string k = fresh("k");
+    std::vector<int64_t> kShape = {current[1], 1, 1};
+    body += constantLine(k, operand("f32", kShape, seed++, -2, 2));
+    emit("tcc.mul %" + value + ", %" + k + " : (" + shape(current) + ", " +
+             shape(kShape) + ") -> " + shape(current),
          current);
   }
 
@@ -171,6 +187,50 @@ TEST(ConvertLayout, ResNetBlockHasNoTransposesInside) {
   EXPECT_EQ(countOf(nhwc, "tcc.transpose"), 1) << nhwc;
   EXPECT_EQ(countOf(nhwc, "tcc.transpose %arg0"), 1) << nhwc;
   expectSameResults(source, nhwc, 1e-4);
+}
+
+TEST(ConvertLayout, WithoutBatchNormTheResultsAreBitIdentical) {
+  // No rounding changes: the NHWC ops compute the same sums, the pointwise
+  // ops and the global pool see permuted copies of the same values, and the
+  // linear's weight is untouched (the flatten sees a 1x1 map).
+  NetworkBuilder net({2, 3, 10, 10});
+  net.conv(6);
+  net.channelScale();
+  net.relu();
+  net.maxPool(2, 2, 0);
+  std::string skip = net.last();
+  net.conv(6);
+  net.relu();
+  net.add(skip);
+  net.globalPool();
+  net.flatten();
+  net.linear(4);
+  std::string source = net.finish();
+  std::string nhwc = normalizeLayout(source);
+  EXPECT_EQ(countOf(nhwc, "layout = #tcc.layout<nhwc>"), 4) << nhwc;
+  EXPECT_EQ(countOf(nhwc, "tcc.transpose"), 1) << nhwc;
+  EXPECT_EQ(countOf(nhwc, "tcc.transpose %arg0"), 1) << nhwc;
+  expectSameResults(source, nhwc, 0);
+}
+
+TEST(ConvertLayout, ResidualFromTheInputReusesItsTranspose) {
+  // The skip connection is the NCHW argument itself: the add runs NHWC on
+  // the transpose that already feeds the first conv.
+  NetworkBuilder net({2, 4, 8, 8});
+  std::string skip = net.last();
+  net.conv(4);
+  net.relu();
+  net.conv(4);
+  net.add(skip);
+  net.relu();
+  net.globalPool();
+  net.flatten();
+  net.linear(3);
+  std::string source = net.finish();
+  std::string nhwc = normalizeLayout(source);
+  EXPECT_EQ(countOf(nhwc, "layout = #tcc.layout<nhwc>"), 3) << nhwc;
+  EXPECT_EQ(countOf(nhwc, "tcc.transpose"), 1) << nhwc;
+  expectSameResults(source, nhwc, 0);
 }
 
 TEST(ConvertLayout, FlattenOfAFeatureMapFoldsIntoTheLinearWeight) {

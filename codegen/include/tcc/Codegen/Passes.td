@@ -10,9 +10,15 @@ def TccLowerToLinalg : Pass<"tcc-lower-to-linalg"> {
   let description = [{
     Rewrites every tcc op of a kernel into upstream ops on tensors:
     elementwise ops become `linalg.generic` with broadcasting indexing maps,
-    reductions `linalg.generic` with reduction iterators, data movement
-    explicit index arithmetic, so that later bufferization yields loops and
-    no library calls.
+    reductions `linalg.generic` with reduction iterators (float sums with
+    `fastmath<reassoc>` so that LLVM vectorizes them), convolution and
+    pooling generics over a padded copy of the input, data movement explicit
+    index arithmetic, so that later bufferization yields loops and no
+    library calls. ui8 tensors become i8 (unsigned arithmetic is chosen from
+    the op's types); f16/bf16 compute in f32. Index-driven reads (gather,
+    index_select, embedding) clamp out-of-range indices. Kernel arguments
+    are marked read-only for bufferization, and a function never returns
+    its own argument or one value twice (each result gets its own buffer).
 
     Before:
     ```mlir
@@ -30,7 +36,8 @@ def TccLowerToLinalg : Pass<"tcc-lower-to-linalg"> {
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect"
   ];
 }
 

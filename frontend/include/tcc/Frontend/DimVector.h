@@ -96,7 +96,8 @@ private:
   void assign(const int64_t *src, size_t n) {
     size_ = 0;
     reserve(n);
-    std::memcpy(data(), src, n * sizeof(int64_t));
+    if (n)
+      std::memcpy(data(), src, n * sizeof(int64_t));
     size_ = n;
   }
   void release() {

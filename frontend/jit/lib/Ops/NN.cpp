@@ -177,13 +177,23 @@ void registerNNBridge(BridgeRegistry &r) {
                 "tcc.max_pool2d has no indices result; use max_pool2d");
   r.trace("avg_pool2d", traceAvgPool);
   r.trace("adaptive_avg_pool2d", traceAdaptiveAvgPool);
-  for (const char *op : {"avg_pool2d_backward", "adaptive_avg_pool2d_backward"})
+  for (const char *op :
+       {"avg_pool2d_backward", "adaptive_avg_pool2d_backward",
+        "max_pool2d_backward", "conv2d_weight_grad"})
     r.untraceable(op, "a backward op: the tcc dialect has no backward ops "
                       "yet (trace the forward computation)");
   r.trace("dropout", traceDropout);
   r.trace("feature_dropout", traceDropout);
   r.trace("batch_norm", traceBatchNorm);
   r.trace("layer_norm", traceLayerNorm);
+  // batch_norm and layer_norm record themselves and pause the tracer, so
+  // their fused kernels are only seen when called directly.
+  r.untraceable("native_batch_norm",
+                "an internal op of batch_norm that also returns statistics "
+                "(call batch_norm)");
+  r.untraceable("native_layer_norm",
+                "an internal op of layer_norm that also returns statistics "
+                "(call layer_norm)");
   r.trace("embedding", [](TraceContext &c) -> Values {
     return {c.create<EmbeddingOp>(mlir::ValueRange{c.in(1), c.in(0)})};
   });

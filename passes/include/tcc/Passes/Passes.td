@@ -124,10 +124,12 @@ def TccConvertLayout : Pass<"tcc-convert-layout", "::mlir::func::FuncOp"> {
     transposes are moved and cancelled:
 
     - two adjacent transposes compose, and cancel when they are inverses;
-    - a pointwise op (`Tcc_Pointwise`) whose operands are transposes with
-      one permutation, or constants, runs on the untransposed values and is
-      transposed once afterwards (constants, broadcast ones included, are
-      permuted at compile time);
+    - a pointwise op (`Tcc_Pointwise`) with an operand transposed by `P`
+      runs on the untransposed values and is transposed once afterwards:
+      constants (broadcast ones included) are permuted at compile time, and
+      any other operand of full rank (a residual from before the change) is
+      transposed by `P`'s inverse, reusing that transpose when it exists;
+      only when this removes at least as many transposes as it adds;
     - a transpose that moves only size-1 dims is a reshape; a flatten
       (`reshape` to `[N, K]`) of a transposed value feeding `linear` with a
       constant weight permutes the weight's columns instead;
@@ -136,6 +138,11 @@ def TccConvertLayout : Pass<"tcc-convert-layout", "::mlir::func::FuncOp"> {
     So a ResNet-style network has transposes only at its NCHW inputs and
     outputs. Ops the rules do not cover (batch norm, reductions, softmax)
     keep a transpose before them.
+
+    Profitability: the runtime's NCHW and NHWC convolutions run at about
+    the same speed, so a function is converted only when the transposes
+    left are at most one per converted op; otherwise (a lone conv between
+    an NCHW argument and result, say) it is left as it was.
 
     Before:
     ```mlir
@@ -149,6 +156,42 @@ def TccConvertLayout : Pass<"tcc-convert-layout", "::mlir::func::FuncOp"> {
     %c = tcc.conv2d %t, %w2 {layout = #tcc.layout<nhwc>} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32>
     %r = tcc.relu %c : tensor<1x6x6x4xf32>
     %y = tcc.transpose %r {permutation = array<i64: 0, 3, 1, 2>} : tensor<1x6x6x4xf32> -> tensor<1x4x6x6xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tcc::TccDialect"];
+}
+
+def TccFuseEpilogues : Pass<"tcc-fuse-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Fuse bias, residual add and activation into fp32 GEMMs and convolutions";
+  let description = [{
+    The runtime's fp32 microkernels apply `act(acc + bias + residual)` while
+    the output tile is still in registers. This pass groups an fp32
+    `tcc.matmul`, `tcc.linear` or `tcc.conv2d` with the ops that follow it
+    and fit that epilogue into one `tcc.fusion`, anchor first: an add of a
+    per-output-channel bias (when the anchor has none), an add of a tensor of
+    the output's shape (a residual), and one final activation (relu, clamp,
+    gelu, silu, sigmoid, tanh). Each op in the chain must be the only user of
+    the one before, so no intermediate is needed elsewhere.
+
+    What never fuses, and why: ops after the activation (the microkernel
+    applies it last); a second bias; a broadcasting add that is neither a
+    bias nor a residual; other dtypes than f32 (no microkernel).
+
+    Before:
+    ```mlir
+    %0 = tcc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+    %1 = tcc.add %0, %r : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+    %2 = tcc.relu %1 : tensor<4x16xf32>
+    ```
+    After:
+    ```mlir
+    %2 = tcc.fusion (%x, %w, %b, %r) : (...) -> tensor<4x16xf32> {
+    ^bb0(...):
+      %0 = tcc.linear ...
+      %1 = tcc.add %0, ...
+      %3 = tcc.relu %1 : tensor<4x16xf32>
+      tcc.yield %3 : tensor<4x16xf32>
+    }
     ```
   }];
   let dependentDialects = ["::mlir::tcc::TccDialect"];

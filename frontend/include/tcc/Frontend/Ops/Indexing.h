@@ -1,4 +1,5 @@
-//===- Indexing.h - Joining, splitting, gathering, scattering, padding -*- C++ -*-//
+//===- Indexing.h - Joining, splitting, gathering, scattering, padding -*- C++
+//-*-//
 //
 // libtorch's functions of the same names; the Tensor methods (`x.gather`,
 // `x.split`, `x.masked_fill_`, ...) are declared in Tensor.h. Index tensors

@@ -1,4 +1,5 @@
-//===- NN.h - Linear, convolution, pooling, norms, dropout, embedding -*- C++ -*-//
+//===- NN.h - Linear, convolution, pooling, norms, dropout, embedding -*- C++
+//-*-//
 //
 // libtorch's ATen functions (`torch::conv2d`, `torch::max_pool2d`, ...) with
 // their argument order and defaults. Size arguments (`stride`, `padding`,
@@ -98,7 +99,8 @@ Tensor avg_pool2d(const Tensor &self, IntArrayRef kernel_size,
                   IntArrayRef stride = {}, IntArrayRef padding = 0,
                   bool ceil_mode = false, bool count_include_pad = true,
                   std::optional<int64_t> divisor_override = std::nullopt);
-/// Output cell i of a dim of size H averages [floor(i*H/out), ceil((i+1)*H/out)).
+/// Output cell i of a dim of size H averages [floor(i*H/out),
+/// ceil((i+1)*H/out)).
 Tensor adaptive_avg_pool2d(const Tensor &self, IntArrayRef output_size);
 
 /// Channels in dim 1. Training: normalizes with the batch statistics and,

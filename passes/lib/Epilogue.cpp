@@ -1,0 +1,121 @@
+//===- Epilogue.cpp - GEMM/convolution epilogues the runtime fuses --------===//
+
+#include "tcc/Passes/Epilogue.h"
+#include "tcc/IR/TccOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tcc;
+
+bool tcc::isEpilogueAnchor(Operation *op) {
+  if (!isa<MatmulOp, LinearOp, Conv2dOp>(op) || op->getNumResults() != 1)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return type && type.getElementType().isF32();
+}
+
+/// The output dimension that bias values index.
+static int64_t channelAxis(Operation *anchor) {
+  auto type = cast<RankedTensorType>(anchor->getResult(0).getType());
+  if (auto conv = dyn_cast<Conv2dOp>(anchor))
+    return conv.getLayout() == Layout::NCHW ? 1 : 3;
+  return type.getRank() - 1;
+}
+
+/// Whether `value` broadcasts into the anchor's output as one value per
+/// output channel ([C], [C,1,1], [1,...,C], ...).
+static bool isBias(Value value, Operation *anchor) {
+  auto out = cast<RankedTensorType>(anchor->getResult(0).getType());
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getElementType() != out.getElementType() ||
+      type.getRank() > out.getRank())
+    return false;
+  int64_t axis = channelAxis(anchor), offset = out.getRank() - type.getRank();
+  bool sawChannels = false;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    int64_t size = type.getDimSize(i);
+    if (i + offset == axis) {
+      if (size != out.getDimSize(axis))
+        return false;
+      sawChannels = true;
+    } else if (size != 1) {
+      return false;
+    }
+  }
+  return sawChannels;
+}
+
+static std::optional<EpilogueActivation> activationOf(Operation *op,
+                                                      double &min, double &max) {
+  if (isa<ReluOp>(op))
+    return EpilogueActivation::Relu;
+  if (isa<SiluOp>(op))
+    return EpilogueActivation::Silu;
+  if (isa<SigmoidOp>(op))
+    return EpilogueActivation::Sigmoid;
+  if (isa<TanhOp>(op))
+    return EpilogueActivation::Tanh;
+  if (auto gelu = dyn_cast<GeluOp>(op))
+    return gelu.getApproximate() == GeluApproximation::tanh
+               ? EpilogueActivation::GeluTanh
+               : EpilogueActivation::Gelu;
+  if (auto clamp = dyn_cast<ClampOp>(op)) {
+    double inf = std::numeric_limits<double>::infinity();
+    min = clamp.getMin() ? clamp.getMin()->convertToDouble() : -inf;
+    max = clamp.getMax() ? clamp.getMax()->convertToDouble() : inf;
+    return EpilogueActivation::Clamp;
+  }
+  return std::nullopt;
+}
+
+Epilogue tcc::matchEpilogue(Operation *anchor) {
+  Epilogue e;
+  e.anchor = anchor;
+  e.ops.push_back(anchor);
+  bool haveBias = false;
+  if (auto linear = dyn_cast<LinearOp>(anchor))
+    haveBias = static_cast<bool>(linear.getBias());
+  if (auto conv = dyn_cast<Conv2dOp>(anchor))
+    haveBias = static_cast<bool>(conv.getBias());
+  Value current = anchor->getResult(0);
+  while (current.hasOneUse() && e.activation == EpilogueActivation::None) {
+    Operation *user = *current.getUsers().begin();
+    if (user->getBlock() != anchor->getBlock() ||
+        user->getResult(0).getType() != current.getType())
+      break;
+    if (auto add = dyn_cast<AddOp>(user)) {
+      Value other = add.getLhs() == current ? add.getRhs() : add.getLhs();
+      if (other == current)
+        break;
+      if (!haveBias && isBias(other, anchor)) {
+        e.bias = other;
+        haveBias = true;
+      } else if (!e.residual && other.getType() == current.getType()) {
+        e.residual = other;
+      } else {
+        break;
+      }
+    } else if (auto act = activationOf(user, e.clampMin, e.clampMax)) {
+      e.activation = *act;
+    } else {
+      break;
+    }
+    e.ops.push_back(user);
+    current = user->getResult(0);
+  }
+  return e;
+}
+
+std::optional<Epilogue> tcc::matchEpilogueGroup(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> compute;
+  for (Operation *op : ops)
+    if (!isa<ConstantOp>(op))
+      compute.push_back(op);
+  if (compute.empty() || !isEpilogueAnchor(compute.front()))
+    return std::nullopt;
+  Epilogue e = matchEpilogue(compute.front());
+  if (e.ops != compute)
+    return std::nullopt;
+  return e;
+}

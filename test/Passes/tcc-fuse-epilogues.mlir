@@ -1,0 +1,90 @@
+// RUN: tcc-opt --split-input-file --tcc-fuse-epilogues %s | FileCheck %s
+
+// Tests that a linear with a residual add and a relu becomes one group,
+// anchor first.
+// CHECK-LABEL: func.func @linear_residual_relu
+// CHECK: %[[F:.*]] = tcc.fusion(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.linear
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.relu
+// CHECK-NEXT: tcc.yield
+// CHECK: return %[[F]]
+func.func @linear_residual_relu(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %b: tensor<16xf32>, %r: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = tcc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %1 = tcc.add %0, %r : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %2 = tcc.relu %1 : tensor<4x16xf32>
+  return %2 : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests that a per-channel add after a bias-free NCHW convolution is its
+// bias, and gelu its activation.
+// CHECK-LABEL: func.func @conv_bias_gelu
+// CHECK: tcc.fusion
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.conv2d
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.gelu
+// CHECK-NEXT: tcc.yield
+func.func @conv_bias_gelu(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4x1x1xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = tcc.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %1 = tcc.add %b, %0 : (tensor<4x1x1xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %2 = tcc.gelu %1 : tensor<1x4x6x6xf32>
+  return %2 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Tests that the chain stops after the activation and before an op with a
+// second user.
+// CHECK-LABEL: func.func @stops
+// CHECK: %[[F:.*]] = tcc.fusion
+// CHECK: tcc.matmul
+// CHECK-NEXT: tcc.relu
+// CHECK-NEXT: tcc.yield
+// CHECK: tcc.exp %[[F]]
+func.func @stops(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = tcc.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = tcc.relu %0 : tensor<4x4xf32>
+  %2 = tcc.exp %1 : tensor<4x4xf32>
+  return %2 : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that an anchor whose result has two users is left alone.
+// CHECK-LABEL: func.func @shared_anchor
+// CHECK-NOT: tcc.fusion
+func.func @shared_anchor(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %0 = tcc.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = tcc.relu %0 : tensor<4x4xf32>
+  return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that a second bias (linear already has one) and non-f32 anchors do
+// not fuse.
+// CHECK-LABEL: func.func @no_second_bias
+// CHECK-NOT: tcc.fusion
+func.func @no_second_bias(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %b: tensor<16xf32>, %m: tensor<4x4xf64>) -> (tensor<4x16xf32>, tensor<4x4xf64>) {
+  %0 = tcc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %1 = tcc.add %0, %b : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %2 = tcc.matmul %m, %m : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  %3 = tcc.relu %2 : tensor<4x4xf64>
+  return %1, %3 : tensor<4x16xf32>, tensor<4x4xf64>
+}
+
+// -----
+
+// Tests that a clamp (relu6) is an activation.
+// CHECK-LABEL: func.func @relu6
+// CHECK: tcc.fusion
+// CHECK: tcc.clamp
+func.func @relu6(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = tcc.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = tcc.clamp %0 {min = 0.0 : f64, max = 6.0 : f64} : tensor<4x4xf32>
+  return %1 : tensor<4x4xf32>
+}
