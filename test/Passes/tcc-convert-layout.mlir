@@ -228,3 +228,26 @@ func.func @resnet(%x: tensor<1x3x8x8xf32>) -> tensor<1x5xf32> {
   %y = tcc.linear %f, %fw, %fb : (tensor<1x4xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<1x5xf32>
   return %y : tensor<1x5xf32>
 }
+
+// -----
+
+// Tests that a residual add of the NCHW input runs NHWC on the transpose
+// that already feeds the first conv, so only the input and output
+// transposes are left.
+// CHECK-LABEL: func.func @residual_from_input
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x3xf32>)
+// CHECK: %[[XT:.*]] = tcc.transpose %[[X]] {permutation = array<i64: 0, 2, 3, 1>}
+// CHECK: %[[C:.*]] = tcc.conv2d %[[XT]]
+// CHECK-NEXT: %[[R:.*]] = tcc.relu %[[C]]
+// CHECK-NEXT: %[[C2:.*]] = tcc.conv2d %[[R]]
+// CHECK-NEXT: %[[A:.*]] = tcc.add %[[C2]], %[[XT]] : (tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
+// CHECK-NEXT: %[[Y:.*]] = tcc.transpose %[[A]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[Y]]
+func.func @residual_from_input(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %w = tcc.constant dense<0.5> : tensor<2x2x1x1xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %r = tcc.relu %c : tensor<1x2x3x3xf32>
+  %c2 = tcc.conv2d %r, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %a = tcc.add %c2, %x : (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %a : tensor<1x2x3x3xf32>
+}

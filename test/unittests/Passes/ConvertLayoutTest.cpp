@@ -301,6 +301,9 @@ TEST(ConvertLayout, TracedNetworkHasNoTransposesInside) {
     mlir::tcc::buildGraphPipeline(pm, 2);
   });
   EXPECT_EQ(countOf(o2, "tcc.transpose"), 1) << o2;
+  EXPECT_EQ(countOf(o2, "tcc.batch_norm"), 0) << o2;
+  EXPECT_GT(countOf(o2, "tcc.fusion"), 0) << o2;
+  expectSameResults(source, o2, 1e-4);
 }
 
 } // namespace
