@@ -115,8 +115,6 @@ std::string compileAndLoad(const TracedGraph &graph,
   s.copies = stats.copies;
   s.arena_bytes = stats.arenaBytes;
   s.intermediate_bytes = stats.intermediateBytes;
-  s.constant_bytes = stats.constantBytes;
-  s.code_bytes = stats.codeBytes;
   s.artifact_bytes = bytes->size();
   return "";
 }

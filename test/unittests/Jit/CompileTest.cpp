@@ -44,7 +44,10 @@ void expectCompiledMatchesEager(M &model, const std::vector<Tensor> &inputs,
         jit::compile(model, inputs, quietOptions(optLevel));
     ASSERT_TRUE(compiled.is_compiled()) << compiled.fallback_reason();
     EXPECT_TRUE(compiled.fallback_reason().empty());
-    EXPECT_GT(compiled.stats().kernels + compiled.stats().library_calls, 0u);
+    const jit::CompileStats &stats = compiled.stats();
+    EXPECT_GT(stats.kernels + stats.library_calls, 0u);
+    EXPECT_LE(stats.arena_bytes, stats.intermediate_bytes);
+    EXPECT_GT(stats.artifact_bytes, 0u);
     EXPECT_EQ(compiled.signature().inputs.size(), inputs.size());
     for (const auto &in : {inputs, other}) {
       NoGradGuard noGrad;

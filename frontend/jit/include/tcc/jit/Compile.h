@@ -59,12 +59,14 @@ struct CompileOptions {
   TraceOptions trace;
 };
 
-/// What the compiler produced (the numbers `tcc compile --stats` and
-/// `tcc inspect` print); all zero when running eagerly.
+/// What the compiler produced (the numbers `tcc compile --stats` prints);
+/// all zero when running eagerly.
 struct CompileStats {
+  /// Steps of the execution plan: generated kernels, microkernel calls
+  /// (matmul, convolution) and copies.
   std::size_t kernels = 0, library_calls = 0, copies = 0;
-  std::uint64_t arena_bytes = 0, intermediate_bytes = 0, constant_bytes = 0,
-                code_bytes = 0, artifact_bytes = 0;
+  /// The arena, against the sum of all intermediate tensors; the artifact.
+  std::uint64_t arena_bytes = 0, intermediate_bytes = 0, artifact_bytes = 0;
   /// Wall time of tracing and of compiling plus loading.
   double trace_seconds = 0, compile_seconds = 0;
 };
