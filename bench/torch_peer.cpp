@@ -11,6 +11,7 @@
 
 #include <ATen/Parallel.h>
 
+#include <dlfcn.h>
 #include <map>
 
 namespace torchpeer {
@@ -241,8 +242,21 @@ std::unique_ptr<Model> make(Kind kind, const Config &config,
   return nullptr;
 }
 
-void setThreads(int threads) { at::set_num_threads(threads); }
+void setThreads(int threads) {
+  at::set_num_threads(threads);
+  // Debian's libtorch runs GEMMs in OpenBLAS, whose own pool
+  // at::set_num_threads does not size; found at run time, since which BLAS
+  // libblas.so.3 is depends on the machine's alternatives.
+  using SetThreads = void (*)(int);
+  if (auto set = reinterpret_cast<SetThreads>(
+          dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    set(threads);
+}
 
-std::string describe() { return std::string("libtorch ") + TORCH_VERSION; }
+std::string describe() {
+  std::string blas =
+      dlsym(RTLD_DEFAULT, "openblas_set_num_threads") ? ", OpenBLAS" : "";
+  return std::string("libtorch ") + TORCH_VERSION + blas;
+}
 
 } // namespace torchpeer
