@@ -17,7 +17,10 @@
 //
 // With libtorch (Debian's libtorch-dev) found at configure time, the same
 // models with the same weights also run in libtorch eager (torch_peer.cpp),
-// alternating with the others.
+// alternating with the others. Run it with OMP_WAIT_POLICY=PASSIVE (else
+// libtorch's OpenMP workers spin, which on a shared 2-core machine costs
+// libtorch up to 20x at 2 threads) and OPENBLAS_CORETYPE=SkylakeX (else
+// OpenBLAS 0.3.21 picks its SSE3 kernel on this CPU; docs/performance.md).
 //
 // Options: --reps N (default 9), --threads LIST (default 1,2), --only NAME
 // (a substring of a model's name), --cpu-time (the calling thread's CPU time
@@ -577,6 +580,13 @@ int main(int argc, char **argv) {
               "no libtorch peer (libtorch-dev not found at configure time)"
 #endif
   );
+#ifdef TCC_BENCH_HAVE_LIBTORCH
+  if (!std::getenv("OMP_WAIT_POLICY"))
+    std::printf("note: OMP_WAIT_POLICY is unset: libtorch's OpenMP workers "
+                "spin between ops, which on a loaded 2-core machine slows "
+                "libtorch at 2 threads many times over (set "
+                "OMP_WAIT_POLICY=PASSIVE)\n");
+#endif
   try {
     bench.copyBandwidth();
 
