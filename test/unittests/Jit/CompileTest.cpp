@@ -294,6 +294,28 @@ TEST(Compile, ANamedCpuCompiles) {
 }
 #endif
 
+TEST(Compile, DataDependentProgramsRunEagerlyUnlessAllowed) {
+  // Traced on positive inputs, the branch would be baked in.
+  auto f = [](const Tensor &x) {
+    return x.sum().item<double>() > 0 ? x * 2 : x * 3;
+  };
+  jit::CompileOptions options = quietOptions();
+  options.print_warnings = false;
+  auto safe = jit::compile(f, {ones({2})}, options);
+  EXPECT_FALSE(safe.is_compiled());
+  EXPECT_NE(safe.fallback_reason().find(
+                "strict tracing forbids data-dependent reads"),
+            std::string::npos)
+      << safe.fallback_reason();
+  EXPECT_TRUE(sameTensors(safe({-ones({2})}), {full({2}, -3.0)}, 0));
+
+  options.trace.strict = false;
+  auto baked = jit::compile(f, {ones({2})}, options);
+  ASSERT_TRUE(baked.is_compiled());
+  // What the trace saw: the x * 2 branch, for any input.
+  EXPECT_TRUE(sameTensors(baked({-ones({2})}), {full({2}, -2.0)}, 0));
+}
+
 TEST(Compile, ThreadsGiveTheSameResults) {
   manual_seed(16);
   DigitsCnn model;

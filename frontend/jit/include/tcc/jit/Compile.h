@@ -55,8 +55,17 @@ struct CompileOptions {
   /// Print the fallback warning to stderr (fallback_reason() has it either
   /// way).
   bool print_warnings = true;
-  /// How the program is traced.
-  TraceOptions trace;
+  /// How the program is traced. Strict by default: a program that reads
+  /// tensor values while tracing (item(), data_ptr(); say, to branch on
+  /// them) would have the values it saw baked in, so it runs eagerly
+  /// instead. Set trace.strict = false to compile such a program anyway.
+  TraceOptions trace = strictTrace();
+
+  static TraceOptions strictTrace() {
+    TraceOptions o;
+    o.strict = true;
+    return o;
+  }
 };
 
 /// What the compiler produced (the numbers `tcc compile --stats` prints);
