@@ -5,11 +5,20 @@
 //    counted as bytes read + written. Also `add_out` into a preallocated z.
 // 2. Dispatch overhead: ns per add of two 4-element tensors, without and
 //    with autograd (inputs that require grad).
-// Medians of repeated runs; ratios measured in the same process.
+// Medians of repeated runs; ratios measured in the same process. The same
+// source builds against libtorch (bench/libtorch_parity/run.sh compiles it
+// with -DTCC_BENCH_TORCH_API against Debian's libtorch and against tcc's
+// <torch/torch.h>) so the peer runs the identical program.
 //
 //===----------------------------------------------------------------------===//
 
+#ifdef TCC_BENCH_TORCH_API
+#include <torch/torch.h>
+namespace api = torch;
+#else
 #include <tcc/tcc.h>
+namespace api = tcc;
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -65,29 +74,29 @@ int main(int argc, char **argv) {
   const double copyBytes = 2.0 * n * sizeof(float); // read a; write b
   std::vector<float> a(size_t(n), 1.0f), b(size_t(n), 2.0f);
 
-  tcc::Tensor x = tcc::rand({n}), y = tcc::rand({n});
-  tcc::Tensor z;
-  tcc::Tensor pre = tcc::empty({n});
-  int threadCounts[] = {1, tcc::get_num_threads()};
+  api::Tensor x = api::rand({n}), y = api::rand({n});
+  api::Tensor z;
+  api::Tensor pre = api::empty({n});
+  int threadCounts[] = {1, api::get_num_threads()};
   std::printf("elementwise add, 16M float32 (GB/s = bytes read + written / s)\n");
   double memcpyGBs = copyBytes / medianOf([&] {
     std::memcpy(b.data(), a.data(), size_t(n) * sizeof(float));
   }, 5, 7) / 1e9;
   std::printf("  memcpy (pre-touched, 1 thread)       %7.2f GB/s\n", memcpyGBs);
   for (int t : threadCounts) {
-    tcc::set_num_threads(t);
+    api::set_num_threads(t);
     double fresh = addBytes / medianOf([&] { z = x + y; }, 5, 7) / 1e9;
-    double out = addBytes / medianOf([&] { tcc::add_out(pre, x, y); }, 5, 7) / 1e9;
+    double out = addBytes / medianOf([&] { api::add_out(pre, x, y); }, 5, 7) / 1e9;
     std::printf("  z = x + y, %d thread(s)               %7.2f GB/s  (%.2f of memcpy)\n",
                 t, fresh, fresh / memcpyGBs);
     std::printf("  add_out(z, x, y), %d thread(s)        %7.2f GB/s  (%.2f of memcpy)\n",
                 t, out, out / memcpyGBs);
   }
 
-  tcc::set_num_threads(1);
-  tcc::Tensor s1 = tcc::rand({4}), s2 = tcc::rand({4});
-  tcc::Tensor g1 = tcc::rand({4}).requires_grad_(), g2 = tcc::rand({4}).requires_grad_();
-  tcc::Tensor r;
+  api::set_num_threads(1);
+  api::Tensor s1 = api::rand({4}), s2 = api::rand({4});
+  api::Tensor g1 = api::rand({4}).requires_grad_(), g2 = api::rand({4}).requires_grad_();
+  api::Tensor r;
   const int reps = 200000;
   auto cpuMedian = [&](const std::function<void()> &fn) {
     fn();

@@ -5,10 +5,14 @@
 #include "ModelIO.h"
 #include "Subcommands.h"
 
+#include "tcc/jit.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 
 namespace tcc {
 namespace tool {
@@ -17,18 +21,22 @@ namespace {
 
 const char kHelp[] =
     R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
-                 [--input [NAME=]X.npy ...] [--json]
+                 [--input [NAME=]X.npy ...] [--against-ir MODEL.ir] [--json]
 
 Runs MODEL.bin K times on one session after W warm-up runs and reports the
 latency distribution (min, median, p90, p99, max, mean) and the throughput.
 Inputs are seeded random values unless --input files are given (then every
-input needs one).
+input needs one). With --against-ir, the reference interpreter (the eager
+library's kernels, op by op: what the model costs without compiling) runs
+MODEL.ir on the same inputs the same number of times, and the report adds
+its latency and the compiled model's speed-up over it.
 
 options:
   --threads N        intra-op threads (default 1)
   --iterations K     timed runs (default 100)
   --warmup W         untimed runs first (default 10)
   --input [NAME=]F   an input from a .npy file (repeat for each)
+  --against-ir F     also time the interpreter on F (the model's tcc IR)
   --json             machine-readable output
   --help             this text
 )";
@@ -39,12 +47,69 @@ double percentile(const std::vector<double> &sorted, double p) {
   return sorted[std::min(sorted.size() - 1, rank ? rank - 1 : 0)];
 }
 
+std::optional<ScalarType> eagerDtype(tcc_dtype_t t) {
+  switch (t) {
+  case TCC_DTYPE_F32:
+    return kFloat;
+  case TCC_DTYPE_F64:
+    return kDouble;
+  case TCC_DTYPE_F16:
+    return kHalf;
+  case TCC_DTYPE_BF16:
+    return kBFloat16;
+  case TCC_DTYPE_I64:
+    return kLong;
+  case TCC_DTYPE_I32:
+    return kInt;
+  case TCC_DTYPE_I8:
+    return kChar;
+  case TCC_DTYPE_U8:
+    return kByte;
+  case TCC_DTYPE_BOOL:
+    return kBool;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Per-run milliseconds of the interpreter on `irPath` with the inputs the
+/// compiled model ran on; an error message instead when it cannot run.
+std::string timeInterpreter(const std::string &irPath,
+                            const std::vector<runtime::NpyArray> &arrays,
+                            int64_t warmup, int64_t iterations,
+                            std::vector<double> *ms) {
+  try {
+    jit::Interpreter interp = jit::Interpreter::load(irPath);
+    std::vector<Tensor> inputs;
+    for (const runtime::NpyArray &a : arrays) {
+      std::optional<ScalarType> dtype = eagerDtype(a.dtype);
+      if (!dtype)
+        return "an input has a dtype the interpreter cannot take";
+      Tensor t = empty(a.shape, TensorOptions().dtype(*dtype));
+      std::memcpy(t.data_ptr(), a.data.data(), a.data.size());
+      inputs.push_back(t);
+    }
+    for (int64_t i = 0; i < warmup; ++i)
+      interp.run(inputs);
+    for (int64_t i = 0; i < iterations; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      interp.run(inputs);
+      ms->push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - t0)
+                        .count());
+    }
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return "";
+}
+
 } // namespace
 
 int benchMain(int argc, char **argv) {
   const char *cmd = "bench";
   CommandLine args(argc, argv);
-  std::string path, value, error;
+  std::string path, value, error, irPath;
   std::vector<NamedPath> inputs;
   int64_t threads = 1, iterations = 100, warmup = 10;
   bool json = false;
@@ -72,6 +137,10 @@ int benchMain(int argc, char **argv) {
         return fail(cmd, error);
       if (value == "0")
         warmup = 0;
+    } else if (args.option(arg, "--against-ir", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      irPath = value;
     } else if (args.option(arg, "--input", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -131,6 +200,18 @@ int benchMain(int argc, char **argv) {
     mean += v / double(ms.size());
   double throughput = double(iterations) / total;
 
+  double interpreterP50 = 0;
+  if (!irPath.empty()) {
+    set_num_threads(int(threads));
+    std::vector<double> interpreterMs;
+    error = timeInterpreter(irPath, arrays, warmup, iterations, &interpreterMs);
+    if (!error.empty())
+      return fail(cmd, error.rfind(irPath, 0) == 0 ? error
+                                                    : irPath + ": " + error);
+    std::sort(interpreterMs.begin(), interpreterMs.end());
+    interpreterP50 = percentile(interpreterMs, 50);
+  }
+
   const std::pair<const char *, double> stats[] = {
       {"min", sorted.front()},         {"p50", percentile(sorted, 50)},
       {"p90", percentile(sorted, 90)}, {"p99", percentile(sorted, 99)},
@@ -155,6 +236,12 @@ int benchMain(int argc, char **argv) {
     j.endObject();
     j.key("throughput_per_s");
     j.value(throughput);
+    if (!irPath.empty()) {
+      j.key("interpreter_p50_ms");
+      j.value(interpreterP50);
+      j.key("speedup_over_interpreter");
+      j.value(interpreterP50 / percentile(sorted, 50));
+    }
     j.endObject();
     j.finish();
     return 0;
@@ -166,6 +253,11 @@ int benchMain(int argc, char **argv) {
   for (auto [name, v] : stats)
     std::printf(" %s %.4f", name, v);
   std::printf("\nthroughput: %.1f runs/s\n", throughput);
+  if (!irPath.empty())
+    std::printf("interpreter (eager kernels) on %s: p50 %.4f ms; compiled "
+                "is %.2fx faster\n",
+                irPath.c_str(), interpreterP50,
+                interpreterP50 / percentile(sorted, 50));
   return 0;
 }
 

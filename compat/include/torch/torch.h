@@ -50,7 +50,7 @@
 namespace c10 {
 using ::tcc::ArrayRef, ::tcc::BFloat16, ::tcc::Device, ::tcc::DeviceType,
     ::tcc::Error, ::tcc::Half, ::tcc::IntArrayRef, ::tcc::IValue, ::tcc::Layout,
-    ::tcc::Scalar, ::tcc::ScalarType;
+    ::tcc::Scalar, ::tcc::ScalarType, ::tcc::toString;
 template <class T> using optional = std::optional<T>;
 using std::nullopt;
 using std::nullopt_t;
@@ -100,6 +100,7 @@ using ::tcc::arange, ::tcc::device, ::tcc::dtype, ::tcc::empty,
     ::tcc::get_num_threads, ::tcc::set_num_threads;
 
 // --- Ops ---------------------------------------------------------------------
+using ::tcc::add_out, ::tcc::sub_out, ::tcc::mul_out, ::tcc::div_out;
 using ::tcc::abs, ::tcc::adaptive_avg_pool2d, ::tcc::add, ::tcc::addmm,
     ::tcc::all, ::tcc::allclose, ::tcc::amax, ::tcc::amin, ::tcc::any,
     ::tcc::argmax, ::tcc::argmin, ::tcc::as_strided, ::tcc::avg_pool2d,

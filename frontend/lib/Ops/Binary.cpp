@@ -14,6 +14,7 @@
 #include "tcc/Frontend/Functions.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace tcc {
 namespace detail {
@@ -556,6 +557,25 @@ Tensor operator|(const Tensor &a, const Tensor &b) { return logical_or(a, b); }
 
 // --- where -------------------------------------------------------------------
 
+/// `c ? x : y` as a bit select for floating types: compilers turn the
+/// ternary into a branch, which mispredicts on random masks (relu's
+/// backward) and blocks vectorization; the mask form vectorizes.
+template <class T> inline T selectBranchless(bool c, T x, T y) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    Bits xb, yb;
+    std::memcpy(&xb, &x, sizeof(T));
+    std::memcpy(&yb, &y, sizeof(T));
+    Bits mask = Bits(0) - Bits(c);
+    Bits r = (xb & mask) | (yb & ~mask);
+    T out;
+    std::memcpy(&out, &r, sizeof(T));
+    return out;
+  } else {
+    return c ? x : y;
+  }
+}
+
 Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
   checkCpu(cond, "where");
   TCC_CHECK(cond.dtype() == kBool || cond.dtype() == kByte,
@@ -573,8 +593,12 @@ Tensor where(const Tensor &cond, const Tensor &a, const Tensor &b) {
         cfg.castInputs = false;
         TensorIterator it(Tensor(), {c, x, y}, cfg);
         TCC_DISPATCH_ALL_TYPES(t, "where", [&] {
-          ternaryKernel<scalar_t, bool, scalar_t, scalar_t>(
-              it, [](bool c, scalar_t x, scalar_t y) { return c ? x : y; });
+          // The mask is read as bytes: GCC has no vector type for bool
+          // loads in target-attribute functions and would not vectorize.
+          ternaryKernel<scalar_t, uint8_t, scalar_t, scalar_t>(
+              it, [](uint8_t c, scalar_t x, scalar_t y) {
+                return selectBranchless(c != 0, x, y);
+              });
         });
         return it.output();
       },

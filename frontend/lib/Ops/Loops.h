@@ -150,18 +150,70 @@ void binaryKernel(TensorIterator &it, const F &f) {
   });
 }
 
+#define TCC_TERNARY_BODY                                                       \
+  for (int64_t i = 0; i < n; ++i)                                              \
+    o[i] = f(a[i], b[i], c[i]);
+template <class O, class A, class B, class C, class F>
+void ternaryContigPortable(O *__restrict o, const A *a, const B *b,
+                           const C *c, int64_t n, const F &f) {
+  TCC_TERNARY_BODY
+}
+#if TCC_HAVE_ISA_VARIANTS
+template <class O, class A, class B, class C, class F>
+TCC_TARGET_AVX2 void ternaryContigAvx2(O *__restrict o, const A *a,
+                                       const B *b, const C *c, int64_t n,
+                                       const F &f) {
+  TCC_TERNARY_BODY
+}
+template <class O, class A, class B, class C, class F>
+TCC_TARGET_AVX512 void ternaryContigAvx512(O *__restrict o, const A *a,
+                                           const B *b, const C *c, int64_t n,
+                                           const F &f) {
+  TCC_TERNARY_BODY
+}
+#endif
+#undef TCC_TERNARY_BODY
+
+template <class O, class A, class B, class C, class F>
+inline void ternaryContig(O *o, const A *a, const B *b, const C *c, int64_t n,
+                          const F &f) {
+#if TCC_HAVE_ISA_VARIANTS
+  if constexpr (kIsaVariants<O> || kIsaVariants<B>) {
+    switch (cpuIsa()) {
+    case Isa::Avx512:
+      return ternaryContigAvx512(o, a, b, c, n, f);
+    case Isa::Avx2:
+      return ternaryContigAvx2(o, a, b, c, n, f);
+    case Isa::Portable:
+      break;
+    }
+  }
+#endif
+  ternaryContigPortable(o, a, b, c, n, f);
+}
+
+/// Contiguous operands, or one of the last two broadcast as a scalar (as in
+/// where(mask, grad, 0) of relu's backward), run vectorized loops.
 template <class O, class A, class B, class C, class F>
 void ternaryKernel(TensorIterator &it, const F &f) {
   it.forEach([&f](char **d, const int64_t *s, int64_t n) {
-    if (s[0] == sizeof(O) && s[1] == sizeof(A) && s[2] == sizeof(B) &&
-        s[3] == sizeof(C)) {
-      O *o = reinterpret_cast<O *>(d[0]);
-      const A *a = reinterpret_cast<const A *>(d[1]);
-      const B *b = reinterpret_cast<const B *>(d[2]);
-      const C *c = reinterpret_cast<const C *>(d[3]);
-      for (int64_t i = 0; i < n; ++i)
-        o[i] = f(a[i], b[i], c[i]);
-      return;
+    O *o = reinterpret_cast<O *>(d[0]);
+    const A *a = reinterpret_cast<const A *>(d[1]);
+    const B *b = reinterpret_cast<const B *>(d[2]);
+    const C *c = reinterpret_cast<const C *>(d[3]);
+    if (s[0] == sizeof(O) && s[1] == sizeof(A)) {
+      if (s[2] == sizeof(B) && s[3] == sizeof(C))
+        return ternaryContig(o, a, b, c, n, f);
+      if (s[2] == sizeof(B) && s[3] == 0) {
+        C c0 = *c;
+        return binaryContig(o, a, b, n,
+                            [c0, &f](A x, B y) { return f(x, y, c0); });
+      }
+      if (s[2] == 0 && s[3] == sizeof(C)) {
+        B b0 = *b;
+        return binaryContig(o, a, c, n,
+                            [b0, &f](A x, C z) { return f(x, b0, z); });
+      }
     }
     for (int64_t i = 0; i < n; ++i)
       *reinterpret_cast<O *>(d[0] + i * s[0]) =

@@ -81,6 +81,11 @@ TEST(ReductionTest, VarStdNorm) {
   // A lone braced dim list binds to var(bool), as in libtorch: pass unbiased.
   EXPECT_TENSOR(m.var({1}, true), {2}, {4, 4});
   EXPECT_TENSOR(m.std({0}, false, true), {1, 3}, {1.5, 1.5, 1.5});
+  // A plain integer is a dim, as in libtorch (not the unbiased flag).
+  EXPECT_TENSOR(m.var(1), {2}, {4, 4});
+  EXPECT_TENSOR(var(m, 1), {2}, {4, 4});
+  EXPECT_TENSOR(m.std(int64_t(0), false, true), {1, 3}, {1.5, 1.5, 1.5});
+  EXPECT_TENSOR(tcc::std(m, 0, false), {3}, {1.5, 1.5, 1.5});
   EXPECT_TENSOR(x.norm(), {}, {std::sqrt(30.0)});
   EXPECT_TENSOR(x.norm(1), {}, {10});
   EXPECT_TENSOR(x.norm(INFINITY), {}, {4});

@@ -123,6 +123,21 @@ Tensor std(const Tensor &self, std::optional<IntArrayRef> dim,
 Tensor std(const Tensor &self, bool unbiased = true);
 Tensor std(const Tensor &self, IntArrayRef dim, bool unbiased = true,
            bool keepdim = false);
+/// `var(t, 1)` and `std(t, 1)` reduce over dim 1, as in libtorch.
+template <class Int, class = std::enable_if_t<std::is_integral_v<Int> &&
+                                              !std::is_same_v<Int, bool>>>
+Tensor var(const Tensor &self, Int dim, bool unbiased = true,
+           bool keepdim = false) {
+  int64_t d = dim;
+  return var(self, IntArrayRef(d), unbiased, keepdim);
+}
+template <class Int, class = std::enable_if_t<std::is_integral_v<Int> &&
+                                              !std::is_same_v<Int, bool>>>
+Tensor std(const Tensor &self, Int dim, bool unbiased = true,
+           bool keepdim = false) {
+  int64_t d = dim;
+  return std(self, IntArrayRef(d), unbiased, keepdim);
+}
 /// p-norm over all elements or over `dim` (p = inf, -inf, 0 included).
 Tensor norm(const Tensor &self, const Scalar &p = 2);
 Tensor norm(const Tensor &self, const Scalar &p, IntArrayRef dim,

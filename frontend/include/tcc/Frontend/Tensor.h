@@ -321,6 +321,20 @@ public:
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor std(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
              bool keepdim = false) const;
+  /// `t.var(1)` and `t.std(1)` reduce over dim 1, as in libtorch, rather
+  /// than converting the integer to the `unbiased` flag.
+  template <class Int, class = std::enable_if_t<std::is_integral_v<Int> &&
+                                                !std::is_same_v<Int, bool>>>
+  Tensor var(Int dim, bool unbiased = true, bool keepdim = false) const {
+    int64_t d = dim;
+    return var(IntArrayRef(d), unbiased, keepdim);
+  }
+  template <class Int, class = std::enable_if_t<std::is_integral_v<Int> &&
+                                                !std::is_same_v<Int, bool>>>
+  Tensor std(Int dim, bool unbiased = true, bool keepdim = false) const {
+    int64_t d = dim;
+    return std(IntArrayRef(d), unbiased, keepdim);
+  }
   Tensor norm(const Scalar &p = 2) const;
   Tensor norm(const Scalar &p, IntArrayRef dim, bool keepdim = false) const;
   Tensor all() const;
