@@ -24,6 +24,10 @@ struct Module {
   tcc::jit::trace(module, {x}).save_bytecode("b.mlirbc");
   Module plain;
   tcc::jit::Interpreter(tcc::jit::trace(plain, {x})).run({x});
+  // compile() holds modules by value, pointer or reference.
+  tcc::jit::compile(plain, {x})({x});
+  tcc::jit::compile(module, {x}).forward({x});
+  tcc::jit::compile(Module(), {x}).is_compiled();
 }
 
 } // namespace

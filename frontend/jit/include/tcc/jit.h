@@ -15,7 +15,8 @@
 // `named_parameters()` / `named_buffers()` become constants named after them.
 //
 // The Interpreter executes any function of a tcc module with the eager ops
-// (the reference semantics of the dialect).
+// (the reference semantics of the dialect). tcc::jit::compile (tcc/jit/
+// Compile.h, included below) traces, compiles and runs a program in-process.
 //
 // This header includes nothing from MLIR or LLVM; the implementation keeps
 // the MLIR module behind a pointer.
@@ -72,6 +73,8 @@ struct Signature {
   std::vector<TensorSpec> outputs;
 };
 
+struct TracedGraphAccess;
+
 /// The state an Interpreter and a TracedGraph share: an MLIR context and
 /// module (defined in the implementation).
 struct ModuleState;
@@ -104,6 +107,7 @@ public:
 private:
   friend class Interpreter;
   friend class TraceSession;
+  friend struct TracedGraphAccess;
   TracedGraph(std::shared_ptr<const ModuleState> state, std::string function,
               std::vector<std::string> warnings);
 
@@ -331,5 +335,8 @@ TracedGraph trace(M &&model, const std::vector<Tensor> &inputs,
 
 } // namespace jit
 } // namespace tcc
+
+// tcc::jit::compile: tracing, compiling and running in one process.
+#include "tcc/jit/Compile.h"
 
 #endif // TCC_JIT_H
