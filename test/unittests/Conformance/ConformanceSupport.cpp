@@ -23,16 +23,26 @@ namespace conformance {
 
 std::string irElementType(ScalarType dtype) {
   switch (dtype) {
-  case kFloat: return "f32";
-  case kDouble: return "f64";
-  case kHalf: return "f16";
-  case kBFloat16: return "bf16";
-  case kLong: return "i64";
-  case kInt: return "i32";
-  case kChar: return "i8";
-  case kByte: return "ui8";
-  case kBool: return "i1";
-  default: return "?";
+  case kFloat:
+    return "f32";
+  case kDouble:
+    return "f64";
+  case kHalf:
+    return "f16";
+  case kBFloat16:
+    return "bf16";
+  case kLong:
+    return "i64";
+  case kInt:
+    return "i32";
+  case kChar:
+    return "i8";
+  case kByte:
+    return "ui8";
+  case kBool:
+    return "i1";
+  default:
+    return "?";
   }
 }
 
@@ -74,16 +84,26 @@ std::string compileIR(const std::string &ir, int optLevel,
 
 static ScalarType scalarTypeOf(tcc_dtype_t dtype) {
   switch (dtype) {
-  case TCC_DTYPE_F32: return kFloat;
-  case TCC_DTYPE_F64: return kDouble;
-  case TCC_DTYPE_F16: return kHalf;
-  case TCC_DTYPE_BF16: return kBFloat16;
-  case TCC_DTYPE_I64: return kLong;
-  case TCC_DTYPE_I32: return kInt;
-  case TCC_DTYPE_I8: return kChar;
-  case TCC_DTYPE_U8: return kByte;
-  case TCC_DTYPE_BOOL: return kBool;
-  default: return ScalarType::Undefined;
+  case TCC_DTYPE_F32:
+    return kFloat;
+  case TCC_DTYPE_F64:
+    return kDouble;
+  case TCC_DTYPE_F16:
+    return kHalf;
+  case TCC_DTYPE_BF16:
+    return kBFloat16;
+  case TCC_DTYPE_I64:
+    return kLong;
+  case TCC_DTYPE_I32:
+    return kInt;
+  case TCC_DTYPE_I8:
+    return kChar;
+  case TCC_DTYPE_U8:
+    return kByte;
+  case TCC_DTYPE_BOOL:
+    return kBool;
+  default:
+    return ScalarType::Undefined;
   }
 }
 
@@ -91,8 +111,8 @@ std::string runArtifact(const std::vector<uint8_t> &bytes,
                         const std::vector<Tensor> &inputs,
                         std::vector<Tensor> *outputs) {
   runtime::Model model;
-  runtime::Status s = runtime::Model::loadMemory(bytes.data(), bytes.size(),
-                                                 &model);
+  runtime::Status s =
+      runtime::Model::loadMemory(bytes.data(), bytes.size(), &model);
   if (!s.ok())
     return "load: " + s.toString();
   if (model.inputCount() != inputs.size())
@@ -161,9 +181,11 @@ std::string undefinedSymbols(const std::vector<uint8_t> &artifact,
       artifact.data(), artifact.size(), nullptr, &parsed);
   if (!s.ok())
     return "artifact: " + s.toString();
-  std::vector<uint8_t> elf(parsed->code(), parsed->code() + parsed->codeBytes());
+  std::vector<uint8_t> elf(parsed->code(),
+                           parsed->code() + parsed->codeBytes());
   Elf64_Ehdr header;
-  if (!readAt(elf, 0, &header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) ||
+  if (!readAt(elf, 0, &header) ||
+      std::memcmp(header.e_ident, ELFMAG, SELFMAG) ||
       header.e_ident[EI_CLASS] != ELFCLASS64)
     return "the code segment is not a 64-bit ELF file";
   auto sectionAt = [&](uint64_t index, Elf64_Shdr *out) {
@@ -202,11 +224,16 @@ std::string undefinedSymbols(const std::vector<uint8_t> &artifact,
 
 double epsilonOf(ScalarType dtype) {
   switch (dtype) {
-  case kFloat: return 0x1p-23;
-  case kDouble: return 0x1p-52;
-  case kHalf: return 0x1p-10;
-  case kBFloat16: return 0x1p-7;
-  default: return 0;
+  case kFloat:
+    return 0x1p-23;
+  case kDouble:
+    return 0x1p-52;
+  case kHalf:
+    return 0x1p-10;
+  case kBFloat16:
+    return 0x1p-7;
+  default:
+    return 0;
   }
 }
 

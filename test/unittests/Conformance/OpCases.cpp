@@ -32,8 +32,8 @@ namespace {
 using Shape = std::vector<int64_t>;
 
 const std::vector<ScalarType> kFloats = {kFloat, kDouble, kHalf, kBFloat16};
-const std::vector<ScalarType> kNumeric = {kFloat, kDouble, kHalf,
-                                          kBFloat16, kInt, kLong};
+const std::vector<ScalarType> kNumeric = {kFloat,    kDouble, kHalf,
+                                          kBFloat16, kInt,    kLong};
 const std::vector<ScalarType> kAll = {kFloat, kDouble, kHalf, kBFloat16,
                                       kInt,   kLong,   kBool};
 
@@ -122,9 +122,11 @@ OpGroup unary(const std::string &op, const std::vector<ScalarType> &dtypes,
   for (ScalarType t : dtypes)
     for (const Shape &s : kUnaryShapes) {
       Tensor x = uniformTensor(s, t, lo, hi);
-      g.cases.push_back({label(t, {s}), {x},
+      g.cases.push_back({label(t, {s}),
+                         {x},
                          "$r = " + op + " $0" + attr + " : " + typeOf(x),
-                         typeOf(x), tol(t)});
+                         typeOf(x),
+                         tol(t)});
     }
   return g;
 }
@@ -137,17 +139,18 @@ const std::vector<std::pair<Shape, Shape>> kBinaryShapes = {
 /// `make(shape, dtype, operand)` draws each operand.
 OpGroup binary(const std::string &op, const std::vector<ScalarType> &dtypes,
                std::function<Tensor(const Shape &, ScalarType, int)> make,
-               std::function<double(ScalarType)> tol,
-               bool boolResult = false) {
+               std::function<double(ScalarType)> tol, bool boolResult = false) {
   OpGroup g{op, {}, {}};
   for (ScalarType t : dtypes)
     for (const auto &[sa, sb] : kBinaryShapes) {
       Tensor a = make(sa, t, 0), b = make(sb, t, 1);
-      std::string result =
-          irType(broadcast(sa, sb), boolResult ? kBool : t);
-      g.cases.push_back({label(t, {sa, sb}), {a, b},
-                         "$r = " + op + " $0, $1 : " + functional({a, b}, result),
-                         result, tol(t)});
+      std::string result = irType(broadcast(sa, sb), boolResult ? kBool : t);
+      g.cases.push_back(
+          {label(t, {sa, sb}),
+           {a, b},
+           "$r = " + op + " $0, $1 : " + functional({a, b}, result),
+           result,
+           tol(t)});
     }
   return g;
 }
@@ -192,29 +195,35 @@ std::vector<OpGroup> elementwiseGroups() {
   for (ScalarType t : kNumeric)
     for (const Shape &s : kUnaryShapes) {
       Tensor x = uniformTensor(s, t, -5, 5);
-      clamp.cases.push_back({label(t, {s}, "min -2 max 3"), {x},
-                             "$r = tcc.clamp $0 min -2.0 max 3.0 : " + typeOf(x),
-                             typeOf(x), 0});
-      clamp.cases.push_back({label(t, {s}, "max 1"), {x},
+      clamp.cases.push_back(
+          {label(t, {s}, "min -2 max 3"),
+           {x},
+           "$r = tcc.clamp $0 min -2.0 max 3.0 : " + typeOf(x),
+           typeOf(x),
+           0});
+      clamp.cases.push_back({label(t, {s}, "max 1"),
+                             {x},
                              "$r = tcc.clamp $0 max 1.0 : " + typeOf(x),
-                             typeOf(x), 0});
+                             typeOf(x),
+                             0});
     }
   groups.push_back(clamp);
-  groups.push_back(unary("tcc.dropout", kFloats, -5, 5, exact,
-                         " {p = 5.000000e-01 : f64}"));
+  groups.push_back(
+      unary("tcc.dropout", kFloats, -5, 5, exact, " {p = 5.000000e-01 : f64}"));
 
-  for (const char *op : {"tcc.add", "tcc.sub", "tcc.mul", "tcc.maximum",
-                         "tcc.minimum"}) {
+  for (const char *op :
+       {"tcc.add", "tcc.sub", "tcc.mul", "tcc.maximum", "tcc.minimum"}) {
     groups.push_back(binary(op, kNumeric, plain, exact));
     // One operand twice: maximum(x, x) folds to x inside the kernel, which
     // must still not return its argument (tcc-copy-returned-arguments).
     for (ScalarType t : {kFloat, kInt}) {
       Tensor x = plain({3, 4}, t, 0);
-      groups.back().cases.push_back(
-          {label(t, {{3, 4}}, "x, x"), {x},
-           "$r = " + std::string(op) + " $0, $0 : " +
-               functional({x, x}, typeOf(x)),
-           typeOf(x), 0});
+      groups.back().cases.push_back({label(t, {{3, 4}}, "x, x"),
+                                     {x},
+                                     "$r = " + std::string(op) + " $0, $0 : " +
+                                         functional({x, x}, typeOf(x)),
+                                     typeOf(x),
+                                     0});
     }
   }
   groups.push_back(binary(
@@ -227,8 +236,10 @@ std::vector<OpGroup> elementwiseGroups() {
       "tcc.pow", kNumeric,
       [](const Shape &s, ScalarType t, int operand) {
         if (!isFloat(t))
-          return operand ? uniformTensor(s, t, 0, 4) : uniformTensor(s, t, -3, 4);
-        return operand ? uniformTensor(s, t, -2, 2) : uniformTensor(s, t, 0.5, 2);
+          return operand ? uniformTensor(s, t, 0, 4)
+                         : uniformTensor(s, t, -3, 4);
+        return operand ? uniformTensor(s, t, -2, 2)
+                       : uniformTensor(s, t, 0.5, 2);
       },
       approx));
   for (const char *op : {"tcc.remainder", "tcc.floor_divide"})
@@ -254,9 +265,11 @@ std::vector<OpGroup> elementwiseGroups() {
              b = wholeNumbers(sf, t, 1);
       std::string result = irType(broadcast(broadcast(sc, st), sf), t);
       select.cases.push_back(
-          {label(t, {sc, st, sf}), {c, a, b},
+          {label(t, {sc, st, sf}),
+           {c, a, b},
            "$r = tcc.select $0, $1, $2 : " + functional({c, a, b}, result),
-           result, 0});
+           result,
+           0});
     }
   }
   groups.push_back(select);
@@ -270,10 +283,12 @@ std::vector<OpGroup> elementwiseGroups() {
       Shape s = from == kFloat ? Shape{3, 7} : Shape{5};
       Tensor x = from == kBool ? uniformTensor(s, kBool, 0, 2)
                                : uniformTensor(s, from, -100, 100);
-      cast.cases.push_back({label(from, {s}, "to " + irElementType(to)), {x},
-                            "$r = tcc.cast $0 : " + typeOf(x) + " to " +
-                                irType(s, to),
-                            irType(s, to), 0});
+      cast.cases.push_back(
+          {label(from, {s}, "to " + irElementType(to)),
+           {x},
+           "$r = tcc.cast $0 : " + typeOf(x) + " to " + irType(s, to),
+           irType(s, to),
+           0});
     }
   groups.push_back(cast);
   return groups;
@@ -311,17 +326,18 @@ OpGroup reduction(const std::string &op, const std::vector<ScalarType> &dtypes,
     for (const Reduction &r : kReductions) {
       Tensor x = uniformTensor(r.input, t, lo, hi);
       std::string result = irType(r.result, t);
-      std::string attrs = "{dims = " + array(r.dims) + ", keepdim = " +
-                          (r.keepdim ? "true" : "false") + "}";
+      std::string attrs = "{dims = " + array(r.dims) +
+                          ", keepdim = " + (r.keepdim ? "true" : "false") + "}";
       double tol = order ? 0 : sumTolerance(t, reducedCount(r));
       // A product's rounding errors compound relative to the result.
       if (op == "tcc.reduce_prod" && isFloat(t) && !isHalf(t))
         tol = 2.0 * reducedCount(r);
-      g.cases.push_back({label(t, {r.input}, "dims " + shapeText(r.dims)),
-                         {x},
-                         "$r = " + op + " $0 " + attrs + " : " + typeOf(x) +
-                             " -> " + result,
-                         result, tol});
+      g.cases.push_back(
+          {label(t, {r.input}, "dims " + shapeText(r.dims)),
+           {x},
+           "$r = " + op + " $0 " + attrs + " : " + typeOf(x) + " -> " + result,
+           result,
+           tol});
     }
   return g;
 }
@@ -351,12 +367,14 @@ std::vector<OpGroup> reductionGroups() {
         // Whole numbers in a small range: ties, where the first index wins.
         Tensor x = uniformTensor(shape, kLong, -3, 4).to(t);
         std::string r = irType(result, kLong);
-        g.cases.push_back(
-            {label(t, {shape}, "dim " + std::to_string(dim)), {x},
-             "$r = " + std::string(op) + " $0 {dim = " + std::to_string(dim) +
-                 " : i64" + (keep ? ", keepdim = true" : "") + "} : " +
-                 typeOf(x) + " -> " + r,
-             r, 0});
+        g.cases.push_back({label(t, {shape}, "dim " + std::to_string(dim)),
+                           {x},
+                           "$r = " + std::string(op) +
+                               " $0 {dim = " + std::to_string(dim) + " : i64" +
+                               (keep ? ", keepdim = true" : "") +
+                               "} : " + typeOf(x) + " -> " + r,
+                           r,
+                           0});
       }
     groups.push_back(g);
   }
@@ -372,7 +390,8 @@ std::vector<OpGroup> reductionGroups() {
                            {x},
                            "$r = " + std::string(op) + " $0 {dim = " +
                                std::to_string(dim) + " : i64} : " + typeOf(x),
-                           typeOf(x), approx(t) + sumTolerance(t, n)});
+                           typeOf(x),
+                           approx(t) + sumTolerance(t, n)});
       }
     groups.push_back(g);
   }
@@ -380,18 +399,24 @@ std::vector<OpGroup> reductionGroups() {
   OpGroup layerNorm{"tcc.layer_norm", {}, {}};
   for (ScalarType t : kFloats) {
     Tensor x = uniformTensor({3, 17}, t, -3, 3),
-           w = uniformTensor({17}, t, 0.5, 1.5), b = uniformTensor({17}, t, -1, 1);
+           w = uniformTensor({17}, t, 0.5, 1.5),
+           b = uniformTensor({17}, t, -1, 1);
     layerNorm.cases.push_back(
-        {label(t, {{3, 17}}, "weight bias"), {x, w, b},
+        {label(t, {{3, 17}}, "weight bias"),
+         {x, w, b},
          "$r = tcc.layer_norm $0 weight $1 bias $2 {normalized_shape = " +
              array({17}) + "} : " + functional({x, w, b}, typeOf(x)),
-         typeOf(x), 4 * sumTolerance(t, 17)});
+         typeOf(x),
+         4 * sumTolerance(t, 17)});
     Tensor y = uniformTensor({2, 3, 4}, t, -3, 3);
-    layerNorm.cases.push_back(
-        {label(t, {{2, 3, 4}}, "[3, 4], eps 0.1"), {y},
-         "$r = tcc.layer_norm $0 {eps = 1.000000e-01 : f64, normalized_shape = " +
-             array({3, 4}) + "} : " + functional({y}, typeOf(y)),
-         typeOf(y), 4 * sumTolerance(t, 12)});
+    layerNorm.cases.push_back({label(t, {{2, 3, 4}}, "[3, 4], eps 0.1"),
+                               {y},
+                               "$r = tcc.layer_norm $0 {eps = 1.000000e-01 : "
+                               "f64, normalized_shape = " +
+                                   array({3, 4}) +
+                                   "} : " + functional({y}, typeOf(y)),
+                               typeOf(y),
+                               4 * sumTolerance(t, 12)});
   }
   groups.push_back(layerNorm);
 
@@ -402,11 +427,11 @@ std::vector<OpGroup> reductionGroups() {
           uniformTensor(s, t, -3, 3), uniformTensor({3}, t, 0.5, 1.5),
           uniformTensor({3}, t, -1, 1), uniformTensor({3}, t, -0.5, 0.5),
           uniformTensor({3}, t, 0.5, 2)};
-      batchNorm.cases.push_back(
-          {label(t, {s}), in,
-           "$r = tcc.batch_norm $0, $1, $2, $3, $4 {eps = 1.000000e-05 : f64} : " +
-               functional(in, typeOf(in[0])),
-           typeOf(in[0]), 4 * approx(t) + 4});
+      batchNorm.cases.push_back({label(t, {s}), in,
+                                 "$r = tcc.batch_norm $0, $1, $2, $3, $4 {eps "
+                                 "= 1.000000e-05 : f64} : " +
+                                     functional(in, typeOf(in[0])),
+                                 typeOf(in[0]), 4 * approx(t) + 4});
     }
   groups.push_back(batchNorm);
   return groups;
@@ -429,27 +454,34 @@ std::vector<OpGroup> nnGroups() {
       Tensor a = uniformTensor(sa, t, -2, 2), b = uniformTensor(sb, t, -2, 2);
       int64_t k = sb.size() == 1 ? sb[0] : sb[sb.size() - 2];
       // |a| |b| <= 4: a sum of k such terms is up to 4k in size.
-      matmul.cases.push_back({label(t, {sa, sb}), {a, b},
-                              "$r = tcc.matmul $0, $1 : " +
-                                  functional({a, b}, irType(sr, t)),
-                              irType(sr, t), 4 * sumTolerance(t, k)});
+      matmul.cases.push_back(
+          {label(t, {sa, sb}),
+           {a, b},
+           "$r = tcc.matmul $0, $1 : " + functional({a, b}, irType(sr, t)),
+           irType(sr, t),
+           4 * sumTolerance(t, k)});
     }
   groups.push_back(matmul);
 
   OpGroup linear{"tcc.linear", {}, {}};
   for (ScalarType t : kNumeric) {
-    Tensor x = uniformTensor({8, 4}, t, -2, 2), w = uniformTensor({2, 4}, t, -2, 2),
+    Tensor x = uniformTensor({8, 4}, t, -2, 2),
+           w = uniformTensor({2, 4}, t, -2, 2),
            b = uniformTensor({2}, t, -2, 2);
-    linear.cases.push_back({label(t, {{8, 4}, {2, 4}}, "bias"), {x, w, b},
+    linear.cases.push_back({label(t, {{8, 4}, {2, 4}}, "bias"),
+                            {x, w, b},
                             "$r = tcc.linear $0, $1, $2 : " +
                                 functional({x, w, b}, irType({8, 2}, t)),
-                            irType({8, 2}, t), 4 * sumTolerance(t, 5)});
+                            irType({8, 2}, t),
+                            4 * sumTolerance(t, 5)});
     Tensor x3 = uniformTensor({2, 3, 5}, t, -2, 2),
            w3 = uniformTensor({3, 5}, t, -2, 2);
-    linear.cases.push_back({label(t, {{2, 3, 5}, {3, 5}}), {x3, w3},
+    linear.cases.push_back({label(t, {{2, 3, 5}, {3, 5}}),
+                            {x3, w3},
                             "$r = tcc.linear $0, $1 : " +
                                 functional({x3, w3}, irType({2, 3, 3}, t)),
-                            irType({2, 3, 3}, t), 4 * sumTolerance(t, 5)});
+                            irType({2, 3, 3}, t),
+                            4 * sumTolerance(t, 5)});
   }
   for (OpCase &c : linear.cases)
     if (!isFloat(c.inputs[0].scalar_type()))
@@ -468,13 +500,24 @@ std::vector<OpGroup> nnGroups() {
   OpGroup conv{"tcc.conv2d", {}, {}};
   for (ScalarType t : kFloats)
     for (const Conv &c : std::vector<Conv>{
-             {{1, 3, 7, 7}, {4, 3, 3, 3}, true,
+             {{1, 3, 7, 7},
+              {4, 3, 3, 3},
+              true,
               "{padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}",
-              {1, 4, 4, 4}, 28},
-             {{2, 4, 5, 6}, {4, 2, 1, 2}, false, "{groups = 2 : i64}",
-              {2, 4, 5, 5}, 4},
-             {{1, 2, 6, 6}, {3, 2, 3, 3}, true,
-              "{dilation = array<i64: 2, 2>}", {1, 3, 2, 2}, 19}}) {
+              {1, 4, 4, 4},
+              28},
+             {{2, 4, 5, 6},
+              {4, 2, 1, 2},
+              false,
+              "{groups = 2 : i64}",
+              {2, 4, 5, 5},
+              4},
+             {{1, 2, 6, 6},
+              {3, 2, 3, 3},
+              true,
+              "{dilation = array<i64: 2, 2>}",
+              {1, 3, 2, 2},
+              19}}) {
       std::vector<Tensor> in = {uniformTensor(c.x, t, -2, 2),
                                 uniformTensor(c.w, t, -1, 1)};
       if (c.bias)
@@ -483,8 +526,7 @@ std::vector<OpGroup> nnGroups() {
       conv.cases.push_back({label(t, {c.x, c.w}, c.attrs), in,
                             "$r = tcc.conv2d " + operands + " " + c.attrs +
                                 " : " + functional(in, irType(c.result, t)),
-                            irType(c.result, t),
-                            2 * sumTolerance(t, c.terms)});
+                            irType(c.result, t), 2 * sumTolerance(t, c.terms)});
     }
   groups.push_back(conv);
 
@@ -499,10 +541,12 @@ std::vector<OpGroup> nnGroups() {
     for (ScalarType t : kFloats)
       for (const Pool &p : cases) {
         Tensor x = uniformTensor(p.x, t, -5, 5);
-        g.cases.push_back({label(t, {p.x}, p.attrs), {x},
+        g.cases.push_back({label(t, {p.x}, p.attrs),
+                           {x},
                            "$r = " + op + " $0 " + p.attrs + " : " + typeOf(x) +
                                " -> " + irType(p.result, t),
-                           irType(p.result, t), tol ? sumTolerance(t, 9) : 0});
+                           irType(p.result, t),
+                           tol ? sumTolerance(t, 9) : 0});
       }
     groups.push_back(g);
   };
@@ -543,25 +587,29 @@ std::vector<OpGroup> nnGroups() {
 
 std::vector<OpGroup> shapeGroups() {
   std::vector<OpGroup> groups;
-  auto oneInput = [&](const std::string &op,
-                      const std::vector<std::tuple<Shape, std::string, Shape>>
-                          &cases,
-                      const std::string &separator) {
-    OpGroup g{op, {}, {}};
-    for (ScalarType t : kAll)
-      for (const auto &[in, attrs, out] : cases) {
-        Tensor x = wholeNumbers(in, t, 0);
-        if (isFloat(t))
-          x = uniformTensor(in, t, -10, 10);
-        g.cases.push_back({label(t, {in}, attrs), {x},
-                           "$r = " + op + " $0 " + attrs + " : " + typeOf(x) +
-                               separator + irType(out, t),
-                           irType(out, t), 0});
-      }
-    groups.push_back(g);
-  };
+  auto oneInput =
+      [&](const std::string &op,
+          const std::vector<std::tuple<Shape, std::string, Shape>> &cases,
+          const std::string &separator) {
+        OpGroup g{op, {}, {}};
+        for (ScalarType t : kAll)
+          for (const auto &[in, attrs, out] : cases) {
+            Tensor x = wholeNumbers(in, t, 0);
+            if (isFloat(t))
+              x = uniformTensor(in, t, -10, 10);
+            g.cases.push_back({label(t, {in}, attrs),
+                               {x},
+                               "$r = " + op + " $0 " + attrs + " : " +
+                                   typeOf(x) + separator + irType(out, t),
+                               irType(out, t),
+                               0});
+          }
+        groups.push_back(g);
+      };
   oneInput("tcc.reshape",
-           {{{2, 3, 4}, "", {6, 4}}, {{7}, "", {1, 7, 1}}, {{}, "", {1, 1}},
+           {{{2, 3, 4}, "", {6, 4}},
+            {{7}, "", {1, 7, 1}},
+            {{}, "", {1, 1}},
             {{1}, "", {}}},
            " to ");
   oneInput("tcc.transpose",
@@ -569,8 +617,7 @@ std::vector<OpGroup> shapeGroups() {
             {{3, 5}, "{permutation = array<i64: 1, 0>}", {5, 3}}},
            " -> ");
   oneInput("tcc.broadcast_to",
-           {{{3}, "", {2, 3}}, {{4, 1}, "", {2, 4, 5}}, {{}, "", {3}}},
-           " to ");
+           {{{3}, "", {2, 3}}, {{4, 1}, "", {2, 4, 5}}, {{}, "", {3}}}, " to ");
   oneInput("tcc.slice",
            {{{5, 7},
              "{end = array<i64: 4, 7>, start = array<i64: 1, 0>, step = "
@@ -592,7 +639,8 @@ std::vector<OpGroup> shapeGroups() {
            " -> ");
   oneInput("tcc.pad",
            {{{2, 3}, "{pad = array<i64: 1, 1, 2, 0>}", {4, 5}},
-            {{4, 5}, "{pad = array<i64: -1, 2>, value = 1.000000e+00 : f64}",
+            {{4, 5},
+             "{pad = array<i64: -1, 2>, value = 1.000000e+00 : f64}",
              {4, 6}}},
            " -> ");
 
@@ -614,28 +662,28 @@ std::vector<OpGroup> shapeGroups() {
   }
   groups.push_back(concat);
 
-  auto indexed = [&](const std::string &op,
-                     const std::vector<std::tuple<Shape, Shape, ScalarType,
-                                                  int64_t, int64_t, Shape>>
-                         &cases) {
-    OpGroup g{op, {}, {}};
-    for (ScalarType t : kAll)
-      for (const auto &[sx, si, indexType, dim, bound, sr] : cases) {
-        Tensor x = isFloat(t) ? uniformTensor(sx, t, -10, 10)
-                              : wholeNumbers(sx, t, 0);
-        Tensor i = uniformTensor(si, indexType, 0, bound);
-        bool embedding = op == "tcc.embedding";
-        std::vector<Tensor> in =
-            embedding ? std::vector<Tensor>{i, x} : std::vector<Tensor>{x, i};
-        std::string attrs =
-            embedding ? "" : " {dim = " + std::to_string(dim) + " : i64}";
-        g.cases.push_back({label(t, {sx, si}, irElementType(indexType)), in,
-                           "$r = " + op + " $0, $1" + attrs + " : " +
-                               functional(in, irType(sr, t)),
-                           irType(sr, t), 0});
-      }
-    groups.push_back(g);
-  };
+  auto indexed =
+      [&](const std::string &op,
+          const std::vector<std::tuple<Shape, Shape, ScalarType, int64_t,
+                                       int64_t, Shape>> &cases) {
+        OpGroup g{op, {}, {}};
+        for (ScalarType t : kAll)
+          for (const auto &[sx, si, indexType, dim, bound, sr] : cases) {
+            Tensor x = isFloat(t) ? uniformTensor(sx, t, -10, 10)
+                                  : wholeNumbers(sx, t, 0);
+            Tensor i = uniformTensor(si, indexType, 0, bound);
+            bool embedding = op == "tcc.embedding";
+            std::vector<Tensor> in = embedding ? std::vector<Tensor>{i, x}
+                                               : std::vector<Tensor>{x, i};
+            std::string attrs =
+                embedding ? "" : " {dim = " + std::to_string(dim) + " : i64}";
+            g.cases.push_back({label(t, {sx, si}, irElementType(indexType)), in,
+                               "$r = " + op + " $0, $1" + attrs + " : " +
+                                   functional(in, irType(sr, t)),
+                               irType(sr, t), 0});
+          }
+        groups.push_back(g);
+      };
   indexed("tcc.gather", {{{2, 5}, {2, 3}, kLong, 1, 5, {2, 3}},
                          {{4, 3}, {2, 3}, kInt, 0, 4, {2, 3}}});
   for (OpCase &c : groups.back().cases)
@@ -657,39 +705,50 @@ std::vector<OpGroup> structureGroups() {
   std::vector<OpGroup> groups;
   OpGroup constant{"tcc.constant", {}, {}};
   for (ScalarType t : {kFloat, kDouble, kHalf, kBFloat16, kInt, kLong}) {
-    std::string dense = isFloat(t) ? "dense<[[1.5, -2.0, 0.25], [3.0, 0.0, -1.0]]>"
-                                   : "dense<[[1, -2, 3], [4, 0, -1]]>";
+    std::string dense = isFloat(t)
+                            ? "dense<[[1.5, -2.0, 0.25], [3.0, 0.0, -1.0]]>"
+                            : "dense<[[1, -2, 3], [4, 0, -1]]>";
     Tensor x = uniformTensor({2, 3}, t, -5, 5);
     std::string ty = irType({2, 3}, t);
-    constant.cases.push_back({label(t, {{2, 3}}, "+ constant"), {x},
+    constant.cases.push_back({label(t, {{2, 3}}, "+ constant"),
+                              {x},
                               "$t0 = tcc.constant " + dense + " : " + ty +
                                   "\n$r = tcc.add $0, $t0 : (" + ty + ", " +
                                   ty + ") -> " + ty,
-                              ty, 0});
-    constant.cases.push_back({label(t, {{4}}, "splat, returned"), {},
+                              ty,
+                              0});
+    constant.cases.push_back({label(t, {{4}}, "splat, returned"),
+                              {},
                               "$r = tcc.constant dense<" +
                                   std::string(isFloat(t) ? "2.5" : "7") +
                                   "> : " + irType({4}, t),
-                              irType({4}, t), 0});
+                              irType({4}, t),
+                              0});
   }
-  constant.cases.push_back({"i1 [3] returned", {},
-                            "$r = tcc.constant dense<[true, false, true]> : " +
-                                irType({3}, kBool),
-                            irType({3}, kBool), 0});
+  constant.cases.push_back(
+      {"i1 [3] returned",
+       {},
+       "$r = tcc.constant dense<[true, false, true]> : " + irType({3}, kBool),
+       irType({3}, kBool),
+       0});
   groups.push_back(constant);
 
   OpGroup fusion{"tcc.fusion", {"tcc.yield"}, {}};
   for (ScalarType t : kFloats) {
-    Tensor a = uniformTensor({4, 8}, t, -3, 3), b = uniformTensor({8}, t, -3, 3);
+    Tensor a = uniformTensor({4, 8}, t, -3, 3),
+           b = uniformTensor({8}, t, -3, 3);
     std::string ta = typeOf(a), tb = typeOf(b);
     fusion.cases.push_back(
-        {label(t, {{4, 8}, {8}}, "sigmoid(a * b) + a"), {a, b},
+        {label(t, {{4, 8}, {8}}, "sigmoid(a * b) + a"),
+         {a, b},
          "$r = tcc.fusion ($0, $1) : (" + ta + ", " + tb + ") -> " + ta +
              " {\n^bb0($ta: " + ta + ", $tb: " + tb + "):\n" +
              "  $t0 = tcc.mul $ta, $tb : (" + ta + ", " + tb + ") -> " + ta +
-             "\n  $t1 = tcc.sigmoid $t0 : " + ta + "\n  $t2 = tcc.add $t1, $ta : (" +
-             ta + ", " + ta + ") -> " + ta + "\n  tcc.yield $t2 : " + ta + "\n}",
-         ta, approx(t) + 1});
+             "\n  $t1 = tcc.sigmoid $t0 : " + ta +
+             "\n  $t2 = tcc.add $t1, $ta : (" + ta + ", " + ta + ") -> " + ta +
+             "\n  tcc.yield $t2 : " + ta + "\n}",
+         ta,
+         approx(t) + 1});
   }
   groups.push_back(fusion);
   return groups;
@@ -700,9 +759,8 @@ std::vector<OpGroup> structureGroups() {
 std::vector<OpGroup> allOpGroups() {
   manual_seed(20261130);
   std::vector<OpGroup> groups;
-  for (auto make :
-       {elementwiseGroups, reductionGroups, nnGroups, shapeGroups,
-        structureGroups}) {
+  for (auto make : {elementwiseGroups, reductionGroups, nnGroups, shapeGroups,
+                    structureGroups}) {
     std::vector<OpGroup> part = make();
     groups.insert(groups.end(), part.begin(), part.end());
   }
@@ -726,7 +784,8 @@ std::string moduleText(const std::vector<OpCase> &cases) {
     replaceAll(text, "$t", "%t" + id + "_");
     // Highest index first, so that $1 does not eat the front of $12.
     for (size_t i = oc.inputs.size(); i-- > 0;)
-      replaceAll(text, "$" + std::to_string(i), "%a" + id + "_" + std::to_string(i));
+      replaceAll(text, "$" + std::to_string(i),
+                 "%a" + id + "_" + std::to_string(i));
     for (size_t i = 0; i < oc.inputs.size(); ++i)
       args += (args.empty() ? "" : ", ") + std::string("%a") + id + "_" +
               std::to_string(i) + ": " + typeOf(oc.inputs[i]);

@@ -59,7 +59,8 @@ TEST(OpConformanceCoverage, EveryRegisteredTccOpHasAGroup) {
   std::string list;
   for (const std::string &m : missing)
     list += " " + m;
-  EXPECT_TRUE(missing.empty()) << "tcc ops without a conformance group:" << list;
+  EXPECT_TRUE(missing.empty())
+      << "tcc ops without a conformance group:" << list;
 }
 
 class OpConformance : public ::testing::TestWithParam<std::string> {};
@@ -145,8 +146,7 @@ TEST_P(OpConformance, CompiledMatchesInterpreter) {
   EXPECT_EQ(checkCases(group->op, runnable, true), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, OpConformance,
-                         ::testing::ValuesIn(groupNames()),
+INSTANTIATE_TEST_SUITE_P(Ops, OpConformance, ::testing::ValuesIn(groupNames()),
                          [](const ::testing::TestParamInfo<std::string> &info) {
                            return info.param.substr(4); // without "tcc."
                          });

@@ -50,7 +50,9 @@ public:
   }
 
 private:
-  size_t pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng_); }
+  size_t pick(size_t n) {
+    return std::uniform_int_distribution<size_t>(0, n - 1)(rng_);
+  }
   bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
   int64_t dim() {
     static const int64_t sizes[] = {1, 2, 3, 4, 5, 7, 8};
@@ -83,7 +85,8 @@ private:
   }
 
   /// Appends `%vN = <op text> ...` and returns the value.
-  Value emit(const std::string &op, const std::string &rest, const Shape &shape) {
+  Value emit(const std::string &op, const std::string &rest,
+             const Shape &shape) {
     std::string name = "%v" + std::to_string(next_++);
     body_ += "  " + name + " = " + op + " " + rest + "\n";
     graph_.ops.push_back(op);
@@ -97,7 +100,8 @@ private:
   /// conv2d (+ bias) -> relu -> max or avg pool -> [N, C * H * W].
   Value convBranch() {
     int64_t n = 1 + pick(2), c = 1 + pick(3), h = 5 + pick(4), w = 5 + pick(4),
-            o = 2 + pick(3), k = chance(0.5) ? 3 : 1, pad = k == 3 ? pick(2) : 0;
+            o = 2 + pick(3), k = chance(0.5) ? 3 : 1,
+            pad = k == 3 ? pick(2) : 0;
     Value x = input({n, c, h, w}, 1);
     Value weight = input({o, c, k, k}, 1 / std::sqrt(double(c * k * k)));
     Value bias = input({o}, 0.5);
@@ -113,13 +117,14 @@ private:
     Shape pooled = {n, o, oh / 2, ow / 2};
     std::string pool = chance(0.5) ? "tcc.max_pool2d" : "tcc.avg_pool2d";
     y = emit(pool,
-             y.name + " {kernel_size = array<i64: 2, 2>, stride = array<i64: "
-                      "2, 2>} : " +
+             y.name +
+                 " {kernel_size = array<i64: 2, 2>, stride = array<i64: "
+                 "2, 2>} : " +
                  type(y.shape) + " -> " + type(pooled),
              pooled);
     Shape flat = {n, o * (oh / 2) * (ow / 2)};
-    return emit("tcc.reshape", y.name + " : " + type(pooled) + " to " + type(flat),
-                flat);
+    return emit("tcc.reshape",
+                y.name + " : " + type(pooled) + " to " + type(flat), flat);
   }
 
   /// A shape that broadcasts to `s`: some dims 1, maybe fewer leading dims.
@@ -133,7 +138,8 @@ private:
   }
 
   void step() {
-    const Value x = values_[values_.size() - 1 - pick(std::min<size_t>(values_.size(), 3))];
+    const Value x =
+        values_[values_.size() - 1 - pick(std::min<size_t>(values_.size(), 3))];
     size_t rank = x.shape.size();
     switch (pick(9)) {
     case 0: {
@@ -197,9 +203,9 @@ private:
       else
         out.erase(out.begin() + d);
       values_.push_back(emit(ops[pick(3)],
-                             x.name + " {dims = " + array({d}) + ", keepdim = " +
-                                 (keep ? "true" : "false") + "} : " +
-                                 type(x.shape) + " -> " + type(out),
+                             x.name + " {dims = " + array({d}) +
+                                 ", keepdim = " + (keep ? "true" : "false") +
+                                 "} : " + type(x.shape) + " -> " + type(out),
                              out));
       return;
     }
@@ -214,9 +220,9 @@ private:
       } else {
         out = {1, numel(x.shape)};
       }
-      values_.push_back(emit("tcc.reshape",
-                             x.name + " : " + type(x.shape) + " to " + type(out),
-                             out));
+      values_.push_back(
+          emit("tcc.reshape",
+               x.name + " : " + type(x.shape) + " to " + type(out), out));
       return;
     }
     case 6: {
@@ -229,8 +235,8 @@ private:
       for (int64_t p : perm)
         out.push_back(x.shape[p]);
       values_.push_back(emit("tcc.transpose",
-                             x.name + " {permutation = " + array(perm) + "} : " +
-                                 type(x.shape) + " -> " + type(out),
+                             x.name + " {permutation = " + array(perm) +
+                                 "} : " + type(x.shape) + " -> " + type(out),
                              out));
       return;
     }
@@ -251,7 +257,8 @@ private:
     Value other = input(broadcastable(x.shape), 1);
     values_.push_back(emit("tcc.add",
                            x.name + ", " + other.name + " : (" + type(x.shape) +
-                               ", " + type(other.shape) + ") -> " + type(x.shape),
+                               ", " + type(other.shape) + ") -> " +
+                               type(x.shape),
                            x.shape));
   }
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConformanceSupport.h"
 #include "RandomGraph.h"
+#include "ConformanceSupport.h"
 
 #include <gtest/gtest.h>
 
