@@ -61,6 +61,8 @@ void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   // A fused group's generics become one loop nest.
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
+  // After the canonicalizations that can fold a kernel into its operand.
+  pm.addPass(createTccCopyReturnedArguments());
 
   bufferization::OneShotBufferizationOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = true;

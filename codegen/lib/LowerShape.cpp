@@ -145,12 +145,37 @@ struct SliceLowering : TccPattern<tcc::SliceOp> {
     RankedTensorType type = convertedType(op.getResult());
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = type.getRank();
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank; ++d)
-      exprs.push_back(getAffineDimExpr(d, ctx) * op.getStep()[d] +
-                      op.getStart()[d]);
+    ArrayRef<int64_t> start = op.getStart(), step = op.getStep();
     Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
                              type.getElementType());
+    // A dim cut short from 0 with step 1 maps to a plain loop dim, from
+    // which linalg would take the input's larger size as the loop range (a
+    // verifier error): such slices read with tensor.extract in the body.
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    for (int64_t d = 0; d < rank; ++d) {
+      if (start[d] != 0 || step[d] != 1 ||
+          inputType.getDimSize(d) == type.getDimSize(d))
+        continue;
+      Value input = adaptor.getInput();
+      Value result = buildGeneric(
+          rewriter, op.getLoc(), {}, init,
+          rewriter.getMultiDimIdentityMap(rank), iteratorTypes(rank),
+          [&](OpBuilder &b, Location l, ValueRange) -> SmallVector<Value> {
+            SmallVector<Value> at;
+            for (int64_t k = 0; k < rank; ++k)
+              at.push_back(b.create<arith::AddIOp>(
+                  l,
+                  b.create<arith::MulIOp>(l, b.create<linalg::IndexOp>(l, k),
+                                          indexConstant(b, l, step[k])),
+                  indexConstant(b, l, start[k])));
+            return {b.create<tensor::ExtractOp>(l, input, at)};
+          })[0];
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(getAffineDimExpr(d, ctx) * step[d] + start[d]);
     Value result = buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
                                 {AffineMap::get(rank, 0, exprs, ctx),
                                  rewriter.getMultiDimIdentityMap(rank)},

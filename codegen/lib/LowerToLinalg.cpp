@@ -73,7 +73,7 @@ struct LowerToLinalgPass : tcc::impl::TccLowerToLinalgBase<LowerToLinalgPass> {
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
-    getOperation()->walk(copyArgumentsAndDuplicates);
+    getOperation()->walk(tcc::lowering::copyReturnedArguments);
     getOperation()->walk(markArgumentsReadOnly);
   }
 
@@ -90,25 +90,6 @@ struct LowerToLinalgPass : tcc::impl::TccLowerToLinalgBase<LowerToLinalgPass> {
         func.setArgAttr(arg.getArgNumber(), "bufferization.writable", readOnly);
   }
 
-  /// An identity op (dropout, a same-type reshape, ...) lowers to its operand,
-  /// so a function may return its own argument or one value twice. Each
-  /// result gets a buffer of its own instead: bufferization turns results
-  /// into out-parameters, and MLIR 19's buffer-results-to-out-params
-  /// dereferences the defining op of every returned buffer.
-  static void copyArgumentsAndDuplicates(func::ReturnOp ret) {
-    OpBuilder b(ret);
-    llvm::SmallPtrSet<Value, 4> seen;
-    for (OpOperand &operand : ret->getOpOperands()) {
-      Value value = operand.get();
-      auto type = dyn_cast<RankedTensorType>(value.getType());
-      if (!type || (!isa<BlockArgument>(value) && seen.insert(value).second))
-        continue;
-      Value init = b.create<tensor::EmptyOp>(ret.getLoc(), type.getShape(),
-                                             type.getElementType());
-      operand.set(
-          b.create<linalg::CopyOp>(ret.getLoc(), value, init).getResult(0));
-    }
-  }
 };
 
 } // namespace

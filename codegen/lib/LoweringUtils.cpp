@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 using namespace mlir::tcc::lowering;
 
@@ -265,6 +267,21 @@ tcc::lowering::buildGeneric(OpBuilder &b, Location loc, ValueRange inputs,
       });
   return SmallVector<Value>(generic.getResults().begin(),
                             generic.getResults().end());
+}
+
+void tcc::lowering::copyReturnedArguments(func::ReturnOp ret) {
+  OpBuilder b(ret);
+  llvm::SmallPtrSet<Value, 4> seen;
+  for (OpOperand &operand : ret->getOpOperands()) {
+    Value value = operand.get();
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || (!isa<BlockArgument>(value) && seen.insert(value).second))
+      continue;
+    Value init = b.create<tensor::EmptyOp>(ret.getLoc(), type.getShape(),
+                                           type.getElementType());
+    operand.set(
+        b.create<linalg::CopyOp>(ret.getLoc(), value, init).getResult(0));
+  }
 }
 
 Value tcc::lowering::skipIdentityGeneric(RewriterBase &rewriter, Value result) {

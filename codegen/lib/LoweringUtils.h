@@ -19,6 +19,7 @@
 #include "tcc/IR/TccOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -116,6 +117,13 @@ SmallVector<Value> buildGeneric(OpBuilder &b, Location loc, ValueRange inputs,
 /// return their operand rather than leave the canonicalizer to fold the
 /// copy into a function argument after the lowering has run.
 Value skipIdentityGeneric(RewriterBase &rewriter, Value result);
+
+/// An identity op (dropout, a same-type reshape, ...) lowers to its operand,
+/// so a function may return its own argument or one value twice. Each such
+/// result gets a buffer of its own (a linalg.copy): bufferization turns
+/// results into out-parameters, and MLIR 19's buffer-results-to-out-params
+/// dereferences the defining op of every returned buffer.
+void copyReturnedArguments(func::ReturnOp ret);
 
 /// Computes one element from the input elements (outputs not passed).
 using ScalarBody = function_ref<Value(OpBuilder &, Location, ValueRange)>;

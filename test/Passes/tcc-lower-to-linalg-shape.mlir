@@ -112,3 +112,16 @@ func.func @pad(%a: tensor<3x4xf32>) -> tensor<5x5xf32> {
   %0 = tcc.pad %a {pad = array<i64: -1, 2, 1, 1>, value = 7.0 : f64} : tensor<3x4xf32> -> tensor<5x5xf32>
   return %0 : tensor<5x5xf32>
 }
+
+// -----
+
+// Tests that a slice cutting a dim short from 0 with step 1 reads with
+// tensor.extract: as an input map it would be a plain loop dim, whose range
+// linalg would take from the input's larger size.
+// CHECK-LABEL: func.func @slice_prefix
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel", "parallel"]} outs(
+// CHECK: tensor.extract %{{.*}} : tensor<2x12xf32>
+func.func @slice_prefix(%a: tensor<2x12xf32>) -> tensor<2x4xf32> {
+  %0 = tcc.slice %a {start = array<i64: 0, 0>, end = array<i64: 2, 4>, step = array<i64: 1, 1>} : tensor<2x12xf32> -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

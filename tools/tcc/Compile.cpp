@@ -2,6 +2,7 @@
 
 #include "CommandLine.h"
 #include "Subcommands.h"
+#include "Verify.h"
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace tcc {
@@ -43,6 +45,17 @@ options:
   --time-passes            report the time each pass took (to stderr)
   --no-microkernels        generate fp32 matmuls instead of calling tcc_sgemm
   --stats                  print what the compile produced
+  --verify                 run the artifact and the reference interpreter on
+                           the same seeded inputs (floats uniform on [-1, 1),
+                           integers 0 or 1, random bools) and compare the
+                           outputs: within 1e-4 of max(|x|, 1) for f32/f64,
+                           2e-2 for f16/bf16, exactly otherwise. On a
+                           divergence it recompiles with every intermediate
+                           value as an output to find the first op whose value
+                           diverges, names the kernel (plan step) computing it
+                           and that kernel's source ops, and at -O2 recompiles
+                           at -O0 to tell whether fusion caused it; exits 1
+  --verify-seed=N          the seed of --verify's inputs (default 1)
   --help                   this text
 )";
 
@@ -50,6 +63,10 @@ struct Options {
   std::string input, output, cpu, triple;
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
+  bool verify = false;
+  unsigned verifySeed = 1;
+  std::string testingMiscompile; // hidden, for tests of --verify
+  bool testingMiscompileOnlyAtO2 = false;
 };
 
 int compile(const Options &options) {
@@ -85,6 +102,19 @@ int compile(const Options &options) {
     if (options.timePasses)
       pm.enableTiming();
   };
+  // --verify needs the module as it was: compileModel lowers it in place.
+  mlir::OwningOpRef<mlir::ModuleOp> source;
+  if (options.verify)
+    source = module->clone();
+  VerifyOptions verify;
+  verify.testingMiscompile = options.testingMiscompile;
+  verify.testingMiscompileOnlyAtO2 = options.testingMiscompileOnlyAtO2;
+  if (miscompiles(verify, options.optLevel)) {
+    std::string error =
+        applyTestingMiscompile(*module, options.testingMiscompile);
+    if (!error.empty())
+      return fail(cmd, error);
+  }
   mlir::tcc::ModelCompileStats stats;
   mlir::FailureOr<std::vector<uint8_t>> bytes =
       mlir::tcc::compileModel(*module, compileOptions, &stats);
@@ -106,6 +136,15 @@ int compile(const Options &options) {
                 stats.kernels, stats.libraryCalls, stats.copies,
                 (unsigned long long)stats.arenaBytes,
                 (unsigned long long)stats.intermediateBytes, bytes->size());
+  if (options.verify) {
+    verify.compile = compileOptions;
+    verify.seed = options.verifySeed;
+    std::fflush(stdout);
+    std::string error = verifyArtifact(*source, *bytes, verify);
+    std::fflush(stdout);
+    if (!error.empty())
+      return fail(cmd, "--verify: " + error);
+  }
   return 0;
 }
 
@@ -150,6 +189,29 @@ int compileMain(int argc, char **argv) {
       options.microkernels = false;
     } else if (arg == "--stats") {
       options.stats = true;
+    } else if (arg == "--verify") {
+      options.verify = true;
+    } else if (args.option(arg, "--verify-seed", &value, &error)) {
+      int64_t seed = 0;
+      if (error.empty() &&
+          !CommandLine::parsePositive(value, "--verify-seed", &seed, &error))
+        return fail(cmd, error);
+      if (!error.empty() || seed > UINT32_MAX)
+        return fail(cmd, error.empty()
+                             ? "--verify-seed=" + value + " is too large"
+                             : error);
+      options.verifySeed = static_cast<unsigned>(seed);
+    } else if (args.option(arg, "--testing-miscompile-at-O2", &value, &error)) {
+      // Not in --help: the same, in -O2 compiles only.
+      if (!error.empty())
+        return fail(cmd, error);
+      options.testingMiscompile = value;
+      options.testingMiscompileOnlyAtO2 = true;
+    } else if (args.option(arg, "--testing-miscompile", &value, &error)) {
+      // Not in --help: makes the artifact diverge, for tests of --verify.
+      if (!error.empty())
+        return fail(cmd, error);
+      options.testingMiscompile = value;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return fail(cmd, "unknown option '" + arg + "' (see tcc compile --help)");
     } else if (options.input.empty()) {
@@ -159,7 +221,8 @@ int compileMain(int argc, char **argv) {
     }
   }
   if (options.input.empty())
-    return fail(cmd, "no input given (usage: tcc compile MODEL.ir -o MODEL.bin)");
+    return fail(cmd,
+                "no input given (usage: tcc compile MODEL.ir -o MODEL.bin)");
   if (options.output.empty())
     return fail(cmd, "no output given: add -o MODEL.bin");
   return mlir::tcc::runWithLargeStack([&] { return compile(options); });

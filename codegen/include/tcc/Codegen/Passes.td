@@ -58,6 +58,36 @@ def TccExpandMath : Pass<"tcc-expand-math"> {
   ];
 }
 
+def TccCopyReturnedArguments : Pass<"tcc-copy-returned-arguments"> {
+  let summary = "Give returned arguments and repeated results buffers of their own";
+  let description = [{
+    Bufferization turns kernel results into out-parameters, and MLIR 19's
+    `buffer-results-to-out-params` dereferences the defining op of every
+    returned buffer, so a kernel must never return one of its arguments nor
+    one value twice. Each such result becomes a `linalg.copy` into a new
+    tensor. The lowering does this too, but canonicalization after it can
+    fold a kernel into its operand again (`maximum(x, x)` is `x`), so the
+    kernel pipeline runs this pass right before bufferization.
+
+    Before:
+    ```mlir
+    func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %0 = tensor.empty() : tensor<4xf32>
+      %1 = linalg.copy ins(%x : tensor<4xf32>) outs(%0 : tensor<4xf32>) -> tensor<4xf32>
+      return %1 : tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TccPromoteAllocs : Pass<"tcc-promote-allocs", "::mlir::ModuleOp"> {
   let summary = "Turn buffers allocated inside kernels into scratch arguments";
   let description = [{
