@@ -1,6 +1,7 @@
 //===- Bench.cpp - tcc bench: latency and throughput of a model -----------===//
 
 #include "CommandLine.h"
+#include "Dtypes.h"
 #include "Json.h"
 #include "ModelIO.h"
 #include "Subcommands.h"
@@ -47,31 +48,6 @@ double percentile(const std::vector<double> &sorted, double p) {
   return sorted[std::min(sorted.size() - 1, rank ? rank - 1 : 0)];
 }
 
-std::optional<ScalarType> eagerDtype(tcc_dtype_t t) {
-  switch (t) {
-  case TCC_DTYPE_F32:
-    return kFloat;
-  case TCC_DTYPE_F64:
-    return kDouble;
-  case TCC_DTYPE_F16:
-    return kHalf;
-  case TCC_DTYPE_BF16:
-    return kBFloat16;
-  case TCC_DTYPE_I64:
-    return kLong;
-  case TCC_DTYPE_I32:
-    return kInt;
-  case TCC_DTYPE_I8:
-    return kChar;
-  case TCC_DTYPE_U8:
-    return kByte;
-  case TCC_DTYPE_BOOL:
-    return kBool;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// Per-run milliseconds of the interpreter on `irPath` with the inputs the
 /// compiled model ran on; an error message instead when it cannot run.
 std::string timeInterpreter(const std::string &irPath,
@@ -82,7 +58,7 @@ std::string timeInterpreter(const std::string &irPath,
     jit::Interpreter interp = jit::Interpreter::load(irPath);
     std::vector<Tensor> inputs;
     for (const runtime::NpyArray &a : arrays) {
-      std::optional<ScalarType> dtype = eagerDtype(a.dtype);
+      std::optional<ScalarType> dtype = eagerDtypeOf(a.dtype);
       if (!dtype)
         return "an input has a dtype the interpreter cannot take";
       Tensor t = empty(a.shape, TensorOptions().dtype(*dtype));

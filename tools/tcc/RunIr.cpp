@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "Dtypes.h"
 #include "ModelIO.h"
 #include "Subcommands.h"
 
@@ -39,33 +40,8 @@ options:
   --help                     this text
 )";
 
-std::optional<tcc_dtype_t> runtimeDtype(ScalarType t) {
-  switch (t) {
-  case kFloat:
-    return TCC_DTYPE_F32;
-  case kDouble:
-    return TCC_DTYPE_F64;
-  case kHalf:
-    return TCC_DTYPE_F16;
-  case kBFloat16:
-    return TCC_DTYPE_BF16;
-  case kLong:
-    return TCC_DTYPE_I64;
-  case kInt:
-    return TCC_DTYPE_I32;
-  case kChar:
-    return TCC_DTYPE_I8;
-  case kByte:
-    return TCC_DTYPE_U8;
-  case kBool:
-    return TCC_DTYPE_BOOL;
-  default:
-    return std::nullopt;
-  }
-}
-
 std::string describeSpec(const jit::TensorSpec &spec) {
-  return describeTensor(*runtimeDtype(spec.dtype), spec.shape);
+  return describeTensor(*runtimeDtypeOf(spec.dtype), spec.shape);
 }
 
 std::string describeArg(const NamedPath &a) {
@@ -128,7 +104,7 @@ void print(const std::string &name, const Tensor &t) {
   Tensor c = t.contiguous();
   runtime::TensorInfo info;
   info.name = name;
-  info.dtype = *runtimeDtype(c.dtype());
+  info.dtype = *runtimeDtypeOf(c.dtype());
   info.shape = c.sizes().vec();
   info.byteSize = c.nbytes();
   printTensor(stdout, info, c.unsafeGetTensorImpl()->data());
@@ -178,7 +154,7 @@ int runIrMain(int argc, char **argv) {
     jit::Signature sig = interp.signature(function);
     for (const auto &specs : {sig.inputs, sig.outputs})
       for (const jit::TensorSpec &spec : specs)
-        if (!runtimeDtype(spec.dtype))
+        if (!runtimeDtypeOf(spec.dtype))
           return fail(cmd, "'" + spec.name + "' has dtype " +
                                toString(spec.dtype) +
                                ", which .npy files here cannot hold");
@@ -194,7 +170,7 @@ int runIrMain(int argc, char **argv) {
       if (t.dtype() != spec.dtype || !t.sizes().equals(spec.shape))
         return fail(
             cmd, inputPaths[i] + ": " +
-                     describeTensor(*runtimeDtype(t.dtype()), t.sizes().vec()) +
+                     describeTensor(*runtimeDtypeOf(t.dtype()), t.sizes().vec()) +
                      " but input '" + spec.name + "' is " + describeSpec(spec));
       values.push_back(t);
     }

@@ -8,6 +8,8 @@
 
 #include "Verify.h"
 
+#include "Dtypes.h"
+
 #include "tcc/IR/TccOps.h"
 #include "tcc/jit.h"
 #include "tcc/runtime/Artifact.h"
@@ -89,29 +91,6 @@ std::string interpret(const std::string &text, const std::string &function,
   }
 }
 
-ScalarType scalarTypeOf(tcc_dtype_t dtype) {
-  switch (dtype) {
-  case TCC_DTYPE_F32:
-    return kFloat;
-  case TCC_DTYPE_F64:
-    return kDouble;
-  case TCC_DTYPE_F16:
-    return kHalf;
-  case TCC_DTYPE_BF16:
-    return kBFloat16;
-  case TCC_DTYPE_I64:
-    return kLong;
-  case TCC_DTYPE_I32:
-    return kInt;
-  case TCC_DTYPE_I8:
-    return kChar;
-  case TCC_DTYPE_U8:
-    return kByte;
-  default:
-    return kBool;
-  }
-}
-
 std::string runArtifact(const std::vector<uint8_t> &bytes,
                         const Tensors &inputs, Tensors *outputs) {
   try {
@@ -138,7 +117,11 @@ std::string runArtifact(const std::vector<uint8_t> &bytes,
         s = session.output(i, &data, &size);
       if (!s.ok())
         break;
-      ::tcc::Tensor out = empty(info.shape, scalarTypeOf(info.dtype));
+      std::optional<ScalarType> dtype = eagerDtypeOf(info.dtype);
+      if (!dtype)
+        return "output " + std::to_string(i) +
+               " has a dtype the eager library lacks";
+      ::tcc::Tensor out = empty(info.shape, *dtype);
       std::memcpy(out.data_ptr(), data, std::min(size, out.nbytes()));
       outputs->push_back(out);
     }
