@@ -161,13 +161,17 @@ int64_t countRuntimeTransposes(func::FuncOp func) {
 // Step 2: moving and cancelling transposes
 //===----------------------------------------------------------------------===//
 
-/// A transpose of `value` by `permutation` in `op`'s block, or null.
+/// A transpose of `value` by `permutation` in `op`'s block that is not an
+/// operand of `op` (that one is what moves: reusing it as the new operand
+/// gives back the same op, max(t(x), x) -> t(max(x, t(x)), forever), or
+/// null.
 TransposeOp findTranspose(Value value, ArrayRef<int64_t> permutation,
                           Operation *op) {
   for (Operation *user : value.getUsers())
     if (auto t = dyn_cast<TransposeOp>(user);
         t && t.getPermutation() == permutation &&
-        t->getBlock() == op->getBlock())
+        t->getBlock() == op->getBlock() &&
+        !llvm::is_contained(op->getOperands(), t.getResult()))
       return t;
   return {};
 }
@@ -364,7 +368,14 @@ struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
     RewritePatternSet moving(context);
     moving.add<SinkTransposeThroughPointwise, FoldTransposeOfConstant,
                FoldReshapeOfConstant, LinearAbsorbsFlattenedTranspose>(context);
-    (void)applyPatternsAndFoldGreedily(func, std::move(moving));
+    // Each rewrite removes at least as many transposes as it adds and moves
+    // the rest down, but a cap on rewrites guarantees the end (every
+    // rewrite keeps the function correct, so stopping early is safe).
+    GreedyRewriteConfig config;
+    int64_t ops = 0;
+    func.walk([&](Operation *) { ++ops; });
+    config.maxNumRewrites = 16 * ops + 64;
+    (void)applyPatternsAndFoldGreedily(func, std::move(moving), config);
     RewritePatternSet canonical(context);
     context->getLoadedDialect<TccDialect>()->getCanonicalizationPatterns(
         canonical);

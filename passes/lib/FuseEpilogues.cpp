@@ -18,16 +18,19 @@ namespace {
 
 struct FuseEpiloguesPass : tcc::impl::TccFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
-    SmallVector<Epilogue> chains;
+    SmallVector<Operation *> anchors;
     for (Block &block : getOperation().getBody())
       for (Operation &op : block)
-        if (isEpilogueAnchor(&op)) {
-          Epilogue e = matchEpilogue(&op);
-          if (e.ops.size() > 1)
-            chains.push_back(std::move(e));
-        }
-    for (const Epilogue &e : chains)
-      createFusion(llvm::SetVector<Operation *>(e.ops.begin(), e.ops.end()));
+        if (isEpilogueAnchor(&op))
+          anchors.push_back(&op);
+    // Match each chain only after the previous ones are fused: two chains
+    // can meet at one add (conv + shortcut conv in a ResNet block), and the
+    // first fusion erases it. Anchors are never members of another chain.
+    for (Operation *anchor : anchors) {
+      Epilogue e = matchEpilogue(anchor);
+      if (e.ops.size() > 1)
+        createFusion(llvm::SetVector<Operation *>(e.ops.begin(), e.ops.end()));
+    }
   }
 };
 

@@ -13,10 +13,9 @@ void tcc::buildGraphPipeline(OpPassManager &pm, int optLevel) {
   if (optLevel <= 0)
     return;
   // Fold and normalize the layout before fusion groups what remains.
-  // tcc-fold-batch-norm, tcc-convert-layout and tcc-fold-constants are out
-  // of -O2 until two bugs are fixed: with them, a random graph (conformance
-  // seed 23) never finishes compiling and ResNet-18 (tcc-model-bench
-  // --quick) crashes. They stay available through tcc-opt.
+  pm.addNestedPass<func::FuncOp>(createTccFoldBatchNorm());
+  pm.addNestedPass<func::FuncOp>(createTccConvertLayout());
+  pm.addNestedPass<func::FuncOp>(createTccFoldConstants());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createTccFuseEpilogues());

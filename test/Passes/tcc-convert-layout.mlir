@@ -251,3 +251,19 @@ func.func @residual_from_input(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   %a = tcc.add %c2, %x : (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
   return %a : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Tests that a pointwise op of a transpose and the transpose's own input
+// stays as it is: sinking would reuse that same transpose for the other
+// operand and give back the op it started from (this once never ended).
+// CHECK-LABEL: func.func @transpose_and_its_input
+// CHECK-SAME: (%[[X:.*]]: tensor<4x4xf32>)
+// CHECK-NEXT: %[[T:.*]] = tcc.transpose %[[X]] {permutation = array<i64: 1, 0>}
+// CHECK-NEXT: %[[M:.*]] = tcc.maximum %[[T]], %[[X]]
+// CHECK-NEXT: return %[[M]]
+func.func @transpose_and_its_input(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %t = tcc.transpose %x {permutation = array<i64: 1, 0>} : tensor<4x4xf32> -> tensor<4x4xf32>
+  %m = tcc.maximum %t, %x : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m : tensor<4x4xf32>
+}

@@ -296,12 +296,8 @@ TEST(ConvertLayout, TracedNetworkHasNoTransposesInside) {
   EXPECT_EQ(countOf(nhwc, "tcc.batch_norm"), 0) << nhwc;
   EXPECT_EQ(countOf(nhwc, "tcc.transpose"), 1) << source << "\n" << nhwc;
   expectSameResults(source, nhwc, 1e-4);
-  // Followed by the -O2 graph pipeline (fusion; the three passes are out of
-  // -O2 for now, see Pipelines.cpp), the same single transpose is left.
+  // The -O2 graph pipeline (fusion too) leaves the same single transpose.
   std::string o2 = runPasses(source, [](mlir::OpPassManager &pm) {
-    pm.addNestedPass<mlir::func::FuncOp>(mlir::tcc::createTccFoldBatchNorm());
-    pm.addNestedPass<mlir::func::FuncOp>(mlir::tcc::createTccConvertLayout());
-    pm.addNestedPass<mlir::func::FuncOp>(mlir::tcc::createTccFoldConstants());
     mlir::tcc::buildGraphPipeline(pm, 2);
   });
   EXPECT_EQ(countOf(o2, "tcc.transpose"), 1) << o2;
