@@ -185,6 +185,7 @@ const IsaKernels kKernels = {Isa::Avx2,
                              conv_columns,
                              small_rows,
                              small_dots,
+                             small_panels,
                              depthwise_nchw_row,
                              depthwise_nhwc_row};
 

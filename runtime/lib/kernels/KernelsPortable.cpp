@@ -168,6 +168,7 @@ const IsaKernels kKernels = {Isa::Portable,
                              conv_columns,
                              small_rows,
                              small_dots,
+                             small_panels,
                              depthwise_nchw_row,
                              depthwise_nhwc_row};
 

@@ -77,7 +77,9 @@ struct SmallGemm {
   // A(r, kk) = a[r * a_row_stride + kk * a_col_stride]
   const float *a;
   int64_t a_row_stride, a_col_stride;
-  const float *b; // rows: B is k x n row-major; dots: B^T is n x k row-major
+  // rows: B is k x n row-major; dots: B^T is n x k row-major; panels: the
+  // pre-packed panels (PackedB.h, after the header)
+  const float *b;
   int64_t ldb;
   float *c;
   int64_t ldc;
@@ -94,7 +96,8 @@ struct SmallGemm {
 /// Columns [j0, j1) of C. `small_rows` streams B's rows and computes each
 /// element with exactly the operations of the microkernel path (same bits
 /// as with packed B); `small_dots` takes dot products of A's rows (which
-/// must be contiguous) with the rows of a transposed B.
+/// must be contiguous) with the rows of a transposed B; `small_panels` streams
+/// pre-packed B panels (same bits as the microkernel path).
 using SmallGemmFn = void (*)(const SmallGemm &g, int64_t j0, int64_t j1);
 
 /// A convolution's geometry, for the direct depthwise kernels (filters of at
@@ -132,6 +135,7 @@ struct IsaKernels {
   ConvColumnsFn conv_columns;
   SmallGemmFn small_rows;
   SmallGemmFn small_dots;
+  SmallGemmFn small_panels;
   DepthwiseRowFn depthwise_nchw_row;
   DepthwiseRowFn depthwise_nhwc_row;
 };

@@ -481,9 +481,15 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
 
   g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, isa.kc));
   g.kc = ceil_div(g.k, g.k_blocks); // equal blocks: no short tail
-  // A few rows of A: stream B as stored instead of packing it. With B
-  // transposed that takes dot products, which need A's rows contiguous.
-  if (g.m <= kSmallM && !p->packed_b && !custom_b) {
+  // A few rows of A: stream B as stored (or as pre-packed) instead of
+  // packing it. With B transposed that takes dot products, which need A's
+  // rows contiguous.
+  if (g.m <= kSmallM && g.source == BSource::PrePacked) {
+    g.b = g.panels;
+    run_small(g, isa.small_panels, false, parallel);
+    return TCC_KERNEL_OK;
+  }
+  if (g.m <= kSmallM && !custom_b) {
     if (!p->trans_b) {
       run_small(g, isa.small_rows, true, parallel);
       return TCC_KERNEL_OK;

@@ -311,11 +311,13 @@ TEST(Sgemm, EmptyOutputWritesNothing) {
 }
 
 // Compiled code passes pre-packed weights where eager code does not; both
-// must agree to the bit. (Except for at most 4 rows with B transposed:
+// must agree to the bit (at most 4 rows stream the panels side by side: 300
+// columns are two groups of 4 panels, one single and a partial one). (Except for at most 4 rows with B transposed:
 // those take dot products along K, rounding differently.)
 TEST(Sgemm, PackedBGivesTheSameBits) {
   for (GemmCase cs :
-       {GemmCase{1, 45, 300}, GemmCase{3, 100, 900}, GemmCase{40, 33, 17},
+       {GemmCase{1, 45, 300}, GemmCase{3, 100, 900}, GemmCase{1, 300, 500},
+        GemmCase{2, 200, 40}, GemmCase{40, 33, 17},
         GemmCase{200, 130, 520}, GemmCase{7, 1, 1}, GemmCase{4, 1, 1}})
     for (bool trans_b : {false, true}) {
       if (trans_b && cs.m <= 4)
