@@ -25,3 +25,8 @@ for tool in ["tcc-opt", "tcc"]:
         config.substitutions.append((r"(?<![\w./-])%s(?![\w.-])" % tool, path))
 config.environment["PATH"] = os.pathsep.join(
     [config.tcc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+# Tests of code for named x86-64 CPUs run only where that code runs.
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")

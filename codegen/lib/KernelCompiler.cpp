@@ -15,6 +15,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -166,6 +167,101 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 }
 
 //===----------------------------------------------------------------------===//
+// Imports: libm calls that the backend emits
+//===----------------------------------------------------------------------===//
+
+/// The libm signature of `name` (LibmImports.def: "F3" for fmaf), or empty
+/// when the runtime offers no such function.
+static StringRef libmSignature(StringRef name) {
+#define TCC_LIBM_IMPORT(fn, signature)                                         \
+  if (name == #fn)                                                             \
+    return #signature;
+#include "tcc/runtime/LibmImports.def"
+  return {};
+}
+
+/// The undefined symbols of an object file, sorted.
+static FailureOr<std::vector<std::string>>
+undefinedSymbols(Location loc, const SmallVectorImpl<char> &object) {
+  llvm::MemoryBufferRef buffer(StringRef(object.data(), object.size()),
+                               "tcc_kernels");
+  auto file = llvm::object::ObjectFile::createObjectFile(buffer);
+  if (!file)
+    return emitError(loc, "cannot read the kernels' object file: ")
+           << llvm::toString(file.takeError());
+  std::vector<std::string> names;
+  for (const llvm::object::SymbolRef &symbol : (*file)->symbols()) {
+    auto flags = symbol.getFlags();
+    auto name = symbol.getName();
+    if (!flags || !name) {
+      llvm::consumeError(flags.takeError());
+      llvm::consumeError(name.takeError());
+      return emitError(loc, "cannot read the kernels' symbol table");
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) && !name->empty())
+      names.push_back(name->str());
+  }
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+/// A module that defines each of `names` as a jump through `tcc_imports`,
+/// the table the loader fills with the runtime's functions (schema:
+/// Model.imports), so the kernels link with no undefined symbols. Fails
+/// for a name the runtime does not offer.
+static FailureOr<std::unique_ptr<llvm::Module>>
+importStubs(Location loc, llvm::LLVMContext &ctx, const llvm::Module &kernels,
+            ArrayRef<std::string> names) {
+  auto module = std::make_unique<llvm::Module>("tcc_imports", ctx);
+  module->setTargetTriple(kernels.getTargetTriple());
+  module->setDataLayout(kernels.getDataLayout());
+  auto *ptrTy = llvm::PointerType::get(ctx, 0);
+  auto *tableTy = llvm::ArrayType::get(ptrTy, names.size());
+  auto *table = new llvm::GlobalVariable(
+      *module, tableTy, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantAggregateZero::get(tableTy), "tcc_imports");
+  table->setAlignment(llvm::Align(8));
+  for (auto [index, name] : llvm::enumerate(names)) {
+    StringRef signature = libmSignature(name);
+    if (signature.empty())
+      return emitError(loc, "the generated code calls '")
+             << name << "', which the runtime does not offer";
+    llvm::Type *valueTy = signature[0] == 'F' ? llvm::Type::getFloatTy(ctx)
+                                              : llvm::Type::getDoubleTy(ctx);
+    SmallVector<llvm::Type *> params(signature[1] - '0', valueTy);
+    auto *type = llvm::FunctionType::get(valueTy, params, false);
+    auto *stub = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                        name, *module);
+    stub->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    stub->addFnAttr(llvm::Attribute::NoUnwind);
+    stub->addFnAttr("no-builtins");
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", stub));
+    llvm::Value *slot = b.CreateConstInBoundsGEP2_64(tableTy, table, 0, index);
+    llvm::Value *target = b.CreateLoad(ptrTy, slot);
+    SmallVector<llvm::Value *> args;
+    for (llvm::Argument &arg : stub->args())
+      args.push_back(&arg);
+    llvm::CallInst *call = b.CreateCall(type, target, args);
+    call->setTailCall();
+    b.CreateRet(call);
+  }
+  return module;
+}
+
+static LogicalResult emitObject(Location loc, llvm::Module &module,
+                                llvm::TargetMachine &machine,
+                                SmallVectorImpl<char> &object) {
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
+    return emitError(loc, "the target cannot emit object files");
+  codegen.run(module);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Object file and link
 //===----------------------------------------------------------------------===//
 
@@ -192,16 +288,18 @@ struct TempFile {
 };
 
 static FailureOr<std::vector<uint8_t>>
-linkSharedObject(Location loc, const SmallVectorImpl<char> &object) {
+linkSharedObject(Location loc, ArrayRef<SmallVector<char, 0>> objects) {
   FailureOr<std::string> linker = findLinker(loc);
   if (failed(linker))
     return failure();
-  TempFile input, output, log;
-  if (llvm::sys::fs::createTemporaryFile("tcc-kernels", "o", input.path) ||
-      llvm::sys::fs::createTemporaryFile("tcc-kernels", "so", output.path) ||
+  std::vector<TempFile> inputs(objects.size());
+  TempFile output, log;
+  if (llvm::sys::fs::createTemporaryFile("tcc-kernels", "so", output.path) ||
       llvm::sys::fs::createTemporaryFile("tcc-link", "log", log.path))
     return emitError(loc, "cannot create temporary files for linking");
-  {
+  for (auto [input, object] : llvm::zip(inputs, objects)) {
+    if (llvm::sys::fs::createTemporaryFile("tcc-kernels", "o", input.path))
+      return emitError(loc, "cannot create temporary files for linking");
     std::error_code ec;
     llvm::raw_fd_ostream os(input.path, ec);
     if (ec)
@@ -212,8 +310,9 @@ linkSharedObject(Location loc, const SmallVectorImpl<char> &object) {
   // No build id and stripped symbols keep the bytes reproducible.
   SmallVector<StringRef> args = {*linker,       "-shared",   "-z",  "defs",
                                  "-z",          "noexecstack", "--build-id=none",
-                                 "--hash-style=gnu", "-s",   "-o",  output.path,
-                                 input.path};
+                                 "--hash-style=gnu", "-s",   "-o",  output.path};
+  for (const TempFile &input : inputs)
+    args.push_back(input.path);
   std::optional<StringRef> redirects[] = {std::nullopt, log.path, log.path};
   std::string error;
   int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, redirects, 0,
@@ -309,16 +408,24 @@ tcc::compileKernels(ModuleOp kernels, const CpuTarget &target,
   }
   optimize(*module, *machine);
 
-  SmallVector<char, 0> object;
-  {
-    llvm::raw_svector_ostream os(object);
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return emitError(loc, "the target cannot emit object files");
-    codegen.run(*module);
+  SmallVector<SmallVector<char, 0>, 2> objects(1);
+  if (failed(emitObject(loc, *module, *machine, objects[0])))
+    return failure();
+  // Calls the backend itself emits (fmaf for llvm.fma on a CPU without FMA)
+  // go through the runtime's import table.
+  FailureOr<std::vector<std::string>> undefined =
+      undefinedSymbols(loc, objects[0]);
+  if (failed(undefined))
+    return failure();
+  if (!undefined->empty()) {
+    FailureOr<std::unique_ptr<llvm::Module>> stubs =
+        importStubs(loc, llvmContext, *module, *undefined);
+    if (failed(stubs) ||
+        failed(emitObject(loc, **stubs, *machine, objects.emplace_back())))
+      return failure();
+    result.imports = std::move(*undefined);
   }
-  FailureOr<std::vector<uint8_t>> shared = linkSharedObject(loc, object);
+  FailureOr<std::vector<uint8_t>> shared = linkSharedObject(loc, objects);
   if (failed(shared))
     return failure();
   result.sharedObject = std::move(*shared);

@@ -619,6 +619,7 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
   builder.model().target_triple = options.target.triple;
   builder.model().cpu = options.target.cpu;
   builder.model().cpu_features = options.target.requiredFeatures();
+  builder.model().imports = object->imports;
   builder.setCode(std::move(object->sharedObject));
   summary.arenaBytes = plan.arenaBytes;
   summary.intermediateBytes = plan.totalBytes;

@@ -57,6 +57,9 @@ struct CompiledKernel {
 struct KernelObject {
   std::vector<CompiledKernel> kernels;
   std::vector<uint8_t> sharedObject; // ELF bytes
+  /// Runtime functions the code calls through its `tcc_imports` table, in
+  /// table order (the artifact's Model.imports).
+  std::vector<std::string> imports;
 };
 
 /// The dialects and interfaces (bufferization models, LLVM translations)
