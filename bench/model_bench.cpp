@@ -25,7 +25,8 @@
 // Options: --reps N (default 9), --threads LIST (default 1,2), --only NAME
 // (a substring of a model's name), --cpu-time (the calling thread's CPU time
 // instead of wall time; implies --threads 1), --quick (tiny shapes, 1 rep: a
-// smoke test of every path).
+// smoke test of every path), --save-ir DIR (write each model's traced IR to
+// DIR/<model>.mlir, to profile with tcc compile and tcc bench --profile).
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,6 +176,7 @@ void randomizeBatchNorms(nn::Module &module) {
 // --- Timing -----------------------------------------------------------------
 
 bool gCpuTime = false;
+std::string gSaveIrDir; // --save-ir
 
 double now() {
   if (gCpuTime) {
@@ -506,8 +508,11 @@ eagerOf(M model) {
 
 template <class M>
 std::function<jit::CompiledModule(const jit::CompileOptions &)>
-compilerOf(M model, const std::vector<Tensor> &inputs) {
-  return [model, inputs](const jit::CompileOptions &o) {
+compilerOf(M model, const std::vector<Tensor> &inputs, const std::string &file) {
+  return [model, inputs, file](const jit::CompileOptions &o) mutable {
+    // --save-ir: the traced model, for tcc compile / tcc bench --profile.
+    if (!gSaveIrDir.empty() && o.opt_level == 0)
+      jit::trace(model, inputs).save(gSaveIrDir + "/" + file + ".mlir");
     return jit::compile(model, inputs, o);
   };
 }
@@ -515,7 +520,8 @@ compilerOf(M model, const std::vector<Tensor> &inputs) {
 [[noreturn]] void usage(const std::string &message) {
   std::fprintf(stderr,
                "tcc-model-bench: %s\nusage: tcc-model-bench [--reps N] "
-               "[--threads 1,2] [--only NAME] [--cpu-time] [--quick]\n",
+               "[--threads 1,2] [--only NAME] [--cpu-time] [--quick] "
+               "[--save-ir DIR]\n",
                message.c_str());
   std::exit(2);
 }
@@ -548,6 +554,8 @@ Options parse(int argc, char **argv) {
       o.only = value();
     } else if (a == "--cpu-time") {
       gCpuTime = true;
+    } else if (a == "--save-ir") {
+      gSaveIrDir = value();
     } else if (a == "--quick") {
       o.quick = true;
     } else if (a == "--help" || a == "-h") {
@@ -616,7 +624,7 @@ int main(int argc, char **argv) {
       bench.model("MLP 784-" + std::to_string(hidden) + "-" +
                       std::to_string(hidden) + "-10, batch " +
                       std::to_string(batch),
-                  eagerOf(mlp), compilerOf(mlp, in), in,
+                  eagerOf(mlp), compilerOf(mlp, in, "mlp-batch" + std::to_string(batch)), in,
                   peerOf(mlp, torchpeer::Kind::Mlp, peerConfig, in[0]),
                   batch == 1 ? mlpBytes : 0);
     }
@@ -626,7 +634,7 @@ int main(int argc, char **argv) {
     {
       std::vector<Tensor> in = {randn({1, 1, 8, 8})};
       bench.model("digits CNN, batch 1", eagerOf(digits),
-                  compilerOf(digits, in), in,
+                  compilerOf(digits, in, "digits-cnn"), in,
                   peerOf(digits, torchpeer::Kind::DigitsCnn, peerConfig, in[0]));
     }
 
@@ -638,7 +646,7 @@ int main(int argc, char **argv) {
       bench.model("ResNet-18" + std::string(quick ? " (width 8)" : "") +
                       ", batch 1, " + std::to_string(image) + "x" +
                       std::to_string(image),
-                  eagerOf(resnet), compilerOf(resnet, in), in,
+                  eagerOf(resnet), compilerOf(resnet, in, "resnet18"), in,
                   peerOf(resnet, torchpeer::Kind::ResNet18, peerConfig, in[0]));
     }
 
@@ -650,7 +658,7 @@ int main(int argc, char **argv) {
       bench.model("transformer encoder layer, seq " + std::to_string(seq) +
                       ", d " + std::to_string(dModel) + ", 4 heads, ff " +
                       std::to_string(ff),
-                  eagerOf(encoder), compilerOf(encoder, in), in,
+                  eagerOf(encoder), compilerOf(encoder, in, "encoder-layer"), in,
                   peerOf(encoder, torchpeer::Kind::EncoderLayer, peerConfig,
                          in[0]));
     }

@@ -4,9 +4,11 @@
 #include "Dtypes.h"
 #include "Json.h"
 #include "ModelIO.h"
+#include "PlanText.h"
 #include "Subcommands.h"
 
 #include "tcc/jit.h"
+#include "tcc/runtime/Artifact.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,7 +24,8 @@ namespace {
 
 const char kHelp[] =
     R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
-                 [--input [NAME=]X.npy ...] [--against-ir MODEL.ir] [--json]
+                 [--input [NAME=]X.npy ...] [--against-ir MODEL.ir]
+                 [--profile] [--json]
 
 Runs MODEL.bin K times on one session after W warm-up runs and reports the
 latency distribution (min, median, p90, p99, max, mean) and the throughput.
@@ -30,7 +33,9 @@ Inputs are seeded random values unless --input files are given (then every
 input needs one). With --against-ir, the reference interpreter (the eager
 library's kernels, op by op: what the model costs without compiling) runs
 MODEL.ir on the same inputs the same number of times, and the report adds
-its latency and the compiled model's speed-up over it.
+its latency and the compiled model's speed-up over it. With --profile, K
+more runs time every step of the execution plan and the report lists the
+steps that take longest (what each computes, its share of the run).
 
 options:
   --threads N        intra-op threads (default 1)
@@ -38,7 +43,8 @@ options:
   --warmup W         untimed runs first (default 10)
   --input [NAME=]F   an input from a .npy file (repeat for each)
   --against-ir F     also time the interpreter on F (the model's tcc IR)
-  --json             machine-readable output
+  --profile          time each plan step (K more runs) and list the top 20
+  --json             machine-readable output (with --profile: every step)
   --help             this text
 )";
 
@@ -80,6 +86,93 @@ std::string timeInterpreter(const std::string &irPath,
   return "";
 }
 
+struct StepTime {
+  uint32_t step;
+  double msPerRun;
+};
+
+/// Runs `session` `iterations` times with step profiling; the steps by
+/// time, longest first.
+runtime::Status profileSteps(runtime::Session &session, int64_t iterations,
+                             std::vector<StepTime> *out) {
+  runtime::Status s = session.setProfiling(true);
+  for (int64_t i = 0; s.ok() && i < iterations; ++i)
+    s = session.run();
+  std::vector<uint64_t> ns;
+  uint64_t runs = 0;
+  if (s.ok())
+    s = session.stepTimes(&ns, &runs);
+  if (!s.ok())
+    return s;
+  (void)session.setProfiling(false);
+  for (uint32_t i = 0; i < ns.size(); ++i)
+    out->push_back({i, double(ns[i]) / 1e6 / double(runs ? runs : 1)});
+  std::stable_sort(out->begin(), out->end(),
+                   [](const StepTime &a, const StepTime &b) {
+                     return a.msPerRun > b.msPerRun;
+                   });
+  return runtime::Status();
+}
+
+std::string joined(const std::vector<std::string> &parts) {
+  std::string out;
+  for (const std::string &p : parts)
+    out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+void printProfile(const artifact::Model &m,
+                  const std::vector<StepTime> &steps) {
+  double total = 0;
+  for (const StepTime &t : steps)
+    total += t.msPerRun;
+  std::printf("\nplan steps by time (%zu steps, %.4f ms per run in steps):\n",
+              steps.size(), total);
+  std::printf("%6s %10s %7s %7s  %s\n", "step", "ms/run", "%", "cum %",
+              "what [source ops]");
+  double cumulative = 0;
+  size_t shown = 0;
+  for (const StepTime &t : steps) {
+    if (shown++ == 20) {
+      std::printf("%6s %10.4f %6.1f%% %6.1f%%  (%zu more steps)\n", "...",
+                  total - cumulative,
+                  total > 0 ? 100 * (total - cumulative) / total : 0.0, 100.0,
+                  steps.size() - 20);
+      break;
+    }
+    cumulative += t.msPerRun;
+    const artifact::Step &step = *m.plan()->Get(t.step);
+    std::printf("%6u %10.4f %6.1f%% %6.1f%%  %s [%s]\n", t.step, t.msPerRun,
+                total > 0 ? 100 * t.msPerRun / total : 0.0,
+                total > 0 ? 100 * cumulative / total : 0.0,
+                stepSummary(m, step).c_str(), joined(sourceOps(m, step)).c_str());
+  }
+}
+
+void writeProfileJson(JsonWriter &j, const artifact::Model &m,
+                      const std::vector<StepTime> &steps) {
+  j.beginArray();
+  for (const StepTime &t : steps) {
+    const artifact::Step &step = *m.plan()->Get(t.step);
+    j.beginObject();
+    j.key("step");
+    j.value(int64_t(t.step));
+    j.key("op");
+    j.value(opName(step.op_type()));
+    j.key("what");
+    j.value(stepSummary(m, step));
+    j.key("source_ops");
+    j.beginInlineArray();
+    for (const std::string &op : sourceOps(m, step))
+      j.value(op);
+    j.endArray();
+    j.key("ms_per_run");
+    j.value(t.msPerRun);
+    j.endObject();
+  }
+  j.endArray();
+}
+
 } // namespace
 
 int benchMain(int argc, char **argv) {
@@ -88,7 +181,7 @@ int benchMain(int argc, char **argv) {
   std::string path, value, error, irPath;
   std::vector<NamedPath> inputs;
   int64_t threads = 1, iterations = 100, warmup = 10;
-  bool json = false;
+  bool json = false, profile = false;
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
@@ -97,6 +190,8 @@ int benchMain(int argc, char **argv) {
     }
     if (arg == "--json") {
       json = true;
+    } else if (arg == "--profile") {
+      profile = true;
     } else if (args.option(arg, "--threads", &value, &error)) {
       if (!error.empty() ||
           !CommandLine::parsePositive(value, "--threads", &threads, &error))
@@ -176,6 +271,16 @@ int benchMain(int argc, char **argv) {
     mean += v / double(ms.size());
   double throughput = double(iterations) / total;
 
+  std::vector<StepTime> stepTimes;
+  std::unique_ptr<runtime::Artifact> artifact;
+  if (profile) {
+    // The descriptions come from the artifact itself (as tcc inspect reads
+    // it); the loaded model only runs.
+    if (!(s = runtime::Artifact::openFile(path, &artifact)).ok() ||
+        !(s = profileSteps(session, iterations, &stepTimes)).ok())
+      return fail(cmd, s.message());
+  }
+
   double interpreterP50 = 0;
   if (!irPath.empty()) {
     set_num_threads(int(threads));
@@ -218,6 +323,10 @@ int benchMain(int argc, char **argv) {
       j.key("speedup_over_interpreter");
       j.value(interpreterP50 / percentile(sorted, 50));
     }
+    if (profile) {
+      j.key("profile");
+      writeProfileJson(j, artifact->model(), stepTimes);
+    }
     j.endObject();
     j.finish();
     return 0;
@@ -234,6 +343,8 @@ int benchMain(int argc, char **argv) {
                 "is %.2fx faster\n",
                 irPath.c_str(), interpreterP50,
                 interpreterP50 / percentile(sorted, 50));
+  if (profile)
+    printProfile(artifact->model(), stepTimes);
   return 0;
 }
 

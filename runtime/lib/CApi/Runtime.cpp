@@ -11,6 +11,7 @@
 #include "../Artifact/Checks.h"
 #include "../Executor/Model.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -297,6 +298,41 @@ tcc_status_t tcc_session_run(tcc_session_t *session) {
     if (!session)
       return nullArgument("session");
     return session->run();
+  });
+}
+
+tcc_status_t tcc_session_set_profiling(tcc_session_t *session, int enabled) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    session->profiling = enabled != 0;
+    if (session->profiling) {
+      const auto *plan = session->model->header().plan();
+      session->stepNanoseconds.assign(plan ? plan->size() : 0, 0);
+      session->profiledRuns = 0;
+    }
+    return Status();
+  });
+}
+
+tcc_status_t tcc_session_step_times(tcc_session_t *session,
+                                    uint64_t *out_nanoseconds, size_t capacity,
+                                    size_t *out_steps, uint64_t *out_runs) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    if (capacity && !out_nanoseconds)
+      return nullArgument("out_nanoseconds");
+    const auto *plan = session->model->header().plan();
+    size_t steps = plan ? plan->size() : 0;
+    const std::vector<uint64_t> &totals = session->stepNanoseconds;
+    for (size_t i = 0; i < std::min(capacity, steps); ++i)
+      out_nanoseconds[i] = i < totals.size() ? totals[i] : 0;
+    if (out_steps)
+      *out_steps = steps;
+    if (out_runs)
+      *out_runs = session->profiledRuns;
+    return Status();
   });
 }
 

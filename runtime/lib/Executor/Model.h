@@ -72,6 +72,12 @@ struct tcc_session_s {
   size_t workspaceBytes = 0;
   std::vector<bool> useSessionWorkspace; // by plan step
 
+  // Step profiling (tcc_session_set_profiling): wall nanoseconds per plan
+  // step summed over the profiled runs.
+  bool profiling = false;
+  std::vector<uint64_t> stepNanoseconds;
+  uint64_t profiledRuns = 0;
+
   // Per-run scratch, sized at creation so runs do not allocate.
   std::vector<uint8_t *> bufferAddresses; // by buffer index
   std::vector<void *> bindings;

@@ -14,6 +14,7 @@
 #include "tcc/runtime/kernels.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 using tcc::runtime::Status;
@@ -210,8 +211,21 @@ Status tcc_session_s::run() {
   }
 
   const auto *plan = m.plan();
-  for (uint32_t i = 0; plan && i < plan->size(); ++i)
+  if (!profiling) {
+    for (uint32_t i = 0; plan && i < plan->size(); ++i)
+      TCC_RETURN_IF_ERROR(runStep(i));
+    return Status();
+  }
+  using Clock = std::chrono::steady_clock;
+  for (uint32_t i = 0; plan && i < plan->size(); ++i) {
+    Clock::time_point start = Clock::now();
     TCC_RETURN_IF_ERROR(runStep(i));
+    stepNanoseconds[i] += uint64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                             start)
+            .count());
+  }
+  ++profiledRuns;
   return Status();
 }
 

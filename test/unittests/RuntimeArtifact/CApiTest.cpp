@@ -258,4 +258,58 @@ TEST(CApi, CppWrapperHandlesShareAndMove) {
             std::string::npos);
 }
 
+TEST(CApi, StepProfilingSumsEachStepOverRuns) {
+  std::vector<uint8_t> bytes = addMulModel(4096).finish();
+  tcc::runtime::Model model;
+  ASSERT_TCC_OK(
+      tcc::runtime::Model::loadMemory(bytes.data(), bytes.size(), &model));
+  tcc::runtime::Session session;
+  ASSERT_TCC_OK(model.createSession(nullptr, &session));
+  std::vector<float> x(4096, 1.0f), y(4096, 2.0f);
+  ASSERT_TCC_OK(session.bindInput(0, x.data(), x.size() * 4));
+  ASSERT_TCC_OK(session.bindInput(1, y.data(), y.size() * 4));
+
+  // Off by default: runs add nothing.
+  ASSERT_TCC_OK(session.run());
+  std::vector<uint64_t> ns;
+  uint64_t runs = 99;
+  ASSERT_TCC_OK(session.stepTimes(&ns, &runs));
+  ASSERT_EQ(ns.size(), 2u); // the add kernel, then the mul kernel
+  EXPECT_EQ(runs, 0u);
+  EXPECT_EQ(ns, (std::vector<uint64_t>{0, 0}));
+
+  ASSERT_TCC_OK(session.setProfiling(true));
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TCC_OK(session.run());
+  ASSERT_TCC_OK(session.stepTimes(&ns, &runs));
+  EXPECT_EQ(runs, 3u);
+  EXPECT_GT(ns[0], 0u);
+  EXPECT_GT(ns[1], 0u);
+
+  // Disabling keeps the totals; enabling again clears them.
+  ASSERT_TCC_OK(session.setProfiling(false));
+  ASSERT_TCC_OK(session.run());
+  std::vector<uint64_t> kept;
+  ASSERT_TCC_OK(session.stepTimes(&kept, &runs));
+  EXPECT_EQ(kept, ns);
+  EXPECT_EQ(runs, 3u);
+  ASSERT_TCC_OK(session.setProfiling(true));
+  ASSERT_TCC_OK(session.stepTimes(&kept, &runs));
+  EXPECT_EQ(kept, (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(runs, 0u);
+
+  // A short array gets the first steps; NULL with room is an error.
+  uint64_t first = 7;
+  size_t steps = 0;
+  ASSERT_TCC_OK(tcc_session_step_times(session.get(), &first, 1, &steps,
+                                       nullptr));
+  EXPECT_EQ(first, 0u);
+  EXPECT_EQ(steps, 2u);
+  EXPECT_TCC_ERROR(tcc_session_step_times(session.get(), nullptr, 2, &steps,
+                                          nullptr),
+                   TCC_STATUS_INVALID_ARGUMENT, "out_nanoseconds");
+  EXPECT_TCC_ERROR(tcc_session_set_profiling(nullptr, 1),
+                   TCC_STATUS_INVALID_ARGUMENT, "session");
+}
+
 } // namespace

@@ -21,6 +21,7 @@
 #include "tcc/runtime/Status.h"
 #include "tcc/runtime/tcc_runtime.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,6 +100,20 @@ public:
         tcc_session_bind_output_by_name(get(), name.c_str(), data, byteSize));
   }
   Status run() { return Status(tcc_session_run(get())); }
+  /// Step profiling (tcc_session_set_profiling): enabling clears the totals.
+  Status setProfiling(bool enabled) {
+    return Status(tcc_session_set_profiling(get(), enabled ? 1 : 0));
+  }
+  /// Wall nanoseconds per plan step, summed over `*runs` profiled runs.
+  Status stepTimes(std::vector<uint64_t> *nanoseconds, uint64_t *runs) {
+    size_t steps = 0;
+    Status s(tcc_session_step_times(get(), nullptr, 0, &steps, nullptr));
+    if (!s.ok())
+      return s;
+    nanoseconds->assign(steps, 0);
+    return Status(tcc_session_step_times(get(), nanoseconds->data(), steps,
+                                         &steps, runs));
+  }
   // Where output `index` is after a run; T is the element type.
   template <typename T>
   Status output(size_t index, const T **data, size_t *byteSize = nullptr) {

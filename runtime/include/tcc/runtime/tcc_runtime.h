@@ -235,6 +235,23 @@ TCC_RUNTIME_API tcc_status_t tcc_session_bind_output_by_name(
 /* Runs the execution plan once. Every input must be bound. */
 TCC_RUNTIME_API tcc_status_t tcc_session_run(tcc_session_t *session);
 
+/* Step profiling. Enabling (enabled != 0) clears the totals; while it is
+ * on, every run adds each plan step's wall time to them (two clock reads
+ * per step). */
+TCC_RUNTIME_API tcc_status_t tcc_session_set_profiling(tcc_session_t *session,
+                                                       int enabled);
+
+/* The totals since profiling was last enabled: out_nanoseconds[i] for plan
+ * step i < min(capacity, steps) (may be NULL when capacity is 0), the
+ * plan's step count in *out_steps and the profiled runs in *out_runs
+ * (either may be NULL). Steps are in the order of the artifact's plan (as
+ * `tcc inspect` lists them). */
+TCC_RUNTIME_API tcc_status_t tcc_session_step_times(tcc_session_t *session,
+                                                    uint64_t *out_nanoseconds,
+                                                    size_t capacity,
+                                                    size_t *out_steps,
+                                                    uint64_t *out_runs);
+
 /* Where output `index` is: the caller's bound buffer or the session's own
  * (valid until the session is released; overwritten by the next run). */
 TCC_RUNTIME_API tcc_status_t tcc_session_output(tcc_session_t *session,
