@@ -143,6 +143,10 @@ private:
   uint32_t bufferOf(Value value);
   /// The packed form of a constant fp32 weight [n, k] (B transposed).
   std::optional<uint32_t> packedWeight(Value weight, int64_t n, int64_t k);
+  /// The packed form of a constant convolution weight for `args`' shape,
+  /// when that shape takes packed weights (tcc_conv2d_packed_weight_size).
+  std::optional<uint32_t> packedConvWeight(Value weight,
+                                           tcc_conv2d_args args);
   uint32_t arenaBuffer(Value value);
   uint32_t bufferFor(Value value);
   void use(uint32_t buffer);
@@ -159,6 +163,8 @@ private:
   std::map<size_t, std::vector<std::string>> stepSources;
   /// Constant [n, k] weights packed for tcc_sgemm (lookups only).
   DenseMap<Value, uint32_t> packedWeights;
+  /// Constant convolution weights packed for tcc_conv2d (lookups only).
+  DenseMap<Value, uint32_t> packedConvWeights;
   /// Results returned once, computed straight into their output buffer.
   DenseMap<Value, uint32_t> directOutputs;
 
@@ -234,6 +240,27 @@ std::optional<uint32_t> ModelLowering::packedWeight(Value weight, int64_t n,
   int64_t size = static_cast<int64_t>(tcc_sgemm_packed_b_size(k, n));
   uint32_t buffer = builder.addConstantBuffer(artifact::DType::U8, {size}, aligned);
   packedWeights[weight] = buffer;
+  return buffer;
+}
+
+std::optional<uint32_t>
+ModelLowering::packedConvWeight(Value weight, tcc_conv2d_args args) {
+  auto constant = weight.getDefiningOp<ConstantOp>();
+  size_t size = tcc_conv2d_packed_weight_size(&args);
+  if (!constant || size == 0)
+    return std::nullopt;
+  if (auto it = packedConvWeights.find(weight); it != packedConvWeights.end())
+    return it->second;
+  std::vector<uint8_t> raw = constantBytes(constant.getValue());
+  std::vector<uint8_t> packed(size + 64);
+  void *aligned = reinterpret_cast<void *>(
+      (reinterpret_cast<uintptr_t>(packed.data()) + 63) & ~uintptr_t(63));
+  args.weight = reinterpret_cast<const float *>(raw.data());
+  if (tcc_conv2d_pack_weight(&args, aligned) != TCC_KERNEL_OK)
+    return std::nullopt;
+  uint32_t buffer = builder.addConstantBuffer(
+      artifact::DType::U8, {static_cast<int64_t>(size)}, aligned);
+  packedConvWeights[weight] = buffer;
   return buffer;
 }
 
@@ -416,7 +443,30 @@ void ModelLowering::lowerConv2d(Conv2dOp op, function_ref<Value(Value)> outside,
   conv.dilation_w = dilation[1];
   conv.groups = op.getGroups();
   conv.input = bufferOf(outside(op.getInput()));
-  conv.weight = bufferOf(outside(op.getWeight()));
+  // Constant NHWC weights are packed here, once, instead of on every call.
+  tcc_conv2d_args args{};
+  args.batch = conv.batch;
+  args.in_channels = conv.in_channels;
+  args.in_height = conv.in_height;
+  args.in_width = conv.in_width;
+  args.out_channels = conv.out_channels;
+  args.kernel_height = conv.kernel_height;
+  args.kernel_width = conv.kernel_width;
+  args.stride_h = conv.stride_h;
+  args.stride_w = conv.stride_w;
+  args.pad_h = conv.pad_h;
+  args.pad_w = conv.pad_w;
+  args.dilation_h = conv.dilation_h;
+  args.dilation_w = conv.dilation_w;
+  args.groups = conv.groups;
+  args.layout = nhwc ? TCC_LAYOUT_NHWC : TCC_LAYOUT_NCHW;
+  Value weightValue = outside(op.getWeight());
+  if (std::optional<uint32_t> packed = packedConvWeight(weightValue, args)) {
+    conv.weight = *packed;
+    conv.weight_packed = true;
+  } else {
+    conv.weight = bufferOf(weightValue);
+  }
   use(conv.input);
   use(conv.weight);
   if (op.getBias()) {

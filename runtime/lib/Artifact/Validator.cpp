@@ -9,6 +9,7 @@
 #include "Validator.h"
 
 #include "Checks.h"
+#include "Conv2dArgs.h"
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
@@ -560,12 +561,27 @@ private:
     TCC_RETURN_IF_ERROR(buffer(c.weight(), where + ": weight", &weight));
     TCC_RETURN_IF_ERROR(buffer(c.output(), where + ": output", &output));
     TCC_RETURN_IF_ERROR(requireDType(input, DType::F32, where + ": input"));
-    TCC_RETURN_IF_ERROR(requireDType(weight, DType::F32, where + ": weight"));
     TCC_RETURN_IF_ERROR(requireDType(output, DType::F32, where + ": output"));
     TCC_RETURN_IF_ERROR(requireWritable(output, where + ": output"));
     TCC_RETURN_IF_ERROR(requireElements(input, inputElems, where + ": input"));
-    TCC_RETURN_IF_ERROR(
-        requireElements(weight, weightElems, where + ": weight"));
+    if (c.weight_packed()) {
+      std::string what = where + ": packed weight";
+      TCC_RETURN_IF_ERROR(requireDType(weight, DType::U8, what));
+      if (weight->storage() != Storage::Constant)
+        return corrupt(what, ": must be a constant");
+      if (weight->offset() % kArtifactAlignment != 0)
+        return corrupt(what, ": offset must be a multiple of ",
+                       kArtifactAlignment);
+      tcc_conv2d_args args = conv2dArgs(c);
+      uint64_t packed = tcc_conv2d_packed_weight_size(&args);
+      if (packed == 0)
+        return corrupt(what, ": this convolution takes no packed weights");
+      TCC_RETURN_IF_ERROR(requireElements(weight, packed, what));
+    } else {
+      TCC_RETURN_IF_ERROR(requireDType(weight, DType::F32, where + ": weight"));
+      TCC_RETURN_IF_ERROR(
+          requireElements(weight, weightElems, where + ": weight"));
+    }
     TCC_RETURN_IF_ERROR(
         requireElements(output, outputElems, where + ": output"));
     if (c.workspace() != -1) {

@@ -9,6 +9,7 @@
 #include "Model.h"
 
 #include "../Artifact/Checks.h"
+#include "../Artifact/Conv2dArgs.h"
 
 #include "tcc/runtime/ArtifactFormat.h"
 #include "tcc/runtime/kernels.h"
@@ -58,25 +59,6 @@ tcc_epilogue toEpilogue(const Epilogue *e, uint8_t *const *addresses,
   return out;
 }
 
-tcc_conv2d_args convArgs(const Conv2d &c) {
-  tcc_conv2d_args args{};
-  args.batch = c.batch();
-  args.in_channels = c.in_channels();
-  args.in_height = c.in_height();
-  args.in_width = c.in_width();
-  args.out_channels = c.out_channels();
-  args.kernel_height = c.kernel_height();
-  args.kernel_width = c.kernel_width();
-  args.stride_h = c.stride_h();
-  args.stride_w = c.stride_w();
-  args.pad_h = c.pad_h();
-  args.pad_w = c.pad_w();
-  args.dilation_h = c.dilation_h();
-  args.dilation_w = c.dilation_w();
-  args.groups = c.groups();
-  args.layout = c.nhwc() ? TCC_LAYOUT_NHWC : TCC_LAYOUT_NCHW;
-  return args;
-}
 
 Status kernelFailed(uint32_t step, const char *kernel,
                     tcc_kernel_status status) {
@@ -128,7 +110,11 @@ Status tcc_session_s::create(tcc_model_s *model,
     const Conv2d *c = plan->Get(i)->op_as_Conv2d();
     if (!c)
       continue;
-    tcc_conv2d_args args = convArgs(*c);
+    tcc_conv2d_args args = tcc::runtime::detail::conv2dArgs(*c);
+    // Packed weights are constants (validated): their address is known.
+    if (c->weight_packed())
+      args.packed_weight = model->artifact->constants() +
+                           m.buffers()->Get(c->weight())->offset();
     size_t need = tcc_conv2d_workspace_size(&args, session->parallelOrNull());
     uint64_t have =
         c->workspace() >= 0 ? m.buffers()->Get(c->workspace())->byte_size() : 0;
@@ -297,9 +283,12 @@ Status tcc_session_s::runStep(uint32_t index) {
   }
   case Op::Conv2d: {
     const Conv2d *c = step->op_as_Conv2d();
-    tcc_conv2d_args args = convArgs(*c);
+    tcc_conv2d_args args = tcc::runtime::detail::conv2dArgs(*c);
     args.input = reinterpret_cast<const float *>(addr[c->input()]);
-    args.weight = reinterpret_cast<const float *>(addr[c->weight()]);
+    if (c->weight_packed())
+      args.packed_weight = addr[c->weight()];
+    else
+      args.weight = reinterpret_cast<const float *>(addr[c->weight()]);
     args.output = reinterpret_cast<float *>(addr[c->output()]);
     args.workspace = useSessionWorkspace[index] ? workspace
                      : c->workspace() >= 0      ? addr[c->workspace()]

@@ -11,7 +11,8 @@
 //   of them in cache as it packs B (an implicit GEMM, Im2col.inc). NHWC
 //   (out = cols x W^T) writes the columns of as many images as fit ~16 MiB
 //   to the workspace, runs one tall GEMM over them, and packs the weights
-//   once per call.
+//   once per call, unless they come packed (tcc_conv2d_pack_weight, at
+//   compile time for constant weights).
 // Each GEMM and each copy runs in parallel through tcc_parallel; NCHW
 // images whose GEMMs are too small to split run one per thread.
 //
@@ -77,8 +78,24 @@ int64_t nhwc_images_per_chunk(const ConvShape &s) {
   return std::max<int64_t>(1, std::min(s.batch, budget / per_image));
 }
 
+// Whether the shape's GEMM takes the weights as B (NHWC, not depthwise),
+// so that they can come packed.
+bool takes_packed_weight(const ConvShape &s) {
+  return s.nhwc && choose_path(s) != ConvPath::Depthwise;
+}
+
+// Bytes of one group's packed weights, then of all groups, or -1.
+int64_t packed_group_bytes(const ConvShape &s) {
+  int64_t floats = packed_b_floats(s.k, s.ocg);
+  return floats < 0 ? -1 : int64_t(tcc_sgemm_packed_b_size(s.k, s.ocg));
+}
+int64_t packed_weight_bytes(const ConvShape &s) {
+  int64_t group = packed_group_bytes(s);
+  return group < 0 ? -1 : checked_product({s.groups, group});
+}
+
 // Workspace bytes for a checked shape, or -1 when the size overflows.
-int64_t workspace_bytes(const ConvShape &s) {
+int64_t workspace_bytes(const ConvShape &s, bool weight_packed) {
   switch (choose_path(s)) {
   case ConvPath::Pointwise:
     return 0;
@@ -89,12 +106,10 @@ int64_t workspace_bytes(const ConvShape &s) {
   }
   if (!s.nhwc) // columns are packed on the fly by the GEMM
     return 0;
-  int64_t per_group = packed_b_floats(s.k, s.ocg);
-  int64_t weights = checked_product({s.groups, per_group + 16, 4});
+  int64_t weights = weight_packed ? 0 : packed_weight_bytes(s);
   int64_t columns =
       checked_product({nhwc_images_per_chunk(s), s.pixels, s.k, 4});
-  if (per_group < 0 || weights < 0 || columns < 0 ||
-      weights > INT64_MAX / 2 - columns)
+  if (weights < 0 || columns < 0 || weights > INT64_MAX / 2 - columns)
     return -1;
   return weights + round_up(columns, 64);
 }
@@ -170,7 +185,7 @@ tcc_kernel_status check_shape(const tcc_conv2d_args *a, ConvShape *s) {
   int64_t weight = checked_product({s->out_channels, s->k});
   if (s->pixels < 0 || s->k < 0 || input < 0 || output < 0 || weight < 0 ||
       input > INT64_MAX / 8 || output > INT64_MAX / 8 ||
-      weight > INT64_MAX / 8 || workspace_bytes(*s) < 0)
+      weight > INT64_MAX / 8 || workspace_bytes(*s, false) < 0 || packed_weight_bytes(*s) < 0)
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "conv2d: tensor sizes overflow 64-bit byte offsets");
   return TCC_KERNEL_OK;
@@ -187,17 +202,33 @@ tcc_kernel_status check_conv(const tcc_conv2d_args *a,
                 parallel->num_threads);
   if (s->batch == 0)
     return TCC_KERNEL_OK;
-  if (!a->input || !a->weight || !a->output)
+  if (!a->input || (!a->weight && !a->packed_weight) || !a->output)
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "conv2d: input, weight and output must not be NULL");
   if (tcc_kernel_status st = check_epilogue(a->epilogue, 0, false))
     return st;
-  if (workspace_bytes(*s) > 0) {
+  const bool packed = a->packed_weight != nullptr;
+  if (packed) {
+    if (!takes_packed_weight(*s))
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "conv2d: this convolution takes no packed weights "
+                  "(tcc_conv2d_packed_weight_size is 0)");
+    if (reinterpret_cast<uintptr_t>(a->packed_weight) % 64 != 0)
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "conv2d: packed_weight must be 64-byte aligned");
+    const int64_t stride = packed_group_bytes(*s);
+    for (int64_t grp = 0; grp < s->groups; ++grp)
+      if (tcc_kernel_status st = check_packed_b(
+              static_cast<const char *>(a->packed_weight) + grp * stride, s->k,
+              s->ocg))
+        return st;
+  }
+  if (workspace_bytes(*s, packed) > 0) {
     if (!a->workspace)
       return fail(TCC_KERNEL_INVALID_ARGUMENT,
                   "conv2d: workspace is NULL, needs %lld bytes "
                   "(tcc_conv2d_workspace_size)",
-                  (long long)workspace_bytes(*s));
+                  (long long)workspace_bytes(*s, packed));
     if (reinterpret_cast<uintptr_t>(a->workspace) % 64 != 0)
       return fail(TCC_KERNEL_INVALID_ARGUMENT,
                   "conv2d: workspace must be 64-byte aligned");
@@ -257,6 +288,29 @@ void im2col_nhwc_task(void *arg, int64_t task) {
     const int64_t oy = p / s.out_w, ox = p % s.out_w;
     const float *input = job.input + image * s.height * s.width * s.channels;
     float *dst = job.columns + row * s.k;
+    if (s.groups == 1 && s.dw == 1) {
+      // The taps of one kernel row are adjacent pixels, whose channels are
+      // contiguous: one copy per kernel row (7 instead of 49 for a 7x7
+      // kernel over RGB), zeros where it reaches into the padding.
+      const int64_t run = s.kw * s.channels;
+      const int64_t ix0 = ox * s.sw - s.pw;
+      const int64_t lo = std::max<int64_t>(0, -ix0);
+      const int64_t hi = std::min<int64_t>(s.kw, s.width - ix0);
+      for (int64_t ky = 0; ky < s.kh; ++ky, dst += run) {
+        const int64_t iy = oy * s.sh - s.ph + ky * s.dh;
+        if (iy < 0 || iy >= s.height || lo >= hi) {
+          std::memset(dst, 0, sizeof(float) * run);
+          continue;
+        }
+        std::memset(dst, 0, sizeof(float) * lo * s.channels);
+        std::memcpy(dst + lo * s.channels,
+                    input + (iy * s.width + ix0 + lo) * s.channels,
+                    sizeof(float) * (hi - lo) * s.channels);
+        std::memset(dst + hi * s.channels, 0,
+                    sizeof(float) * (s.kw - hi) * s.channels);
+      }
+      continue;
+    }
     for (int64_t ky = 0; ky < s.kh; ++ky)
       for (int64_t kx = 0; kx < s.kw; ++kx, dst += s.icg) {
         int64_t iy = oy * s.sh - s.ph + ky * s.dh;
@@ -433,16 +487,22 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
   char *workspace = static_cast<char *>(a->workspace);
 
   if (s.nhwc) {
-    // Im2col's workspace: each group's packed weights, then the columns.
-    const int64_t packed_stride = int64_t(tcc_sgemm_packed_b_size(s.k, s.ocg));
+    // Im2col's workspace: each group's packed weights (unless they come
+    // packed), then the columns.
+    const int64_t packed_stride = packed_group_bytes(s);
+    const char *packed = static_cast<const char *>(a->packed_weight);
     float *columns = nullptr;
     if (path == ConvPath::Im2col) {
-      columns = reinterpret_cast<float *>(workspace + s.groups * packed_stride);
-      for (int64_t grp = 0; grp < s.groups; ++grp) // weights: once per call
-        if (tcc_kernel_status st =
-                tcc_sgemm_pack_b(s.k, s.ocg, a->weight + grp * s.ocg * s.k, s.k,
-                                 1, workspace + grp * packed_stride))
-          return st;
+      columns = reinterpret_cast<float *>(
+          workspace + (packed ? 0 : s.groups * packed_stride));
+      if (!packed) {
+        for (int64_t grp = 0; grp < s.groups; ++grp) // once per call
+          if (tcc_kernel_status st = tcc_sgemm_pack_b(
+                  s.k, s.ocg, a->weight + grp * s.ocg * s.k, s.k, 1,
+                  workspace + grp * packed_stride))
+            return st;
+        packed = workspace;
+      }
     }
     // Pointwise runs the whole batch as one GEMM per group, im2col a chunk
     // of images at a time.
@@ -460,9 +520,13 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
           g.m = s.batch * s.pixels;
           g.a = a->input + grp * s.icg;
           g.lda = s.channels;
-          g.b = a->weight + grp * s.ocg * s.icg;
-          g.ldb = s.icg;
-          g.trans_b = 1;
+          if (packed) {
+            g.packed_b = packed + grp * packed_stride;
+          } else {
+            g.b = a->weight + grp * s.ocg * s.icg;
+            g.ldb = s.icg;
+            g.trans_b = 1;
+          }
         } else {
           Im2colNhwc job{&s, a->input + image * image_in + grp * s.icg, columns,
                          images * s.pixels,
@@ -471,7 +535,7 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
           g.m = images * s.pixels;
           g.a = columns;
           g.lda = s.k;
-          g.packed_b = workspace + grp * packed_stride;
+          g.packed_b = packed + grp * packed_stride;
         }
         if (user)
           epilogue = shifted_epilogue(user, grp * s.ocg, false, out_offset,
@@ -514,7 +578,35 @@ extern "C" size_t tcc_conv2d_workspace_size(const tcc_conv2d_args *args,
   if (check_shape(args, &s) != TCC_KERNEL_OK)
     return 0;
   (void)parallel; // the workspace does not grow with the thread count
-  return size_t(workspace_bytes(s));
+  return size_t(workspace_bytes(s, args->packed_weight != nullptr));
+}
+
+extern "C" size_t tcc_conv2d_packed_weight_size(const tcc_conv2d_args *args) {
+  ConvShape s;
+  if (check_shape(args, &s) != TCC_KERNEL_OK || !takes_packed_weight(s))
+    return 0;
+  return size_t(packed_weight_bytes(s));
+}
+
+extern "C" tcc_kernel_status tcc_conv2d_pack_weight(const tcc_conv2d_args *args,
+                                                    void *packed) {
+  ConvShape s;
+  if (tcc_kernel_status st = check_shape(args, &s))
+    return st;
+  if (!takes_packed_weight(s))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "conv2d: only NHWC convolutions other than depthwise take "
+                "packed weights");
+  if (!args->weight || !packed)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "conv2d: weight and packed must not be NULL");
+  const int64_t stride = packed_group_bytes(s);
+  for (int64_t grp = 0; grp < s.groups; ++grp)
+    if (tcc_kernel_status st =
+            tcc_sgemm_pack_b(s.k, s.ocg, args->weight + grp * s.ocg * s.k, s.k,
+                             1, static_cast<char *>(packed) + grp * stride))
+      return st;
+  return TCC_KERNEL_OK;
 }
 
 extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,

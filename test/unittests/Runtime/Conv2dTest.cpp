@@ -48,6 +48,8 @@ struct ConvRun {
   std::vector<float> in_l, w_l, res_l, out_l;       // in the tested layout
   tcc_epilogue epilogue{};
   AlignedBuffer workspace{0};
+  bool packed = false; // weights through tcc_conv2d_pack_weight
+  AlignedBuffer packed_weight{0};
 
   ConvRun(const ConvCase &c, int layout_) : cs(c), layout(layout_) {
     oh = cs.out_h();
@@ -112,6 +114,13 @@ struct ConvRun {
 
   tcc_kernel_status run(const tcc_parallel *parallel = nullptr) {
     tcc_conv2d_args a = args();
+    if (packed) {
+      packed_weight = AlignedBuffer(tcc_conv2d_packed_weight_size(&a));
+      if (tcc_kernel_status st = tcc_conv2d_pack_weight(&a, packed_weight.get()))
+        return st;
+      a.packed_weight = packed_weight.get();
+      a.weight = nullptr; // must not be read
+    }
     workspace = AlignedBuffer(tcc_conv2d_workspace_size(&a, parallel));
     a.workspace = workspace.get();
     return tcc_conv2d(&a, parallel);
@@ -179,12 +188,30 @@ struct ConvRun {
   }
 };
 
+// Both layouts; NHWC GEMM shapes also with packed weights, which give the
+// same bits.
 void check_case(const ConvCase &cs) {
   for (int layout : {TCC_LAYOUT_NCHW, TCC_LAYOUT_NHWC}) {
     ConvRun run(cs, layout);
     ASSERT_EQ(run.run(), TCC_KERNEL_OK)
         << cs.name(layout) << ": " << tcc_kernels_last_error();
     run.expect_matches_reference();
+    tcc_conv2d_args a = run.args();
+    if (tcc_conv2d_packed_weight_size(&a) == 0)
+      continue;
+    ConvRun packed(cs, layout);
+    packed.packed = true;
+    ASSERT_EQ(packed.run(), TCC_KERNEL_OK)
+        << cs.name(layout) << " packed: " << tcc_kernels_last_error();
+    packed.expect_matches_reference();
+    // (Except a 1x1 convolution of at most 4 pixels in all: unpacked, its
+    // GEMM takes dot products along K, which round differently.)
+    bool pointwise = cs.kh == 1 && cs.kw == 1 && cs.sh == 1 && cs.sw == 1 &&
+                     cs.ph == 0 && cs.pw == 0;
+    if (!pointwise || cs.batch * cs.out_h() * cs.out_w() > 4)
+      EXPECT_EQ(0, std::memcmp(run.out_l.data(), packed.out_l.data(),
+                               run.out_l.size() * sizeof(float)))
+          << cs.name(layout) << " packed";
   }
 }
 
@@ -289,6 +316,57 @@ TEST(Conv2d, WorkspaceOnlyWhereNeeded) {
   // of every image (here one) rounded up to 64 bytes; k = 8 * 3 * 3.
   EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr),
             64u + 4 * 72 * 32 + (4 * 9 * 72 + 63) / 64 * 64);
+}
+
+TEST(Conv2d, PackedWeightsOnlyForNhwcGemms) {
+  // NHWC 3x3: one 64-byte header and k x 32 floats per group (k = 4 * 9);
+  // the workspace then holds only the columns.
+  ConvRun nhwc({1, 8, 5, 5, 4, 3, 3, 1, 1, 0, 0, 1, 1, 2}, TCC_LAYOUT_NHWC);
+  tcc_conv2d_args a = nhwc.args();
+  EXPECT_EQ(tcc_conv2d_packed_weight_size(&a), 2u * (64 + 4 * 36 * 32));
+  size_t unpacked = tcc_conv2d_workspace_size(&a, nullptr);
+  AlignedBuffer packed(tcc_conv2d_packed_weight_size(&a));
+  ASSERT_EQ(tcc_conv2d_pack_weight(&a, packed.get()), TCC_KERNEL_OK);
+  a.packed_weight = packed.get();
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr),
+            unpacked - tcc_conv2d_packed_weight_size(&a));
+  // NCHW and depthwise read the weights as they are.
+  ConvRun nchw({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NCHW);
+  a = nchw.args();
+  EXPECT_EQ(tcc_conv2d_packed_weight_size(&a), 0u);
+  EXPECT_EQ(tcc_conv2d_pack_weight(&a, packed.get()),
+            TCC_KERNEL_INVALID_ARGUMENT);
+  a.packed_weight = packed.get();
+  EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcc_kernels_last_error()).find("takes no packed"),
+            std::string::npos)
+      << tcc_kernels_last_error();
+  ConvRun depthwise({1, 8, 5, 5, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8},
+                    TCC_LAYOUT_NHWC);
+  a = depthwise.args();
+  EXPECT_EQ(tcc_conv2d_packed_weight_size(&a), 0u);
+}
+
+TEST(Conv2d, RejectsBadPackedWeights) {
+  ConvRun run({1, 8, 5, 5, 4, 3, 3}, TCC_LAYOUT_NHWC);
+  tcc_conv2d_args a = run.args();
+  AlignedBuffer packed(tcc_conv2d_packed_weight_size(&a) + 64);
+  ASSERT_EQ(tcc_conv2d_pack_weight(&a, packed.get()), TCC_KERNEL_OK);
+  run.workspace = AlignedBuffer(tcc_conv2d_workspace_size(&a, nullptr));
+  a.workspace = run.workspace.get();
+  a.packed_weight = static_cast<char *>(packed.get()) + 4;
+  EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tcc_kernels_last_error()).find("64-byte aligned"),
+            std::string::npos);
+  // Weights packed for another shape (5 output channels, not 4).
+  ConvRun other({1, 8, 5, 5, 5, 3, 3}, TCC_LAYOUT_NHWC);
+  tcc_conv2d_args b = other.args();
+  AlignedBuffer wrong(tcc_conv2d_packed_weight_size(&b));
+  ASSERT_EQ(tcc_conv2d_pack_weight(&b, wrong.get()), TCC_KERNEL_OK);
+  a.packed_weight = wrong.get();
+  EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_BAD_PACKED_DATA);
+  std::memset(wrong.get(), 0, 8); // no header
+  EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_BAD_PACKED_DATA);
 }
 
 TEST(Conv2d, EmptyBatchDoesNothing) {

@@ -293,6 +293,7 @@ TEST(Executor, SgemmStepsMatchTheReference) {
 struct ConvCase {
   int64_t batch, inC, h, w, outC, kh, kw, stride, pad, dilation, groups;
   bool nhwc, arenaWorkspace;
+  bool packedWeight = false; // packed into the artifact (NHWC only)
 };
 
 void checkConv2d(const ConvCase &cc, const tcc_parallel *parallel) {
@@ -355,6 +356,19 @@ void checkConv2d(const ConvCase &cc, const tcc_parallel *parallel) {
   args.dilation_h = args.dilation_w = cc.dilation;
   args.groups = cc.groups;
   args.layout = cc.nhwc ? TCC_LAYOUT_NHWC : TCC_LAYOUT_NCHW;
+  std::vector<uint8_t> packed;
+  if (cc.packedWeight) {
+    // The weight constant holds tcc_conv2d_pack_weight's bytes instead.
+    packed.resize(tcc_conv2d_packed_weight_size(&args) + 64);
+    void *aligned = reinterpret_cast<void *>(
+        (reinterpret_cast<uintptr_t>(packed.data()) + 63) & ~uintptr_t(63));
+    args.weight = w.data();
+    ASSERT_EQ(tcc_conv2d_pack_weight(&args, aligned), TCC_KERNEL_OK);
+    c.weight = b.addConstantBuffer(
+        DType::U8, {int64_t(tcc_conv2d_packed_weight_size(&args))}, aligned);
+    c.weight_packed = true;
+    args.packed_weight = aligned; // sizes the workspace without weights
+  }
   if (cc.arenaWorkspace) {
     // Enough for the pool: the session uses the plan's workspace.
     size_t bytes = tcc_conv2d_workspace_size(&args, parallel);
@@ -386,6 +400,7 @@ void checkConv2d(const ConvCase &cc, const tcc_parallel *parallel) {
   e.activation = TCC_ACTIVATION_RELU;
   args.input = in.data();
   args.weight = w.data();
+  args.packed_weight = nullptr;
   args.output = expected.data();
   args.epilogue = &e;
   referenceConv2d(args);
@@ -400,6 +415,9 @@ TEST(Executor, Conv2dStepsMatchTheReference) {
       {2, 4, 9, 9, 6, 3, 3, 2, 1, 1, 2, true, false},
       {1, 8, 6, 5, 8, 1, 1, 1, 0, 1, 1, true, true},
       {1, 6, 11, 10, 6, 3, 3, 1, 2, 2, 6, false, true},
+      {2, 4, 9, 9, 6, 3, 3, 2, 1, 1, 2, true, false, true},
+      {1, 3, 12, 11, 8, 7, 7, 2, 3, 1, 1, true, true, true},
+      {1, 8, 6, 5, 8, 1, 1, 1, 0, 1, 1, true, false, true},
   };
   for (const ConvCase &cc : cases) {
     checkConv2d(cc, nullptr);

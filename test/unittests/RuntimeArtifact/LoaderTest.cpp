@@ -90,7 +90,10 @@ TEST(Loader, RejectsOtherFormatVersionInPreamble) {
   std::vector<uint8_t> file = addMulModel(4).finish();
   file[8] = uint8_t(kArtifactFormatVersion + 1);
   EXPECT_TCC_ERROR(verify(file), TCC_STATUS_UNIMPLEMENTED,
-                   "artifact format version 2, this runtime reads version 1");
+                   "artifact format version " +
+                       std::to_string(kArtifactFormatVersion + 1) +
+                       ", this runtime reads version " +
+                       std::to_string(kArtifactFormatVersion));
 }
 
 TEST(Loader, RejectsOtherFormatVersionInHeader) {
@@ -526,6 +529,42 @@ TEST(Loader, ChecksConv2dAgainstBuffers) {
   EXPECT_TCC_ERROR(
       verify(convModel([](Conv2dT &c) { c.output = c.input; }).finish()),
       TCC_STATUS_DATA_LOSS, "output: written but stored in input");
+}
+
+// NHWC 1x5x5x2 input, 4 filters 3x3, pad 1, weights packed into `bytes`
+// bytes (tcc_conv2d_packed_weight_size: 64 + 4 * 18 * 32) in `storage`.
+std::vector<uint8_t> packedConvModel(bool nhwc, int64_t bytes,
+                                     bool inArena = false) {
+  ArtifactBuilder b = convModel([](Conv2dT &) {});
+  uint32_t packed =
+      inArena ? b.addArenaBuffer(DType::U8, {bytes}, 0)
+              : b.addConstantBuffer(DType::U8, {bytes},
+                                    std::vector<uint8_t>(size_t(bytes)).data());
+  return b.finish([&](ModelT &m) {
+    Conv2dT &c = *m.plan[0]->op.AsConv2d();
+    c.nhwc = nhwc;
+    c.weight = packed;
+    c.weight_packed = true;
+  });
+}
+
+TEST(Loader, ChecksPackedConv2dWeights) {
+  const int64_t size = 64 + 4 * 18 * 32;
+  EXPECT_TCC_OK(verify(packedConvModel(true, size)));
+  EXPECT_TCC_ERROR(verify(packedConvModel(false, size)), TCC_STATUS_DATA_LOSS,
+                   "packed weight: this convolution takes no packed weights");
+  EXPECT_TCC_ERROR(verify(packedConvModel(true, size - 4)),
+                   TCC_STATUS_DATA_LOSS,
+                   "packed weight: accesses 2368 elements but the buffer has "
+                   "2364");
+  EXPECT_TCC_ERROR(verify(packedConvModel(true, size, /*inArena=*/true)),
+                   TCC_STATUS_DATA_LOSS, "packed weight: must be a constant");
+  EXPECT_TCC_ERROR(verify(convModel([](Conv2dT &c) {
+                            c.nhwc = true;
+                            c.weight_packed = true;
+                          }).finish()),
+                   TCC_STATUS_DATA_LOSS,
+                   "packed weight: dtype f32, expected u8");
 }
 
 TEST(Loader, ChecksCopies) {

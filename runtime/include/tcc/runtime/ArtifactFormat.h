@@ -30,8 +30,8 @@ namespace tcc {
 namespace runtime {
 
 // Bumped on any change that an older reader would misread. Readers accept
-// exactly this version.
-inline constexpr uint32_t kArtifactFormatVersion = 1;
+// exactly this version. 2: Conv2d.weight_packed.
+inline constexpr uint32_t kArtifactFormatVersion = 2;
 
 inline constexpr char kArtifactMagic[8] = {'T', 'C', 'C', 'M',
                                            'O', 'D', 'E', 'L'};

@@ -138,6 +138,11 @@ typedef struct tcc_conv2d_args {
    * any, is laid out like the output (ld_residual is ignored). */
   const tcc_epilogue *epilogue;
   void *workspace; /* tcc_conv2d_workspace_size bytes, 64-byte aligned */
+  /* Optional: the weights as tcc_conv2d_pack_weight wrote them (at compile
+   * time for constant weights), 64-byte aligned; then `weight` is not read
+   * and the workspace holds no copy of them. Only for shapes whose
+   * tcc_conv2d_packed_weight_size is not 0. */
+  const void *packed_weight;
 } tcc_conv2d_args;
 
 /* Output spatial sizes follow PyTorch:
@@ -147,6 +152,16 @@ typedef struct tcc_conv2d_args {
  * workspace may be NULL. */
 size_t tcc_conv2d_workspace_size(const tcc_conv2d_args *args,
                                  const tcc_parallel *parallel);
+
+/* NHWC convolutions that run as GEMMs over the weights (all but depthwise)
+ * can take their weights packed once: per group, tcc_sgemm_pack_b's form of
+ * the group's OHWI weights as B^T (k = kernel_height * kernel_width *
+ * in_channels / groups, n = out_channels / groups), one after another.
+ * packed_weight_size is 0 for other shapes (NCHW, depthwise) and invalid
+ * arguments; pack_weight reads args->weight. */
+size_t tcc_conv2d_packed_weight_size(const tcc_conv2d_args *args);
+tcc_kernel_status tcc_conv2d_pack_weight(const tcc_conv2d_args *args,
+                                         void *packed);
 tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
                              const tcc_parallel *parallel);
 
