@@ -99,9 +99,10 @@ TCC_INLINE __m256i column_mask(int cols) {
                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-template <int R>
-TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
-                            int64_t ldb, int cols, const TileStore &st) {
+template <int R, bool kDirectA>
+TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
+                            const float *b, int64_t ldb, int cols,
+                            const TileStore &st) {
   V c0[R], c1[R];
 #pragma GCC unroll 6
   for (int r = 0; r < R; ++r)
@@ -110,11 +111,11 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
     V b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + kWidth);
 #pragma GCC unroll 6
     for (int r = 0; r < R; ++r) {
-      V ar = _mm256_broadcast_ss(a + r);
+      V ar = _mm256_broadcast_ss(a + (kDirectA ? r * lda : r));
       c0[r] = _mm256_fmadd_ps(ar, b0, c0[r]);
       c1[r] = _mm256_fmadd_ps(ar, b1, c1[r]);
     }
-    a += kMR;
+    a += kDirectA ? 1 : kMR;
     b += ldb;
   }
 
@@ -155,16 +156,20 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
                st.clamp_max);
 }
 
-using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
-                           const TileStore &);
-constexpr RowKernel kRowKernels[kMR] = {microkernel<1>, microkernel<2>,
-                                        microkernel<3>, microkernel<4>,
-                                        microkernel<5>, microkernel<6>};
+using RowKernel = void (*)(int64_t, const float *, int64_t, const float *,
+                           int64_t, int, const TileStore &);
+constexpr RowKernel kRowKernels[kMR] = {microkernel<1, false>, microkernel<2, false>,
+                                        microkernel<3, false>, microkernel<4, false>,
+                                        microkernel<5, false>, microkernel<6, false>};
+constexpr RowKernel kDirectRowKernels[kMR] = {microkernel<1, true>, microkernel<2, true>,
+                                        microkernel<3, true>, microkernel<4, true>,
+                                        microkernel<5, true>, microkernel<6, true>};
 
-TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, const float *b,
-                                     int64_t ldb, int rows, int cols,
-                                     const TileStore &st) {
-  kRowKernels[rows - 1](kc, a, b, ldb, cols, st);
+TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
+                                     const float *b, int64_t ldb, int rows,
+                                     int cols, const TileStore &st) {
+  (lda ? kDirectRowKernels : kRowKernels)[rows - 1](kc, a, lda, b, ldb, cols,
+                                                    st);
 }
 
 constexpr int kKC = 256, kMC = 96, kNC = 1024;

@@ -98,9 +98,10 @@ TCC_INLINE V vgather(const float *p, int64_t stride, int64_t n) {
 constexpr int kMR = 12;
 constexpr int kNR = 32;
 
-template <int R>
-TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
-                            int64_t ldb, int cols, const TileStore &st) {
+template <int R, bool kDirectA>
+TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
+                            const float *b, int64_t ldb, int cols,
+                            const TileStore &st) {
   V c0[R], c1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r)
@@ -117,11 +118,11 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, const float *b,
     V b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + kWidth);
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
-      V ar = _mm512_set1_ps(a[r]);
+      V ar = _mm512_set1_ps(a[kDirectA ? r * lda : r]);
       c0[r] = _mm512_fmadd_ps(ar, b0, c0[r]);
       c1[r] = _mm512_fmadd_ps(ar, b1, c1[r]);
     }
-    a += kMR;
+    a += kDirectA ? 1 : kMR;
     b += ldb;
   }
 
@@ -261,17 +262,22 @@ TCC_TARGET void pack_b_panel(const float *b, int64_t k_stride,
   }
 }
 
-using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
-                           const TileStore &);
+using RowKernel = void (*)(int64_t, const float *, int64_t, const float *,
+                           int64_t, int, const TileStore &);
 constexpr RowKernel kRowKernels[kMR] = {
-    microkernel<1>, microkernel<2>,  microkernel<3>,  microkernel<4>,
-    microkernel<5>, microkernel<6>,  microkernel<7>,  microkernel<8>,
-    microkernel<9>, microkernel<10>, microkernel<11>, microkernel<12>};
+    microkernel<1, false>, microkernel<2, false>,  microkernel<3, false>,  microkernel<4, false>,
+    microkernel<5, false>, microkernel<6, false>,  microkernel<7, false>,  microkernel<8, false>,
+    microkernel<9, false>, microkernel<10, false>, microkernel<11, false>, microkernel<12, false>};
+constexpr RowKernel kDirectRowKernels[kMR] = {
+    microkernel<1, true>, microkernel<2, true>,  microkernel<3, true>,  microkernel<4, true>,
+    microkernel<5, true>, microkernel<6, true>,  microkernel<7, true>,  microkernel<8, true>,
+    microkernel<9, true>, microkernel<10, true>, microkernel<11, true>, microkernel<12, true>};
 
-TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, const float *b,
-                                     int64_t ldb, int rows, int cols,
-                                     const TileStore &st) {
-  kRowKernels[rows - 1](kc, a, b, ldb, cols, st);
+TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
+                                     const float *b, int64_t ldb, int rows,
+                                     int cols, const TileStore &st) {
+  (lda ? kDirectRowKernels : kRowKernels)[rows - 1](kc, a, lda, b, ldb, cols,
+                                                    st);
 }
 
 // Tuned on a Xeon with 48 KiB L1d and 2 MiB L2 per core: the 96 x 384 A

@@ -109,15 +109,15 @@ TCC_INLINE V vgather(const float *p, int64_t, int64_t) { return *p; }
 constexpr int kMR = 4;
 constexpr int kNR = 8;
 
-template <int R>
-void microkernel(int64_t kc, const float *a, const float *b, int64_t ldb,
-                 int cols, const TileStore &st) {
+template <int R, bool kDirectA>
+void microkernel(int64_t kc, const float *a, int64_t lda, const float *b,
+                 int64_t ldb, int cols, const TileStore &st) {
   float acc[R][kNR] = {};
   for (int64_t k = 0; k < kc; ++k) {
     for (int r = 0; r < R; ++r)
       for (int c = 0; c < kNR; ++c)
-        acc[r][c] += a[r] * b[c];
-    a += kMR;
+        acc[r][c] += a[kDirectA ? r * lda : r] * b[c];
+    a += kDirectA ? 1 : kMR;
     b += ldb;
   }
   for (int r = 0; r < R; ++r) {
@@ -139,15 +139,18 @@ void microkernel(int64_t kc, const float *a, const float *b, int64_t ldb,
   }
 }
 
-using RowKernel = void (*)(int64_t, const float *, const float *, int64_t, int,
-                           const TileStore &);
-constexpr RowKernel kRowKernels[kMR] = {microkernel<1>, microkernel<2>,
-                                        microkernel<3>, microkernel<4>};
+using RowKernel = void (*)(int64_t, const float *, int64_t, const float *,
+                           int64_t, int, const TileStore &);
+constexpr RowKernel kRowKernels[kMR] = {microkernel<1, false>, microkernel<2, false>,
+                                        microkernel<3, false>, microkernel<4, false>};
+constexpr RowKernel kDirectRowKernels[kMR] = {microkernel<1, true>, microkernel<2, true>,
+                                        microkernel<3, true>, microkernel<4, true>};
 
-void dispatch_microkernel(int64_t kc, const float *a, const float *b,
-                          int64_t ldb, int rows, int cols,
+void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
+                          const float *b, int64_t ldb, int rows, int cols,
                           const TileStore &st) {
-  kRowKernels[rows - 1](kc, a, b, ldb, cols, st);
+  (lda ? kDirectRowKernels : kRowKernels)[rows - 1](kc, a, lda, b, ldb, cols,
+                                                    st);
 }
 
 constexpr int kKC = 256, kMC = 128, kNC = 512;

@@ -46,12 +46,13 @@ struct TileStore {
   float clamp_min, clamp_max;
 };
 
-/// acc = sum over k < kc of a[k*mr + r] * b[k*ldb + c], for r < rows
-/// (1..mr) and c < cols (1..nr), then stored as `store` says. Reads nr
-/// columns of b even when cols < nr.
-using MicroKernelFn = void (*)(int64_t kc, const float *a, const float *b,
-                               int64_t ldb, int rows, int cols,
-                               const TileStore &store);
+/// acc = sum over k < kc of A(r, k) * b[k*ldb + c], for r < rows (1..mr)
+/// and c < cols (1..nr), then stored as `store` says. A(r, k) is a[k*mr + r]
+/// (a micro-panel of packed A) when lda is 0, else a[r*lda + k] (A read in
+/// place, row-major). Reads nr columns of b even when cols < nr.
+using MicroKernelFn = void (*)(int64_t kc, const float *a, int64_t lda,
+                               const float *b, int64_t ldb, int rows,
+                               int cols, const TileStore &store);
 
 /// Packs rows x kc of A (row r, column k at a[r*row_stride + k*col_stride])
 /// into micro-panels of mr rows.

@@ -68,6 +68,7 @@ struct Gemm {
   // A(i, kk) = a[i * a_row_stride + kk * a_col_stride]
   const float *a;
   int64_t a_row_stride, a_col_stride;
+  bool direct_a; // the microkernel reads A in place (row-major): no pack_a
   // B(kk, j) = b[kk * b_k_stride + j * b_col_stride]
   const float *b;
   int64_t b_k_stride, b_col_stride;
@@ -188,8 +189,9 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
 
       for (int64_t ic = r0; ic < r1; ic += s.mc) {
         const int64_t mc = std::min(s.mc, r1 - ic);
-        isa.pack_a(g.a + ic * g.a_row_stride + pc * g.a_col_stride,
-                   g.a_row_stride, g.a_col_stride, mc, kc, isa.mr, s.a);
+        if (!g.direct_a)
+          isa.pack_a(g.a + ic * g.a_row_stride + pc * g.a_col_stride,
+                     g.a_row_stride, g.a_col_stride, mc, kc, isa.mr, s.a);
         for (int64_t q = 0; q < panels; ++q) {
           if (one_panel_at_a_time)
             pack_panel(q, s.b);
@@ -201,7 +203,11 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
             const float *bj = bp + (j - jc - q * kPanelWidth);
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
-              isa.microkernel(kc, s.a + ir * kc, bj, kPanelWidth, rows, cols,
+              const float *ap =
+                  g.direct_a ? g.a + (ic + ir) * g.a_row_stride + pc
+                             : s.a + ir * kc;
+              isa.microkernel(kc, ap, g.direct_a ? g.a_row_stride : 0, bj,
+                              kPanelWidth, rows, cols,
                               tile_store(g, ic + ir, j, kb));
             }
           }
@@ -451,6 +457,11 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.a = p->a;
   g.a_row_stride = p->trans_a ? 1 : p->lda;
   g.a_col_stride = p->trans_a ? p->lda : 1;
+  // Row-major A goes to the microkernel in place: packing it cost ~12% of a
+  // ResNet-18 run (NHWC convolutions use each packed block against only
+  // 2-16 panels), and reading 12 rows in place is as fast as reading the
+  // packed micro-panel. Transposed A is packed.
+  g.direct_a = !p->trans_a && p->k > 0 && p->lda > 0;
   g.b = p->b;
   g.b_k_stride = p->trans_b ? 1 : p->ldb;
   g.b_col_stride = p->trans_b ? p->ldb : 1;
