@@ -1,7 +1,7 @@
 //===- Bench.cpp - tcc bench: latency and throughput of a model -----------===//
 
 #include "CommandLine.h"
-#include "Dtypes.h"
+#include "tcc/Frontend/RuntimeDtype.h"
 #include "Json.h"
 #include "ModelIO.h"
 #include "PlanText.h"
@@ -64,7 +64,7 @@ std::string timeInterpreter(const std::string &irPath,
     jit::Interpreter interp = jit::Interpreter::load(irPath);
     std::vector<Tensor> inputs;
     for (const runtime::NpyArray &a : arrays) {
-      std::optional<ScalarType> dtype = eagerDtypeOf(a.dtype);
+      std::optional<ScalarType> dtype = from_runtime_dtype(a.dtype);
       if (!dtype)
         return "an input has a dtype the interpreter cannot take";
       Tensor t = empty(a.shape, TensorOptions().dtype(*dtype));

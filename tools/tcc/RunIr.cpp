@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
-#include "Dtypes.h"
+#include "tcc/Frontend/RuntimeDtype.h"
 #include "ModelIO.h"
 #include "Subcommands.h"
 
@@ -41,7 +41,7 @@ options:
 )";
 
 std::string describeSpec(const jit::TensorSpec &spec) {
-  return describeTensor(*runtimeDtypeOf(spec.dtype), spec.shape);
+  return describeTensor(*to_runtime_dtype(spec.dtype), spec.shape);
 }
 
 std::string describeArg(const NamedPath &a) {
@@ -104,7 +104,7 @@ void print(const std::string &name, const Tensor &t) {
   Tensor c = t.contiguous();
   runtime::TensorInfo info;
   info.name = name;
-  info.dtype = *runtimeDtypeOf(c.dtype());
+  info.dtype = *to_runtime_dtype(c.dtype());
   info.shape = c.sizes().vec();
   info.byteSize = c.nbytes();
   printTensor(stdout, info, c.unsafeGetTensorImpl()->data());
@@ -154,7 +154,7 @@ int runIrMain(int argc, char **argv) {
     jit::Signature sig = interp.signature(function);
     for (const auto &specs : {sig.inputs, sig.outputs})
       for (const jit::TensorSpec &spec : specs)
-        if (!runtimeDtypeOf(spec.dtype))
+        if (!to_runtime_dtype(spec.dtype))
           return fail(cmd, "'" + spec.name + "' has dtype " +
                                toString(spec.dtype) +
                                ", which .npy files here cannot hold");
@@ -170,7 +170,7 @@ int runIrMain(int argc, char **argv) {
       if (t.dtype() != spec.dtype || !t.sizes().equals(spec.shape))
         return fail(
             cmd, inputPaths[i] + ": " +
-                     describeTensor(*runtimeDtypeOf(t.dtype()), t.sizes().vec()) +
+                     describeTensor(*to_runtime_dtype(t.dtype()), t.sizes().vec()) +
                      " but input '" + spec.name + "' is " + describeSpec(spec));
       values.push_back(t);
     }

@@ -8,7 +8,7 @@
 
 #include "Verify.h"
 
-#include "Dtypes.h"
+#include "tcc/Frontend/RuntimeDtype.h"
 
 #include "tcc/IR/TccOps.h"
 #include "tcc/jit.h"
@@ -117,7 +117,7 @@ std::string runArtifact(const std::vector<uint8_t> &bytes,
         s = session.output(i, &data, &size);
       if (!s.ok())
         break;
-      std::optional<ScalarType> dtype = eagerDtypeOf(info.dtype);
+      std::optional<ScalarType> dtype = from_runtime_dtype(info.dtype);
       if (!dtype)
         return "output " + std::to_string(i) +
                " has a dtype the eager library lacks";

@@ -10,6 +10,7 @@
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
+#include "tcc/Frontend/RuntimeDtype.h"
 #include "tcc/runtime/Runtime.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -119,22 +120,6 @@ std::string compileAndLoad(const TracedGraph &graph,
   return "";
 }
 
-/// The runtime's dtype for `t`, or false if it has none.
-bool toRuntimeDtype(ScalarType t, tcc_dtype_t *out) {
-  switch (t) {
-  case kFloat: *out = TCC_DTYPE_F32; return true;
-  case kDouble: *out = TCC_DTYPE_F64; return true;
-  case kHalf: *out = TCC_DTYPE_F16; return true;
-  case kBFloat16: *out = TCC_DTYPE_BF16; return true;
-  case kLong: *out = TCC_DTYPE_I64; return true;
-  case kInt: *out = TCC_DTYPE_I32; return true;
-  case kChar: *out = TCC_DTYPE_I8; return true;
-  case kByte: *out = TCC_DTYPE_U8; return true;
-  case kBool: *out = TCC_DTYPE_BOOL; return true;
-  default: return false;
-  }
-}
-
 /// The runtime's signature must be the traced one: the callable checks
 /// inputs against the traced signature and allocates outputs from it.
 std::string checkArtifactSignature(const CompiledModule::Impl &impl) {
@@ -147,10 +132,9 @@ std::string checkArtifactSignature(const CompiledModule::Impl &impl) {
     for (size_t i = 0; i < count; ++i) {
       runtime::TensorInfo t;
       runtime::Status s = info(i, &t);
-      tcc_dtype_t dtype;
       if (!s.ok())
         return s.message();
-      if (!toRuntimeDtype(specs[i].dtype, &dtype) || dtype != t.dtype ||
+      if (to_runtime_dtype(specs[i].dtype) != t.dtype ||
           t.shape != specs[i].shape)
         return std::string("the compiled model's ") + what + " " +
                std::to_string(i) + " differs from the trace's (" +
@@ -326,7 +310,7 @@ CompiledModule::forward(const std::vector<Tensor> &inputs) const {
   // The session keeps pointers to the buffers: unbind the outputs, which
   // belong to the caller now (inputs are rebound on every call).
   for (size_t i = 0; i < outputs.size(); ++i)
-    session.bindOutput(i, nullptr, 0);
+    (void)session.bindOutput(i, nullptr, 0); // cannot fail: index in range
   if (!status.ok())
     throwRunError(status.message());
   {

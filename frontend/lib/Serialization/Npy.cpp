@@ -6,6 +6,7 @@
 #include "tcc/Frontend/Factories.h"
 #include "tcc/Frontend/GradMode.h"
 #include "tcc/Frontend/OpObserver.h"
+#include "tcc/Frontend/RuntimeDtype.h"
 #include "tcc/runtime/Npy.h"
 
 #include <cstring>
@@ -15,52 +16,9 @@ namespace tcc {
 
 namespace {
 
-std::optional<tcc_dtype_t> runtimeDtype(ScalarType t) {
-  switch (t) {
-  case kFloat:
-    return TCC_DTYPE_F32;
-  case kDouble:
-    return TCC_DTYPE_F64;
-  case kHalf:
-    return TCC_DTYPE_F16;
-  case kBFloat16:
-    return TCC_DTYPE_BF16;
-  case kLong:
-    return TCC_DTYPE_I64;
-  case kInt:
-    return TCC_DTYPE_I32;
-  case kChar:
-    return TCC_DTYPE_I8;
-  case kByte:
-    return TCC_DTYPE_U8;
-  case kBool:
-    return TCC_DTYPE_BOOL;
-  default:
-    return std::nullopt;
-  }
-}
-
 ScalarType scalarType(tcc_dtype_t t) {
-  switch (t) {
-  case TCC_DTYPE_F32:
-    return kFloat;
-  case TCC_DTYPE_F64:
-    return kDouble;
-  case TCC_DTYPE_F16:
-    return kHalf;
-  case TCC_DTYPE_BF16:
-    return kBFloat16;
-  case TCC_DTYPE_I64:
-    return kLong;
-  case TCC_DTYPE_I32:
-    return kInt;
-  case TCC_DTYPE_I8:
-    return kChar;
-  case TCC_DTYPE_U8:
-    return kByte;
-  case TCC_DTYPE_BOOL:
-    return kBool;
-  }
+  if (std::optional<ScalarType> type = from_runtime_dtype(t))
+    return *type;
   detail::throwError("load_npy: unknown runtime dtype " +
                      std::to_string(int(t)));
 }
@@ -70,7 +28,7 @@ ScalarType scalarType(tcc_dtype_t t) {
 void save_npy(const std::string &path, const Tensor &tensor) {
   TCC_CHECK(tensor.defined(), "save_npy(", path, "): undefined tensor");
   TCC_CHECK(tensor.is_cpu(), "save_npy(", path, "): expected a CPU tensor");
-  std::optional<tcc_dtype_t> dtype = runtimeDtype(tensor.dtype());
+  std::optional<tcc_dtype_t> dtype = to_runtime_dtype(tensor.dtype());
   TCC_CHECK(dtype, "save_npy(", path, "): dtype ", tensor.dtype(),
             " has no .npy encoding here (supported: Float, Double, Half, "
             "BFloat16, Long, Int, Char, Byte, Bool)");

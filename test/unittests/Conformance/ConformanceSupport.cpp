@@ -4,6 +4,7 @@
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
+#include "tcc/Frontend/RuntimeDtype.h"
 #include "tcc/jit.h"
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/Runtime.h"
@@ -83,28 +84,7 @@ std::string compileIR(const std::string &ir, int optLevel,
 }
 
 static ScalarType scalarTypeOf(tcc_dtype_t dtype) {
-  switch (dtype) {
-  case TCC_DTYPE_F32:
-    return kFloat;
-  case TCC_DTYPE_F64:
-    return kDouble;
-  case TCC_DTYPE_F16:
-    return kHalf;
-  case TCC_DTYPE_BF16:
-    return kBFloat16;
-  case TCC_DTYPE_I64:
-    return kLong;
-  case TCC_DTYPE_I32:
-    return kInt;
-  case TCC_DTYPE_I8:
-    return kChar;
-  case TCC_DTYPE_U8:
-    return kByte;
-  case TCC_DTYPE_BOOL:
-    return kBool;
-  default:
-    return ScalarType::Undefined;
-  }
+  return from_runtime_dtype(dtype).value_or(ScalarType::Undefined);
 }
 
 std::string runArtifact(const std::vector<uint8_t> &bytes,

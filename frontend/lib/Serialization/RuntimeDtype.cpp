@@ -1,11 +1,10 @@
-//===- Dtypes.cpp - Runtime dtypes <-> eager scalar types -----------------===//
+//===- RuntimeDtype.cpp - Eager scalar types <-> runtime dtypes -----------===//
 
-#include "Dtypes.h"
+#include "tcc/Frontend/RuntimeDtype.h"
 
 #include <utility>
 
 namespace tcc {
-namespace tool {
 
 namespace {
 constexpr std::pair<ScalarType, tcc_dtype_t> kPairs[] = {
@@ -16,19 +15,18 @@ constexpr std::pair<ScalarType, tcc_dtype_t> kPairs[] = {
     {kBool, TCC_DTYPE_BOOL}};
 } // namespace
 
-std::optional<tcc_dtype_t> runtimeDtypeOf(ScalarType t) {
+std::optional<tcc_dtype_t> to_runtime_dtype(ScalarType t) {
   for (auto [eager, runtime] : kPairs)
     if (eager == t)
       return runtime;
   return std::nullopt;
 }
 
-std::optional<ScalarType> eagerDtypeOf(tcc_dtype_t t) {
+std::optional<ScalarType> from_runtime_dtype(tcc_dtype_t t) {
   for (auto [eager, runtime] : kPairs)
     if (runtime == t)
       return eager;
   return std::nullopt;
 }
 
-} // namespace tool
 } // namespace tcc
