@@ -483,11 +483,6 @@ std::vector<OpGroup> nnGroups() {
                             irType({2, 3, 3}, t),
                             4 * sumTolerance(t, 5)});
   }
-  for (OpCase &c : linear.cases)
-    if (!isFloat(c.inputs[0].scalar_type()))
-      c.expectedFailure =
-          "the interpreter's linear (the eager op) refuses integer inputs, "
-          "which the dialect's tcc.linear allows";
   groups.push_back(linear);
 
   struct Conv {
@@ -686,10 +681,6 @@ std::vector<OpGroup> shapeGroups() {
       };
   indexed("tcc.gather", {{{2, 5}, {2, 3}, kLong, 1, 5, {2, 3}},
                          {{4, 3}, {2, 3}, kInt, 0, 4, {2, 3}}});
-  for (OpCase &c : groups.back().cases)
-    if (c.inputs[1].scalar_type() == kInt)
-      c.expectedFailure = "the interpreter's gather (the eager op) wants "
-                          "int64 indices; the dialect's tcc.gather allows i32";
   indexed("tcc.index_select", {{{5, 3}, {4}, kLong, 0, 5, {4, 3}},
                                {{2, 6}, {3}, kInt, 1, 6, {2, 3}}});
   indexed("tcc.embedding", {{{10, 4}, {2, 3}, kLong, 0, 10, {2, 3, 4}},

@@ -69,8 +69,15 @@ void registerLinalgBridge(BridgeRegistry &r) {
     return tcc::matmul(v(op.getLhs()), v(op.getRhs()));
   });
   r.interpret<LinearOp>([](LinearOp op, const InterpretContext &v) {
+    Tensor input = v(op.getInput()), weight = v(op.getWeight());
     Tensor bias = v(op.getBias());
-    return tcc::linear(v(op.getInput()), v(op.getWeight()),
+    // tcc.linear also takes integers, which the eager op (as
+    // torch.nn.functional.linear) refuses: x @ W^T (+ b), wrapping.
+    if (!isFloatingType(input.scalar_type())) {
+      Tensor out = tcc::matmul(input, weight.t());
+      return bias.defined() ? out + bias : out;
+    }
+    return tcc::linear(input, weight,
                        bias.defined() ? std::optional<Tensor>(bias)
                                       : std::nullopt);
   });

@@ -276,7 +276,12 @@ void registerShapeBridge(BridgeRegistry &r) {
     return tcc::cat(v(op.getInputs()), op.getDim());
   });
   r.interpret<GatherOp>([](GatherOp op, const InterpretContext &v) {
-    return tcc::gather(v(op.getInput()), op.getDim(), v(op.getIndex()));
+    // The eager op (as torch.gather) wants int64 indices; tcc.gather also
+    // takes i32 ones, whose values are the same.
+    Tensor index = v(op.getIndex());
+    if (index.scalar_type() == kInt)
+      index = index.to(kLong);
+    return tcc::gather(v(op.getInput()), op.getDim(), index);
   });
   r.interpret<IndexSelectOp>([](IndexSelectOp op, const InterpretContext &v) {
     return tcc::index_select(v(op.getInput()), op.getDim(), v(op.getIndex()));
