@@ -81,3 +81,58 @@ func.func @two_chains(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, t
   %3 = tcc.abs %2 : tensor<8xf32>
   return %1, %3 : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Tests that a softmax takes its pointwise prologue (the attention scale)
+// and epilogue into one group.
+// CHECK-LABEL: func.func @softmax_prologue_epilogue
+// CHECK: %[[F:.*]] = tcc.fusion
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.constant
+// CHECK-NEXT: tcc.mul
+// CHECK-NEXT: tcc.softmax
+// CHECK-NEXT: tcc.relu
+// CHECK-NEXT: tcc.yield
+// CHECK: return %[[F]]
+func.func @softmax_prologue_epilogue(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c = tcc.constant dense<0.125> : tensor<f32>
+  %0 = tcc.mul %x, %c : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %1 = tcc.softmax %0 {dim = 1 : i64} : tensor<4x8xf32>
+  %2 = tcc.relu %1 : tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+// -----
+
+// Tests that a residual add fuses into the layer norm after it, and that
+// two normalizations never share a group.
+// CHECK-LABEL: func.func @add_layer_norm_then_softmax
+// CHECK: %[[LN:.*]] = tcc.fusion
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.layer_norm
+// CHECK-NEXT: tcc.yield
+// CHECK: %[[S:.*]] = tcc.log_softmax %[[LN]]
+// CHECK: return %[[S]]
+func.func @add_layer_norm_then_softmax(%x: tensor<4x8xf32>, %r: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = tcc.add %x, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = tcc.layer_norm %0 weight %w {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %2 = tcc.log_softmax %1 {dim = 1 : i64} : tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+// -----
+
+// Tests that a normalization whose input has another user takes no
+// prologue.
+// CHECK-LABEL: func.func @prologue_used_elsewhere
+// CHECK: %[[E:.*]] = tcc.exp
+// CHECK-NEXT: %[[S:.*]] = tcc.softmax %[[E]]
+// CHECK-NOT: tcc.fusion
+// CHECK: return %[[E]], %[[S]]
+func.func @prologue_used_elsewhere(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = tcc.exp %x : tensor<4x8xf32>
+  %1 = tcc.softmax %0 {dim = 1 : i64} : tensor<4x8xf32>
+  return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+}

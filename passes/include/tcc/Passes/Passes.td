@@ -6,20 +6,27 @@
 include "mlir/Pass/PassBase.td"
 
 def TccFuseElementwise : Pass<"tcc-fuse-elementwise", "::mlir::func::FuncOp"> {
-  let summary = "Group chains of pointwise ops into one tcc.fusion";
+  let summary = "Group pointwise chains, and normalizations with their "
+                "pointwise prologue and epilogue, into one tcc.fusion";
   let description = [{
     Walking from the last op up, each pointwise op (`Tcc_Pointwise`: unary,
-    binary with broadcasting, compare, select, cast, ...) starts a group and
-    pulls in the pointwise producers whose every user is already in the
-    group, so no value is computed twice and no intermediate tensor is
-    written to memory. Splat constants are copied into the group. Groups of
-    two or more ops become a `tcc.fusion`, which the code generator compiles
-    as one kernel (one loop nest after linalg's elementwise fusion).
+    binary with broadcasting, compare, select, cast, ...) or normalization
+    (softmax, log_softmax, layer_norm) starts a group and pulls in the
+    pointwise producers, and at most one normalization, whose every user is
+    already in the group, so no value is computed twice and no intermediate
+    tensor is written to memory. Splat constants are copied into the group.
+    Groups of two or more ops become a `tcc.fusion`, which the code
+    generator compiles as one kernel (one loop nest after linalg's
+    elementwise fusion; a normalization's rows are the kernel's tiles). So
+    an attention scale fuses into its softmax, and a residual add into the
+    layer norm after it.
 
     What never fuses, and why: a producer with a user outside the group (its
-    value must reach memory anyway; multi-output groups may come later);
-    non-pointwise ops (reductions, matmul, convolution, data movement),
-    which keep their own loop structure; ops already inside a fusion.
+    value must reach memory anyway; multi-output groups may come later); two
+    normalizations (each needs its own passes over a row); other reductions,
+    matmul and convolution (their epilogues go to the microkernels, see
+    tcc-fuse-epilogues) and data movement, which keep their own loop
+    structure; ops already inside a fusion.
 
     Before:
     ```mlir
