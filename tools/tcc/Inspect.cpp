@@ -33,7 +33,8 @@ ops each computes), the memory plan and the sizes of its parts.
 
 options:
   --json   machine-readable output with the keys inputs, outputs, kernels,
-           buffers, arena_bytes, constant_bytes, code_bytes, file_bytes,
+           buffers, arena_bytes, intermediate_bytes (all arena buffers
+           without reuse), constant_bytes, code_bytes, file_bytes,
            target, cpu, cpu_features, imports, version, format_version,
            runs_on_host
   --help   this text
@@ -46,6 +47,16 @@ std::vector<int64_t> shapeOf(const flatbuffers::Vector<int64_t> *shape) {
 
 std::string tensorText(DType dtype, const flatbuffers::Vector<int64_t> *shape) {
   return describeTensor(tcc_dtype_t(dtype), shapeOf(shape));
+}
+
+/// The bytes of every arena buffer together: what the intermediate tensors
+/// would take without the memory plan's reuse.
+uint64_t intermediateBytes(const Model &m) {
+  uint64_t total = 0;
+  for (uint32_t i = 0; m.buffers() && i < m.buffers()->size(); ++i)
+    if (m.buffers()->Get(i)->storage() == Storage::Arena)
+      total += m.buffers()->Get(i)->byte_size();
+  return total;
 }
 
 const char *storageName(Storage s) {
@@ -205,6 +216,8 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
   writeStringsJson(j, strings(m.imports()));
   j.key("arena_bytes");
   j.value(uint64_t(m.arena_bytes()));
+  j.key("intermediate_bytes");
+  j.value(intermediateBytes(m));
   j.key("constant_bytes");
   j.value(uint64_t(a.constantBytes()));
   j.key("code_bytes");
@@ -249,8 +262,10 @@ void printText(const runtime::Artifact &a, const runtime::Status &host) {
     imports += " " + s;
   if (!imports.empty())
     std::printf("imports:%s\n", imports.c_str());
-  std::printf("memory: arena %llu bytes, %u buffers\n",
+  std::printf("memory: arena %llu bytes for %llu bytes of intermediate "
+              "tensors, %u buffers\n",
               (unsigned long long)m.arena_bytes(),
+              (unsigned long long)intermediateBytes(m),
               m.buffers() ? m.buffers()->size() : 0);
   std::printf("sizes: constants %llu bytes, code %llu bytes, file %llu bytes\n",
               (unsigned long long)a.constantBytes(),
