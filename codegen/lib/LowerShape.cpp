@@ -105,17 +105,9 @@ struct TransposeLowering : TccPattern<tcc::TransposeOp> {
     SmallVector<AffineExpr> exprs(permutation.size());
     for (auto [i, p] : llvm::enumerate(permutation))
       exprs[p] = getAffineDimExpr(i, ctx);
-    int64_t rank = type.getRank();
-    Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
-                             type.getElementType());
-    Value result = buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
-                                {AffineMap::get(rank, 0, exprs, ctx),
-                                 rewriter.getMultiDimIdentityMap(rank)},
-                                iteratorTypes(rank),
-                                [](OpBuilder &, Location, ValueRange args) {
-                                  return SmallVector<Value>{args[0]};
-                                })[0];
-    rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
+    rewriter.replaceOp(
+        op, buildMappedCopy(rewriter, op.getLoc(), adaptor.getInput(), type,
+                            AffineMap::get(type.getRank(), 0, exprs, ctx)));
     return success();
   }
 };
@@ -146,8 +138,6 @@ struct SliceLowering : TccPattern<tcc::SliceOp> {
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = type.getRank();
     ArrayRef<int64_t> start = op.getStart(), step = op.getStep();
-    Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
-                             type.getElementType());
     // A dim cut short from 0 with step 1 maps to a plain loop dim, from
     // which linalg would take the input's larger size as the loop range (a
     // verifier error): such slices read with tensor.extract in the body.
@@ -157,6 +147,8 @@ struct SliceLowering : TccPattern<tcc::SliceOp> {
           inputType.getDimSize(d) == type.getDimSize(d))
         continue;
       Value input = adaptor.getInput();
+      Value init = emptyTensor(rewriter, op.getLoc(), type.getShape(),
+                               type.getElementType());
       Value result = buildGeneric(
           rewriter, op.getLoc(), {}, init,
           rewriter.getMultiDimIdentityMap(rank), iteratorTypes(rank),
@@ -176,14 +168,9 @@ struct SliceLowering : TccPattern<tcc::SliceOp> {
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < rank; ++d)
       exprs.push_back(getAffineDimExpr(d, ctx) * step[d] + start[d]);
-    Value result = buildGeneric(rewriter, op.getLoc(), adaptor.getInput(), init,
-                                {AffineMap::get(rank, 0, exprs, ctx),
-                                 rewriter.getMultiDimIdentityMap(rank)},
-                                iteratorTypes(rank),
-                                [](OpBuilder &, Location, ValueRange args) {
-                                  return SmallVector<Value>{args[0]};
-                                })[0];
-    rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
+    rewriter.replaceOp(
+        op, buildMappedCopy(rewriter, op.getLoc(), adaptor.getInput(), type,
+                            AffineMap::get(rank, 0, exprs, ctx)));
     return success();
   }
 };

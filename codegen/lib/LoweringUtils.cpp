@@ -284,6 +284,21 @@ void tcc::lowering::copyReturnedArguments(func::ReturnOp ret) {
   }
 }
 
+Value tcc::lowering::buildMappedCopy(RewriterBase &rewriter, Location loc,
+                                     Value input, RankedTensorType type,
+                                     AffineMap inputMap) {
+  int64_t rank = type.getRank();
+  Value init = emptyTensor(rewriter, loc, type.getShape(), type.getElementType());
+  Value result =
+      buildGeneric(rewriter, loc, input, init,
+                   {inputMap, rewriter.getMultiDimIdentityMap(rank)},
+                   iteratorTypes(rank),
+                   [](OpBuilder &, Location, ValueRange args) {
+                     return SmallVector<Value>{args[0]};
+                   })[0];
+  return skipIdentityGeneric(rewriter, result);
+}
+
 Value tcc::lowering::skipIdentityGeneric(RewriterBase &rewriter, Value result) {
   auto generic = result.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic.getNumDpsInputs() != 1 ||

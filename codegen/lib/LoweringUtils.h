@@ -111,6 +111,12 @@ SmallVector<Value> buildGeneric(OpBuilder &b, Location loc, ValueRange inputs,
                                 ArrayRef<utils::IteratorType> iterators,
                                 GenericBody body);
 
+/// A tensor of `type` whose element at index i is input[inputMap(i)] (a
+/// transpose, a strided slice), or `input` itself when that is an identity
+/// copy.
+Value buildMappedCopy(RewriterBase &rewriter, Location loc, Value input,
+                      RankedTensorType type, AffineMap inputMap);
+
 /// `result` itself, or the input of the linalg.generic that produced it when
 /// that generic only copies the input (same type, identity maps): the
 /// generic is erased. Lowerings of identities (ui8 abs, full slices, ...)
