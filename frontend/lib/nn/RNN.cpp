@@ -10,6 +10,7 @@
 #include "tcc/Frontend/nn/Init.h"
 
 #include <cmath>
+#include <optional>
 #include <ostream>
 
 namespace tcc {
@@ -62,6 +63,43 @@ Tensor runDirection(const Tensor &gatesX, bool reverse, const Cell &cell) {
     outputs[size_t(t)] = cell(gatesX[t]);
   }
   return stack(outputs, 0);
+}
+
+/// The parameters of one layer and direction (`index` = layer *
+/// directions + direction) in registerWeights' order.
+struct DirectionWeights {
+  Tensor wih, whh;
+  std::optional<Tensor> bih, bhh;
+};
+DirectionWeights weightsOf(const std::vector<Tensor> &flat, const Shape &s,
+                           int64_t index) {
+  size_t w = size_t(index) * (s.bias ? 4 : 2);
+  DirectionWeights d{flat[w], flat[w + 1], std::nullopt, std::nullopt};
+  if (s.bias) {
+    d.bih = flat[w + 2];
+    d.bhh = flat[w + 3];
+  }
+  return d;
+}
+
+/// Every layer and direction over x ([seq, batch, feature]): `direction`
+/// (index, layer input, weights, reverse) returns one direction's outputs,
+/// which are concatenated along features; dropout between layers. Returns
+/// the last layer's outputs.
+template <class Direction>
+Tensor runLayers(Tensor x, const Shape &s, const std::vector<Tensor> &flat,
+                 double dropout, bool training, const Direction &direction) {
+  for (int64_t layer = 0; layer < s.layers; ++layer) {
+    std::vector<Tensor> outs;
+    for (int64_t dir = 0; dir < s.directions; ++dir) {
+      int64_t index = layer * s.directions + dir;
+      outs.push_back(direction(index, x, weightsOf(flat, s, index), dir == 1));
+    }
+    x = outs.size() == 1 ? outs[0] : cat(outs, 2);
+    if (dropout > 0 && layer + 1 < s.layers)
+      x = tcc::dropout(x, dropout, training);
+  }
+  return x;
 }
 
 struct Prepared {
@@ -152,36 +190,23 @@ LSTMImpl::forward(const Tensor &input,
   h0 = prepareState(h0, s, batch, p.batched, "LSTM", "hidden[0]", p.input);
   c0 = prepareState(c0, s, batch, p.batched, "LSTM", "hidden[1]", p.input);
 
-  const size_t perDir = s.bias ? 4 : 2;
-  Tensor x = p.input;
   std::vector<Tensor> hn, cn;
-  for (int64_t layer = 0; layer < s.layers; ++layer) {
-    std::vector<Tensor> outs;
-    for (int64_t dir = 0; dir < s.directions; ++dir) {
-      size_t w = size_t(layer * s.directions + dir) * perDir;
-      const Tensor &wih = flat_weights_[w], &whh = flat_weights_[w + 1];
-      std::optional<Tensor> bih, bhh;
-      if (s.bias) {
-        bih = flat_weights_[w + 2];
-        bhh = flat_weights_[w + 3];
-      }
-      Tensor h = h0[layer * s.directions + dir];
-      Tensor c = c0[layer * s.directions + dir];
-      Tensor gatesX = linear(x, wih, bih);
-      Tensor out = runDirection(gatesX, dir == 1, [&](const Tensor &gx) {
-        std::vector<Tensor> g = (gx + linear(h, whh, bhh)).chunk(4, 1);
-        c = g[1].sigmoid() * c + g[0].sigmoid() * g[2].tanh();
-        h = g[3].sigmoid() * c.tanh();
-        return h;
+  Tensor x = runLayers(
+      p.input, s, flat_weights_, options.dropout(), is_training(),
+      [&](int64_t index, const Tensor &in, const DirectionWeights &w,
+          bool reverse) {
+        Tensor h = h0[index], c = c0[index];
+        Tensor out = runDirection(
+            linear(in, w.wih, w.bih), reverse, [&](const Tensor &gx) {
+              std::vector<Tensor> g = (gx + linear(h, w.whh, w.bhh)).chunk(4, 1);
+              c = g[1].sigmoid() * c + g[0].sigmoid() * g[2].tanh();
+              h = g[3].sigmoid() * c.tanh();
+              return h;
+            });
+        hn.push_back(h);
+        cn.push_back(c);
+        return out;
       });
-      outs.push_back(out);
-      hn.push_back(h);
-      cn.push_back(c);
-    }
-    x = outs.size() == 1 ? outs[0] : cat(outs, 2);
-    if (options.dropout() > 0 && layer + 1 < s.layers)
-      x = tcc::dropout(x, options.dropout(), is_training());
-  }
   Tensor hN = stack(hn, 0), cN = stack(cn, 0);
   if (!p.batched) {
     hN = hN.squeeze(1);
@@ -229,37 +254,25 @@ std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor &input, Tensor hx) {
       prepareInput(input, options.batch_first(), options.input_size(), "GRU");
   int64_t batch = p.input.size(1);
   Tensor h0 = prepareState(hx, s, batch, p.batched, "GRU", "hidden", p.input);
-  const size_t perDir = s.bias ? 4 : 2;
-  Tensor x = p.input;
   std::vector<Tensor> hn;
-  for (int64_t layer = 0; layer < s.layers; ++layer) {
-    std::vector<Tensor> outs;
-    for (int64_t dir = 0; dir < s.directions; ++dir) {
-      size_t w = size_t(layer * s.directions + dir) * perDir;
-      const Tensor &wih = flat_weights_[w], &whh = flat_weights_[w + 1];
-      std::optional<Tensor> bih, bhh;
-      if (s.bias) {
-        bih = flat_weights_[w + 2];
-        bhh = flat_weights_[w + 3];
-      }
-      Tensor h = h0[layer * s.directions + dir];
-      Tensor gatesX = linear(x, wih, bih);
-      Tensor out = runDirection(gatesX, dir == 1, [&](const Tensor &gx) {
-        std::vector<Tensor> i = gx.chunk(3, 1);
-        std::vector<Tensor> hh = linear(h, whh, bhh).chunk(3, 1);
-        Tensor r = (i[0] + hh[0]).sigmoid();
-        Tensor z = (i[1] + hh[1]).sigmoid();
-        Tensor n = (i[2] + r * hh[2]).tanh();
-        h = (1 - z) * n + z * h;
-        return h;
+  Tensor x = runLayers(
+      p.input, s, flat_weights_, options.dropout(), is_training(),
+      [&](int64_t index, const Tensor &in, const DirectionWeights &w,
+          bool reverse) {
+        Tensor h = h0[index];
+        Tensor out = runDirection(
+            linear(in, w.wih, w.bih), reverse, [&](const Tensor &gx) {
+              std::vector<Tensor> i = gx.chunk(3, 1);
+              std::vector<Tensor> hh = linear(h, w.whh, w.bhh).chunk(3, 1);
+              Tensor r = (i[0] + hh[0]).sigmoid();
+              Tensor z = (i[1] + hh[1]).sigmoid();
+              Tensor n = (i[2] + r * hh[2]).tanh();
+              h = (1 - z) * n + z * h;
+              return h;
+            });
+        hn.push_back(h);
+        return out;
       });
-      outs.push_back(out);
-      hn.push_back(h);
-    }
-    x = outs.size() == 1 ? outs[0] : cat(outs, 2);
-    if (options.dropout() > 0 && layer + 1 < s.layers)
-      x = tcc::dropout(x, options.dropout(), is_training());
-  }
   Tensor hN = stack(hn, 0);
   if (!p.batched)
     hN = hN.squeeze(1);
