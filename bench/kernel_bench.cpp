@@ -339,6 +339,12 @@ int main(int argc, char **argv) {
     for (int64_t batch : {1, 64})
       for (int threads : thread_counts)
         bench_gemm(batch, 4096, 4096, true, threads, reps, peak_per_core);
+    // The feed-forward layers of the encoder benchmark (seq 128, d 256, ff
+    // 2048), where its time goes.
+    for (int threads : thread_counts) {
+      bench_gemm(128, 2048, 256, true, threads, reps, peak_per_core);
+      bench_gemm(128, 256, 2048, true, threads, reps, peak_per_core);
+    }
   }
   if (only.empty() || only == "conv") {
     std::printf(
