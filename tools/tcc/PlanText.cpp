@@ -53,6 +53,27 @@ std::vector<std::string> sourceOps(const Model &m, const Step &step) {
   return ops;
 }
 
+double stepFlops(const Step &step) {
+  if (const Sgemm *g = step.op_as_Sgemm())
+    return 2.0 * double(g->batch()) * double(g->m()) * double(g->n()) *
+           double(g->k());
+  if (const Conv2d *c = step.op_as_Conv2d()) {
+    auto out = [](int64_t in, int64_t pad, int64_t dilation, int64_t kernel,
+                  int64_t stride) {
+      return (in + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1;
+    };
+    double pixels =
+        double(out(c->in_height(), c->pad_h(), c->dilation_h(),
+                   c->kernel_height(), c->stride_h())) *
+        double(out(c->in_width(), c->pad_w(), c->dilation_w(),
+                   c->kernel_width(), c->stride_w()));
+    return 2.0 * double(c->batch()) * double(c->out_channels()) * pixels *
+           double(c->in_channels() / c->groups()) *
+           double(c->kernel_height()) * double(c->kernel_width());
+  }
+  return 0;
+}
+
 std::string stepSummary(const Model &m, const Step &step) {
   char buf[256];
   switch (step.op_type()) {

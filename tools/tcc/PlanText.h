@@ -27,6 +27,10 @@ const char *opName(artifact::Op op);
 std::vector<std::string> sourceOps(const artifact::Model &m,
                                    const artifact::Step &step);
 
+/// Floating-point operations of a GEMM or convolution step (2 per
+/// multiply-add), 0 for other steps.
+double stepFlops(const artifact::Step &step);
+
 /// One line: the kernel and its tiles, or the GEMM / convolution shape.
 std::string stepSummary(const artifact::Model &m, const artifact::Step &step);
 
