@@ -83,6 +83,15 @@ TEST(ModelConformance, ResNetBlock) {
                         {randn({2, 8, 6, 6})});
 }
 
+// At -O2 batch norm folds, the layout turns NHWC and the two epilogue
+// chains meet at the residual add (once a crash in tcc-fuse-epilogues).
+TEST(ModelConformance, ResNetDownsamplingBlock) {
+  manual_seed(15);
+  ResBlockDown model;
+  expectCompiledMatches("resnet_down_block", model, {randn({2, 8, 20, 20})},
+                        {randn({2, 8, 20, 20})});
+}
+
 TEST(ModelConformance, TransformerEncoderLayer) {
   manual_seed(14);
   EncoderLayer model;

@@ -43,14 +43,16 @@ struct Dense {
 
 struct Conv {
   Tensor weight, bias;
-  int64_t padding;
-  Conv(int64_t in, int64_t out, int64_t k, int64_t pad, bool withBias = true)
+  int64_t padding, stride;
+  Conv(int64_t in, int64_t out, int64_t k, int64_t pad, bool withBias = true,
+       int64_t stride = 1)
       : weight(param({out, in, k, k}, 1 / std::sqrt(double(in * k * k)))),
-        bias(withBias ? param({out}, 0.1) : Tensor()), padding(pad) {}
+        bias(withBias ? param({out}, 0.1) : Tensor()), padding(pad),
+        stride(stride) {}
   Tensor operator()(const Tensor &x) const {
     return conv2d(x, weight,
                   bias.defined() ? std::optional<Tensor>(bias) : std::nullopt,
-                  1, padding);
+                  stride, padding);
   }
   void name(Named &out, const std::string &prefix) const {
     out.push_back({prefix + ".weight", weight});
@@ -139,6 +141,38 @@ struct ResBlock {
     Named p, b;
     bn1.name(p, b, "bn1");
     bn2.name(p, b, "bn2");
+    return b;
+  }
+};
+
+/// ResNet's downsampling block: a stride-2 3x3 convolution, a 3x3 one, and
+/// a 1x1 stride-2 projection shortcut, each with batch norm. Once batch
+/// norm folds into biases, the main path's and the shortcut's epilogue
+/// chains meet at the residual add.
+struct ResBlockDown {
+  Conv conv1{8, 16, 3, 1, false, 2}, conv2{16, 16, 3, 1, false},
+      shortcut{8, 16, 1, 0, false, 2};
+  BatchNorm bn1{16}, bn2{16}, bnShortcut{16};
+  Tensor forward(const Tensor &x) const {
+    Tensor h = bn1(conv1(x)).relu();
+    h = bn2(conv2(h));
+    return (h + bnShortcut(shortcut(x))).relu();
+  }
+  Named named_parameters() const {
+    Named p, b;
+    conv1.name(p, "conv1");
+    bn1.name(p, b, "bn1");
+    conv2.name(p, "conv2");
+    bn2.name(p, b, "bn2");
+    shortcut.name(p, "shortcut");
+    bnShortcut.name(p, b, "shortcut_bn");
+    return p;
+  }
+  Named named_buffers() const {
+    Named p, b;
+    bn1.name(p, b, "bn1");
+    bn2.name(p, b, "bn2");
+    bnShortcut.name(p, b, "shortcut_bn");
     return b;
   }
 };
