@@ -97,6 +97,10 @@ std::vector<Pool> poolCases() {
   Pool d{2, 2, 1, 1, 1, 0};
   d.divisor = 3;
   c.push_back(d);
+  // Windows inside the input (max pooling's bounds-free loops): overlapping
+  // 2x2, and 3x2 with unequal strides.
+  c.push_back({2, 2, 1, 1});
+  c.push_back({3, 2, 2, 3});
   return c;
 }
 
@@ -135,9 +139,20 @@ TEST(PoolingTest, HandComputed) {
       adaptive_avg_pool2d(arange(9, kFloat).view({1, 1, 3, 3}), {2, 2}),
       {1, 1, 2, 2}, {2, 3, 5, 6});
   EXPECT_TENSOR(adaptive_avg_pool2d(x, {1, 1}), {1, 1, 1, 1}, {7.5});
-  // NaN wins a max window.
+  // NaN wins a max window; with two, the last one in window order (as
+  // PyTorch), both where windows lie inside the input and where padding
+  // clips them.
   Tensor n = tensor({1.0, NAN, 3.0, 2.0}).view({1, 1, 2, 2});
   EXPECT_TRUE(std::isnan(max_pool2d(n, 2).item<double>()));
+  Tensor nn = tensor({1.0, NAN, NAN, 7.0}).view({1, 1, 2, 2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 2)), {1, 1, 1, 1},
+                {2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 3, 1, 1)),
+                {1, 1, 2, 2}, {2, 2, 2, 2});
+  // Ties keep the first maximum.
+  Tensor tie = tensor({4.0, 4.0, 1.0, 4.0}).view({1, 1, 2, 2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(tie, 2)), {1, 1, 1, 1},
+                {0});
 }
 
 TEST(PoolingTest, MatchNaiveReference) {
