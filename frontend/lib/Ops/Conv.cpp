@@ -284,9 +284,11 @@ void gemmTransposedB(int64_t m, int64_t n, int64_t k, const T *a, const T *b,
 }
 
 /// dW_g [og, kdim] = sum over images and pixels of grad_g [og, P] @
-/// columns_g^T: per chunk of images and group, one GEMM (B read
-/// transposed) against the chunk's columns. `columns`, when defined, holds
-/// the whole batch's columns of `input` (kept by the forward conv2d).
+/// columns_g^T, computed transposed, dW_g^T = columns_g @ grad_g^T: per
+/// chunk of images and group one GEMM whose transposed operand (packed by
+/// transposing) is the gradient, og rows, rather than the kdim rows of the
+/// columns. `columns`, when defined, holds the whole batch's columns of
+/// `input` (kept by the forward conv2d).
 Tensor weightGradKernel(const Tensor &input, const Tensor &grad,
                         const ConvGeometry &g, const Tensor &columns) {
   Tensor out = makeEmpty({g.o, g.cg(), g.kh, g.kw}, input.dtype());
@@ -301,20 +303,26 @@ Tensor weightGradKernel(const Tensor &input, const Tensor &grad,
                     ? columns
                     : scratch(g.columnRows() * chunk * pixels, input.dtype());
   Tensor planes = scratch(g.o * chunk * pixels, input.dtype());
+  Tensor transposedOut = scratch(g.o * kdim, input.dtype());
   TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv2d_weight_grad", [&] {
     using T = scalar_t;
     std::vector<T> transposed;
-    T *cp = dataOf<T>(cols), *pp = dataOf<T>(planes), *op = dataOf<T>(out);
+    T *cp = dataOf<T>(cols), *pp = dataOf<T>(planes), *op = dataOf<T>(out),
+      *tp = dataOf<T>(transposedOut);
     for (int64_t first = 0; first < g.n; first += chunk) {
       const int64_t count = std::min(chunk, g.n - first), ld = count * pixels;
       if (!columns.defined())
         im2colBatch(dataOf<T>(x), g, first, count, cp);
       gatherPlanes(dataOf<T>(go), g.o, pixels, first, count, pp);
       for (int64_t grp = 0; grp < g.groups; ++grp)
-        gemmTransposedB<T>(og, kdim, ld, pp + grp * og * ld,
-                           cp + grp * kdim * ld, op + grp * og * kdim,
-                           first > 0, transposed);
+        gemmTransposedB<T>(kdim, og, ld, cp + grp * kdim * ld,
+                           pp + grp * og * ld, tp + grp * kdim * og, first > 0,
+                           transposed);
     }
+    for (int64_t grp = 0; grp < g.groups; ++grp)
+      for (int64_t oc = 0; oc < og; ++oc)
+        for (int64_t kk = 0; kk < kdim; ++kk)
+          op[(grp * og + oc) * kdim + kk] = tp[(grp * kdim + kk) * og + oc];
   });
   return out;
 }

@@ -60,10 +60,66 @@ int64_t grainFor(int64_t elementsPerItem) {
                            kTaskElements / std::max<int64_t>(1, elementsPerItem));
 }
 
+/// Whether output row y of a tap reads input row y + offY at columns
+/// x + offX: unit strides and as many output as input columns. Then a tap's
+/// rows follow each other in both planes, and its in-bounds elements form
+/// one contiguous run, shifted by offY * w + offX (an element x < xs.lo or
+/// x >= xs.hi inside that run wraps to a neighbouring row instead).
+bool flatTaps(const ConvGeometry &g) {
+  return g.sh == 1 && g.sw == 1 && g.ow == g.w;
+}
+
+/// The run [begin, end) of output positions of a flat tap, in the plane.
+struct Run {
+  int64_t begin, end;
+};
+
+Run flatRun(const ConvGeometry &g, const Tap &t) {
+  if (t.ys.lo >= t.ys.hi || t.xs.lo >= t.xs.hi)
+    return {0, 0};
+  return {t.ys.lo * g.ow + t.xs.lo, (t.ys.hi - 1) * g.ow + t.xs.hi};
+}
+
+/// Zeroes the elements x < xs.lo and x >= xs.hi of rows [ys.lo, ys.hi)
+/// of a P-element image: the ones a flat tap wraps. Column by column (a
+/// strided loop), since rows hold only a few of them and a memset call per
+/// row costs more than the stores.
+template <class T> void zeroWrapped(T *image, int64_t ow, const Tap &t) {
+  auto zeroColumn = [&](int64_t x) {
+    for (int64_t y = t.ys.lo; y < t.ys.hi; ++y)
+      image[y * ow + x] = T(0);
+  };
+  for (int64_t x = 0; x < t.xs.lo; ++x)
+    zeroColumn(x);
+  for (int64_t x = t.xs.hi; x < ow; ++x)
+    zeroColumn(x);
+}
+
+/// std::fill without a library call for an empty range.
+template <class T> void zeroRange(T *begin, T *end) {
+  if (end > begin)
+    std::fill(begin, end, T(0));
+}
+
 /// One image's P columns of one tap row from its input channel plane.
 template <class T>
 void im2colPlane(const T *plane, const ConvGeometry &g, const Tap &t, T *dst) {
   const int64_t ow = g.ow, sw = g.sw;
+  if (flatTaps(g)) {
+    const Run run = flatRun(g, t);
+    if (run.begin == run.end) {
+      zeroRange(dst, dst + g.oh * ow);
+      return;
+    }
+    const int64_t shift = t.offY * g.w + t.offX;
+    T *__restrict d = dst;
+    zeroRange(d, d + run.begin);
+    for (int64_t q = run.begin; q < run.end; ++q)
+      d[q] = plane[q + shift];
+    zeroRange(d + run.end, d + g.oh * ow);
+    zeroWrapped(d, ow, t);
+    return;
+  }
   std::fill(dst, dst + t.ys.lo * ow, T(0));
   for (int64_t y = t.ys.lo; y < t.ys.hi; ++y) {
     T *__restrict d = dst + y * ow;
@@ -82,10 +138,22 @@ void im2colPlane(const T *plane, const ConvGeometry &g, const Tap &t, T *dst) {
 }
 
 /// plane += the input-shaped adjoint of one image's columns of one tap.
+/// The flat path first zeroes the wrapping elements of `src` (which the
+/// caller must allow: it is scratch), then adds one contiguous run.
 template <class T>
-void col2imPlane(const T *src, const ConvGeometry &g, const Tap &t, T *plane) {
+void col2imPlane(T *src, const ConvGeometry &g, const Tap &t, T *plane) {
   using M = opmath_t<T>;
   const int64_t ow = g.ow, sw = g.sw;
+  if (flatTaps(g)) {
+    const Run run = flatRun(g, t);
+    zeroWrapped(src, ow, t);
+    const int64_t shift = t.offY * g.w + t.offX;
+    const T *__restrict s = src;
+    T *__restrict d = plane;
+    for (int64_t q = run.begin; q < run.end; ++q)
+      d[q + shift] = T(M(d[q + shift]) + M(s[q]));
+    return;
+  }
   for (int64_t y = t.ys.lo; y < t.ys.hi; ++y) {
     const T *__restrict s = src + y * ow;
     T *__restrict d = plane + (y * g.sh + t.offY) * g.w;
@@ -123,7 +191,7 @@ void im2colBatch(const T *x, const ConvGeometry &g, int64_t first,
 }
 
 template <class T>
-void col2imBatch(const T *columns, const ConvGeometry &g, int64_t first,
+void col2imBatch(T *columns, const ConvGeometry &g, int64_t first,
                  int64_t count, T *x) {
   const int64_t pixels = g.pixels(), ld = count * pixels;
   const int64_t taps = g.kh * g.kw, planeSize = g.h * g.w;
@@ -180,8 +248,8 @@ void scatterPlanes(const T *src, const T *bias, int64_t rows, int64_t pixels,
 #define TCC_INSTANTIATE_CONV_COLUMNS(T)                                        \
   template void im2colBatch<T>(const T *, const ConvGeometry &, int64_t,      \
                                int64_t, T *);                                  \
-  template void col2imBatch<T>(const T *, const ConvGeometry &, int64_t,      \
-                               int64_t, T *);                                  \
+  template void col2imBatch<T>(T *, const ConvGeometry &, int64_t, int64_t,  \
+                               T *);                                           \
   template void gatherPlanes<T>(const T *, int64_t, int64_t, int64_t,         \
                                 int64_t, T *);                                 \
   template void scatterPlanes<T>(const T *, const T *, int64_t, int64_t,      \

@@ -50,9 +50,11 @@ void im2colBatch(const T *x, const ConvGeometry &g, int64_t first,
 
 /// The adjoint of im2colBatch: sets images [first, first + count) of the
 /// contiguous NCHW `x` to the sum of the column elements that read each of
-/// its elements (overwriting them: no pre-zeroed output needed).
+/// its elements (overwriting them: no pre-zeroed output needed). Column
+/// elements that read padding may be zeroed on the way (`columns` is
+/// scratch).
 template <class T>
-void col2imBatch(const T *columns, const ConvGeometry &g, int64_t first,
+void col2imBatch(T *columns, const ConvGeometry &g, int64_t first,
                  int64_t count, T *x);
 
 /// dst[r][s * P + p] = src[first + s][r][p] for s < count: planes of an

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dispatch.h"
+#include "MaxPool2x2.h"
 #include "NNUtils.h"
 
 #include "../Autograd/Record.h"
@@ -170,14 +171,27 @@ void maxPoolInteriorPlane(const T *plane, const Pool2d &p, T *out,
         for (int64_t j = i == 0 ? 1 : 0; j < kw; ++j) {
           const int64_t at = origin + i * w + j;
           const M v = M(plane[at]);
-          if (v > bestVal || v != v) {
-            bestVal = v;
-            best = at;
-          }
+          // Branch-free (random data makes the choice unpredictable): the
+          // index moves by arithmetic, the value is reloaded from it.
+          const int64_t take = int64_t((v > bestVal) | (v != v));
+          best += take * (at - best);
+          bestVal = M(plane[best]);
         }
       out[y * p.ow + x] = T(bestVal);
       indices[y * p.ow + x] = best;
     }
+}
+
+/// The vectorized 2x2 / stride 2 kernel where there is one (float32 with
+/// AVX-512); false when the caller must run its own loops.
+inline bool maxPool2x2Vectorized(const float *x, int64_t planes,
+                                 const Pool2d &p, float *out,
+                                 int64_t *indices) {
+  return maxPool2x2Float(x, planes, p.h, p.w, p.oh, p.ow, out, indices);
+}
+template <class T>
+bool maxPool2x2Vectorized(const T *, int64_t, const Pool2d &, T *, int64_t *) {
+  return false;
 }
 
 /// Max pooling of one plane, any geometry.
@@ -231,6 +245,10 @@ std::vector<Tensor> maxPoolKernel(const Tensor &self, const Pool2d &p) {
     int64_t *ip = dataOf<int64_t>(idx);
     int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, outPlane));
     parallelFor(0, p.planes, grain, [&](int64_t b, int64_t e) {
+      if (interior && twoByTwo && p.stride[0] == 2 && p.stride[1] == 2 &&
+          maxPool2x2Vectorized(xp + b * p.h * p.w, e - b, p, op + b * outPlane,
+                               ip + b * outPlane))
+        return;
       for (int64_t pl = b; pl < e; ++pl) {
         const T *plane = xp + pl * p.h * p.w;
         T *o = op + pl * outPlane;
