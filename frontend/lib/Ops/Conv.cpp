@@ -362,6 +362,12 @@ Tensor convWeightGrad(const Tensor &input, const Tensor &grad,
       });
 }
 
+/// The bias gradient of a convolution: the output gradient summed over
+/// images and pixels, as two reductions of adjacent dims (pixels, then
+/// images) that read it in place; one over dims {0, 2, 3} would first copy
+/// it into a permuted layout.
+Tensor biasGrad(const Tensor &go) { return go.sum({2, 3}).sum(0); }
+
 struct ConvArgs {
   DimVector stride, padding, dilation;
   int64_t groups;
@@ -473,7 +479,7 @@ Tensor conv2dBatched(const Tensor &input, const Tensor &weight,
               if (n.needs_input_grad(1))
                 r[1] = convWeightGrad(n.unpack(sx), go, g, columns);
               if (n.needs_input_grad(2))
-                r[2] = go.sum({0, 2, 3});
+                r[2] = biasGrad(go);
               return r;
             };
       },
@@ -548,7 +554,7 @@ Tensor convTranspose2dBatched(const Tensor &input, const Tensor &weight,
               if (n.needs_input_grad(1))
                 r[1] = convWeightGrad(go, n.unpack(sx), g);
               if (n.needs_input_grad(2))
-                r[2] = go.sum({0, 2, 3});
+                r[2] = biasGrad(go);
               return r;
             };
       },
