@@ -209,7 +209,7 @@ Tensor convTranspose2dKernel(const Tensor &input, const Tensor &weight,
   if (kdim == 0 || og == 0) {
     out.zero_();
   } else {
-    const int64_t chunk = columnsChunk(g);
+    const int64_t chunk = columnsChunk(g, kCacheColumnsBudget);
     Tensor wt = scratch(g.groups * kdim * og, input.dtype());
     Tensor planes = scratch(g.o * chunk * pixels, input.dtype());
     Tensor columns = scratch(g.columnRows() * chunk * pixels, input.dtype());

@@ -169,9 +169,9 @@ void col2imPlane(T *src, const ConvGeometry &g, const Tap &t, T *plane) {
 
 } // namespace
 
-int64_t columnsChunk(const ConvGeometry &g) {
+int64_t columnsChunk(const ConvGeometry &g, int64_t budget) {
   int64_t perImage = std::max<int64_t>(1, g.columnRows() * g.pixels());
-  return std::max<int64_t>(1, std::min(g.n, kColumnsBudget / perImage));
+  return std::max<int64_t>(1, std::min(g.n, budget / perImage));
 }
 
 template <class T>

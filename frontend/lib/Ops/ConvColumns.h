@@ -37,9 +37,13 @@ struct ConvGeometry {
 /// Most column elements one chunk of images may hold: 16 MiB of float.
 constexpr int64_t kColumnsBudget = int64_t(1) << 22;
 
-/// Images per chunk so that a chunk's columns fit kColumnsBudget (at least
-/// one image).
-int64_t columnsChunk(const ConvGeometry &g);
+/// Column elements a chunk of the input gradient holds: 256 KiB of float,
+/// so the GEMM's output is still in L2 when col2im reads it.
+constexpr int64_t kCacheColumnsBudget = int64_t(1) << 16;
+
+/// Images per chunk so that a chunk's columns fit `budget` elements (at
+/// least one image).
+int64_t columnsChunk(const ConvGeometry &g, int64_t budget = kColumnsBudget);
 
 /// Writes the columns of images [first, first + count) of the contiguous
 /// NCHW input `x` (all groups): columns[row][s * P + p], row-major with
