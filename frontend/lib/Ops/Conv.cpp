@@ -141,7 +141,7 @@ void conv2dColumnsKernel(const Tensor &x, const Tensor &w, const Tensor &b,
   const int64_t chunk = keepColumns ? g.n : columnsChunk(g);
   const int64_t pixels = g.pixels(), kdim = g.kdim(), og = g.og();
   Tensor columns = scratch(g.columnRows() * chunk * pixels, x.dtype());
-  Tensor product = scratch(g.o * chunk * pixels, x.dtype());
+  Tensor product = scratch(chunk > 1 ? g.o * chunk * pixels : 0, x.dtype());
   TCC_DISPATCH_FLOATING_TYPES(x.dtype(), "conv2d", [&] {
     using T = scalar_t;
     const T *xp = dataOf<T>(x), *wp = dataOf<T>(w);
@@ -150,11 +150,16 @@ void conv2dColumnsKernel(const Tensor &x, const Tensor &w, const Tensor &b,
     for (int64_t first = 0; first < g.n; first += chunk) {
       const int64_t count = std::min(chunk, g.n - first), ld = count * pixels;
       im2colBatch(xp, g, first, count, cp);
+      // One image's product is its output already; more are interleaved.
+      T *target = count == 1 ? dataOf<T>(out) + first * g.o * pixels : pp;
       for (int64_t grp = 0; grp < g.groups; ++grp)
         gemmRowMajor<T>(og, ld, kdim, wp + grp * og * kdim, kdim,
-                        cp + grp * kdim * ld, ld, pp + grp * og * ld, ld,
+                        cp + grp * kdim * ld, ld, target + grp * og * ld, ld,
                         false);
-      scatterPlanes(pp, bp, g.o, pixels, first, count, dataOf<T>(out));
+      if (count > 1)
+        scatterPlanes(pp, bp, g.o, pixels, first, count, dataOf<T>(out));
+      else if (bp)
+        addBias(target, bp, 1, g.o, pixels);
     }
   });
   if (keepColumns)
@@ -211,7 +216,8 @@ Tensor convTranspose2dKernel(const Tensor &input, const Tensor &weight,
   } else {
     const int64_t chunk = columnsChunk(g, kCacheColumnsBudget);
     Tensor wt = scratch(g.groups * kdim * og, input.dtype());
-    Tensor planes = scratch(g.o * chunk * pixels, input.dtype());
+    Tensor planes =
+        scratch(chunk > 1 ? g.o * chunk * pixels : 0, input.dtype());
     Tensor columns = scratch(g.columnRows() * chunk * pixels, input.dtype());
     TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv_transpose2d", [&] {
       using T = scalar_t;
@@ -226,11 +232,12 @@ Tensor convTranspose2dKernel(const Tensor &input, const Tensor &weight,
       for (int64_t first = 0; first < g.n; first += chunk) {
         const int64_t count = std::min(chunk, g.n - first),
                       ld = count * pixels;
-        gatherPlanes(dataOf<T>(x), g.o, pixels, first, count, pp);
+        const T *planesOf =
+            gatherPlanes(dataOf<T>(x), g.o, pixels, first, count, pp);
         for (int64_t grp = 0; grp < g.groups; ++grp)
           gemmRowMajor<T>(kdim, ld, og, wtp + grp * kdim * og, og,
-                          pp + grp * og * ld, ld, cp + grp * kdim * ld, ld,
-                          false);
+                          planesOf + grp * og * ld, ld, cp + grp * kdim * ld,
+                          ld, false);
         col2imBatch(cp, g, first, count, dataOf<T>(out));
       }
     });
@@ -302,7 +309,7 @@ Tensor weightGradKernel(const Tensor &input, const Tensor &grad,
   Tensor cols = columns.defined()
                     ? columns
                     : scratch(g.columnRows() * chunk * pixels, input.dtype());
-  Tensor planes = scratch(g.o * chunk * pixels, input.dtype());
+  Tensor planes = scratch(chunk > 1 ? g.o * chunk * pixels : 0, input.dtype());
   Tensor transposedOut = scratch(g.o * kdim, input.dtype());
   TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv2d_weight_grad", [&] {
     using T = scalar_t;
@@ -313,11 +320,12 @@ Tensor weightGradKernel(const Tensor &input, const Tensor &grad,
       const int64_t count = std::min(chunk, g.n - first), ld = count * pixels;
       if (!columns.defined())
         im2colBatch(dataOf<T>(x), g, first, count, cp);
-      gatherPlanes(dataOf<T>(go), g.o, pixels, first, count, pp);
+      const T *planesOf =
+          gatherPlanes(dataOf<T>(go), g.o, pixels, first, count, pp);
       for (int64_t grp = 0; grp < g.groups; ++grp)
         gemmTransposedB<T>(kdim, og, ld, cp + grp * kdim * ld,
-                           pp + grp * og * ld, tp + grp * kdim * og, first > 0,
-                           transposed);
+                           planesOf + grp * og * ld, tp + grp * kdim * og,
+                           first > 0, transposed);
     }
     for (int64_t grp = 0; grp < g.groups; ++grp)
       for (int64_t oc = 0; oc < og; ++oc)

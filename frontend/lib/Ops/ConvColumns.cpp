@@ -212,8 +212,10 @@ void col2imBatch(T *columns, const ConvGeometry &g, int64_t first,
 }
 
 template <class T>
-void gatherPlanes(const T *src, int64_t rows, int64_t pixels, int64_t first,
-                  int64_t count, T *dst) {
+const T *gatherPlanes(const T *src, int64_t rows, int64_t pixels,
+                      int64_t first, int64_t count, T *dst) {
+  if (count == 1)
+    return src + first * rows * pixels;
   const int64_t ld = count * pixels;
   parallelFor(0, rows, grainFor(ld), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r)
@@ -222,6 +224,7 @@ void gatherPlanes(const T *src, int64_t rows, int64_t pixels, int64_t first,
         std::copy(from, from + pixels, dst + r * ld + s * pixels);
       }
   });
+  return dst;
 }
 
 template <class T>
@@ -250,8 +253,8 @@ void scatterPlanes(const T *src, const T *bias, int64_t rows, int64_t pixels,
                                int64_t, T *);                                  \
   template void col2imBatch<T>(T *, const ConvGeometry &, int64_t, int64_t,  \
                                T *);                                           \
-  template void gatherPlanes<T>(const T *, int64_t, int64_t, int64_t,         \
-                                int64_t, T *);                                 \
+  template const T *gatherPlanes<T>(const T *, int64_t, int64_t, int64_t,    \
+                                     int64_t, T *);                            \
   template void scatterPlanes<T>(const T *, const T *, int64_t, int64_t,      \
                                  int64_t, int64_t, T *);
 TCC_INSTANTIATE_CONV_COLUMNS(float)
