@@ -87,9 +87,9 @@ std::pair<double, double> epochSeconds(Net &net, const torch::Tensor &x,
       adam.step();
     }
     if (epoch > 0) { // the first epoch warms caches and allocators
-      wall.push_back(std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - t0)
-                         .count());
+      wall.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+              .count());
       cpu.push_back(cpuSeconds() - c0);
     }
   }

@@ -174,26 +174,26 @@ enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
 /// 0, a scalar loop).
 template <Cmp C>
 Tensor compareWith(const Tensor &a, const Tensor &b, const char *name) {
-  return binaryElementwise(
-      Tensor(), a, b, boolConfig(name), Types::All, [](auto tag) {
-        using T = typename decltype(tag)::type;
-        using M = opmath_t<T>;
-        return [](T x, T y) -> bool {
-          M mx = M(x), my = M(y);
-          if constexpr (C == Cmp::Eq)
-            return mx == my;
-          else if constexpr (C == Cmp::Ne)
-            return mx != my;
-          else if constexpr (C == Cmp::Lt)
-            return mx < my;
-          else if constexpr (C == Cmp::Le)
-            return mx <= my;
-          else if constexpr (C == Cmp::Gt)
-            return mx > my;
-          else
-            return mx >= my;
-        };
-      });
+  return binaryElementwise(Tensor(), a, b, boolConfig(name), Types::All,
+                           [](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             using M = opmath_t<T>;
+                             return [](T x, T y) -> bool {
+                               M mx = M(x), my = M(y);
+                               if constexpr (C == Cmp::Eq)
+                                 return mx == my;
+                               else if constexpr (C == Cmp::Ne)
+                                 return mx != my;
+                               else if constexpr (C == Cmp::Lt)
+                                 return mx < my;
+                               else if constexpr (C == Cmp::Le)
+                                 return mx <= my;
+                               else if constexpr (C == Cmp::Gt)
+                                 return mx > my;
+                               else
+                                 return mx >= my;
+                             };
+                           });
 }
 
 Tensor compareKernel(const Tensor &a, const Tensor &b, Cmp c,

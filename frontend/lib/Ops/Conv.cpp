@@ -222,16 +222,14 @@ Tensor convTranspose2dKernel(const Tensor &input, const Tensor &weight,
     TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv_transpose2d", [&] {
       using T = scalar_t;
       const T *wp = dataOf<T>(w);
-      T *wtp = dataOf<T>(wt), *pp = dataOf<T>(planes),
-        *cp = dataOf<T>(columns);
+      T *wtp = dataOf<T>(wt), *pp = dataOf<T>(planes), *cp = dataOf<T>(columns);
       // W_g^T [kdim, og] per group, contiguous.
       for (int64_t grp = 0; grp < g.groups; ++grp)
         for (int64_t oc = 0; oc < og; ++oc)
           for (int64_t kk = 0; kk < kdim; ++kk)
             wtp[(grp * kdim + kk) * og + oc] = wp[(grp * og + oc) * kdim + kk];
       for (int64_t first = 0; first < g.n; first += chunk) {
-        const int64_t count = std::min(chunk, g.n - first),
-                      ld = count * pixels;
+        const int64_t count = std::min(chunk, g.n - first), ld = count * pixels;
         const T *planesOf =
             gatherPlanes(dataOf<T>(x), g.o, pixels, first, count, pp);
         for (int64_t grp = 0; grp < g.groups; ++grp)
@@ -463,33 +461,32 @@ Tensor conv2dBatched(const Tensor &input, const Tensor &weight,
   // Training: the weight gradient will need the input's columns, so the
   // forward keeps the ones it builds (when they fit the budget).
   Tensor columns;
-  bool keep = GradMode::is_enabled() && weight.requires_grad() &&
-              keepsColumns(g);
+  bool keep =
+      GradMode::is_enabled() && weight.requires_grad() && keepsColumns(g);
   return recordOp(
       kConv2d, {input, weight, bias},
       [&] {
         return conv2dKernel(input, weight, bias, g, keep ? &columns : nullptr);
       },
       [&](const Tensor &) -> FunctionNode::Formula {
-        return
-            [sx = SavedVariable(input, false),
-             sw = SavedVariable(weight, false), g,
-             columns](FunctionNode &n,
-                      const variable_list &grads) -> variable_list {
-              variable_list r(3);
-              const Tensor &go = grads[0];
-              if (n.needs_input_grad(0)) {
-                auto [oph, opw] = restoringOutputPadding(g);
-                r[0] = conv_transpose2d(go, n.unpack(sw), std::nullopt,
-                                        {g.sh, g.sw}, {g.ph, g.pw}, {oph, opw},
-                                        g.groups, {g.dh, g.dw});
-              }
-              if (n.needs_input_grad(1))
-                r[1] = convWeightGrad(n.unpack(sx), go, g, columns);
-              if (n.needs_input_grad(2))
-                r[2] = biasGrad(go);
-              return r;
-            };
+        return [sx = SavedVariable(input, false),
+                sw = SavedVariable(weight, false), g,
+                columns](FunctionNode &n,
+                         const variable_list &grads) -> variable_list {
+          variable_list r(3);
+          const Tensor &go = grads[0];
+          if (n.needs_input_grad(0)) {
+            auto [oph, opw] = restoringOutputPadding(g);
+            r[0] = conv_transpose2d(go, n.unpack(sw), std::nullopt,
+                                    {g.sh, g.sw}, {g.ph, g.pw}, {oph, opw},
+                                    g.groups, {g.dh, g.dw});
+          }
+          if (n.needs_input_grad(1))
+            r[1] = convWeightGrad(n.unpack(sx), go, g, columns);
+          if (n.needs_input_grad(2))
+            r[2] = biasGrad(go);
+          return r;
+        };
       },
       [&] {
         return AttrList{{"stride", a.stride.vec()},

@@ -56,8 +56,8 @@ Tap tapOf(const ConvGeometry &g, int64_t i, int64_t j) {
 }
 
 int64_t grainFor(int64_t elementsPerItem) {
-  return std::max<int64_t>(1,
-                           kTaskElements / std::max<int64_t>(1, elementsPerItem));
+  return std::max<int64_t>(1, kTaskElements /
+                                  std::max<int64_t>(1, elementsPerItem));
 }
 
 /// Whether output row y of a tap reads input row y + offY at columns
@@ -212,8 +212,8 @@ void col2imBatch(T *columns, const ConvGeometry &g, int64_t first,
 }
 
 template <class T>
-const T *gatherPlanes(const T *src, int64_t rows, int64_t pixels,
-                      int64_t first, int64_t count, T *dst) {
+const T *gatherPlanes(const T *src, int64_t rows, int64_t pixels, int64_t first,
+                      int64_t count, T *dst) {
   if (count == 1)
     return src + first * rows * pixels;
   const int64_t ld = count * pixels;
@@ -249,13 +249,13 @@ void scatterPlanes(const T *src, const T *bias, int64_t rows, int64_t pixels,
 }
 
 #define TCC_INSTANTIATE_CONV_COLUMNS(T)                                        \
-  template void im2colBatch<T>(const T *, const ConvGeometry &, int64_t,      \
+  template void im2colBatch<T>(const T *, const ConvGeometry &, int64_t,       \
                                int64_t, T *);                                  \
-  template void col2imBatch<T>(T *, const ConvGeometry &, int64_t, int64_t,  \
+  template void col2imBatch<T>(T *, const ConvGeometry &, int64_t, int64_t,    \
                                T *);                                           \
-  template const T *gatherPlanes<T>(const T *, int64_t, int64_t, int64_t,    \
-                                     int64_t, T *);                            \
-  template void scatterPlanes<T>(const T *, const T *, int64_t, int64_t,      \
+  template const T *gatherPlanes<T>(const T *, int64_t, int64_t, int64_t,      \
+                                    int64_t, T *);                             \
+  template void scatterPlanes<T>(const T *, const T *, int64_t, int64_t,       \
                                  int64_t, int64_t, T *);
 TCC_INSTANTIATE_CONV_COLUMNS(float)
 TCC_INSTANTIATE_CONV_COLUMNS(double)

@@ -65,8 +65,8 @@ void col2imBatch(T *columns, const ConvGeometry &g, int64_t first,
 /// matrix m[r][s * P + p] = src[first + s][r][p] for s < count, written to
 /// `scratch`, or, for a single image, that image in place.
 template <class T>
-const T *gatherPlanes(const T *src, int64_t rows, int64_t pixels,
-                      int64_t first, int64_t count, T *scratch);
+const T *gatherPlanes(const T *src, int64_t rows, int64_t pixels, int64_t first,
+                      int64_t count, T *scratch);
 
 /// The inverse: dst[first + s][r][p] = src[r][s * P + p] (+ bias[r] when
 /// bias is not null).

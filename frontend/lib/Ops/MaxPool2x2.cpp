@@ -18,8 +18,8 @@ namespace {
 TCC_TARGET_AVX512 inline void splitRow(const float *row, __mmask16 lo,
                                        __mmask16 hi, __m512 &even,
                                        __m512 &odd) {
-  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
-                                          20, 22, 24, 26, 28, 30);
+  const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                          22, 24, 26, 28, 30);
   const __m512i odds = _mm512_add_epi32(evens, _mm512_set1_epi32(1));
   __m512 a = _mm512_maskz_loadu_ps(lo, row);
   __m512 b = _mm512_maskz_loadu_ps(hi, row + 16);
@@ -58,8 +58,8 @@ TCC_TARGET_AVX512 void maxPoolRowAvx512(const float *row0, const float *row1,
   consider(v3, int32_t(w + 1), best, at);
   _mm512_mask_storeu_ps(out, lanes, best);
   // index = base + 2 * lane + offset, in 64 bits.
-  const __m512i lane2 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
-                                          20, 22, 24, 26, 28, 30);
+  const __m512i lane2 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                          22, 24, 26, 28, 30);
   const __m512i rel = _mm512_add_epi32(lane2, at);
   const __m512i base64 = _mm512_set1_epi64(base);
   __m512i first = _mm512_add_epi64(
@@ -82,8 +82,8 @@ TCC_TARGET_AVX512 void maxPoolPlanesAvx512(const float *input, int64_t planes,
       int64_t *i = indices + (p * oh + y) * ow;
       for (int64_t x = 0; x < ow; x += 16) {
         const int64_t count = ow - x < 16 ? ow - x : 16;
-        maxPoolRowAvx512(row0 + 2 * x, row0 + w + 2 * x, w,
-                         2 * y * w + 2 * x, count, o + x, i + x);
+        maxPoolRowAvx512(row0 + 2 * x, row0 + w + 2 * x, w, 2 * y * w + 2 * x,
+                         count, o + x, i + x);
       }
     }
   }

@@ -232,10 +232,10 @@ std::vector<Tensor> maxPoolKernel(const Tensor &self, const Pool2d &p) {
   Tensor x = contiguousCopyIfNeeded(self);
   Tensor out = makeEmpty(p.outSizes, self.dtype());
   Tensor idx = makeEmpty(p.outSizes, kLong);
-  const bool interior =
-      p.padding[0] == 0 && p.padding[1] == 0 && p.dilation[0] == 1 &&
-      p.dilation[1] == 1 && (p.oh - 1) * p.stride[0] + p.kernel[0] <= p.h &&
-      (p.ow - 1) * p.stride[1] + p.kernel[1] <= p.w;
+  const bool interior = p.padding[0] == 0 && p.padding[1] == 0 &&
+                        p.dilation[0] == 1 && p.dilation[1] == 1 &&
+                        (p.oh - 1) * p.stride[0] + p.kernel[0] <= p.h &&
+                        (p.ow - 1) * p.stride[1] + p.kernel[1] <= p.w;
   const bool twoByTwo = p.kernel[0] == 2 && p.kernel[1] == 2;
   const int64_t outPlane = p.oh * p.ow;
   TCC_DISPATCH_FLOATING_TYPES(self.dtype(), "max_pool2d", [&] {

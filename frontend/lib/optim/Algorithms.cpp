@@ -65,9 +65,8 @@ template <class O> void checkAdamOptions(const O &o) {
 /// them (and no FMA contraction in this library), so the results are
 /// bitwise those of the ops, without ten dispatches and memory passes.
 template <class T>
-void adamFused(T *p, const T *g, T *m, T *v, int64_t n, double lr,
-               double beta1, double beta2, double eps, double bc1,
-               double bc2) {
+void adamFused(T *p, const T *g, T *m, T *v, int64_t n, double lr, double beta1,
+               double beta2, double eps, double bc1, double bc2) {
   const T b1 = T(beta1), c1 = T(1 - beta1), b2 = T(beta2), c2 = T(1 - beta2);
   const T root2 = T(std::sqrt(bc2)), e = T(eps), step = T(-(lr / bc1));
   for (int64_t i = 0; i < n; ++i) {

@@ -150,8 +150,8 @@ void expectTrainingStepMatchesNaive(const Tensor &x, const Tensor &w,
                                     double tol) {
   Tensor xs = x.clone().requires_grad_(), ws = w.clone().requires_grad_(),
          bs = b.clone().requires_grad_();
-  Tensor y = conv2d(xs, ws, bs, {c.sh, c.sw}, {c.ph, c.pw}, {c.dh, c.dw},
-                    c.groups);
+  Tensor y =
+      conv2d(xs, ws, bs, {c.sh, c.sw}, {c.ph, c.pw}, {c.dh, c.dw}, c.groups);
   int64_t oh, ow;
   std::vector<double> ref = naiveConv2d(x, w, b, c, oh, ow);
   EXPECT_TENSOR(y, {x.size(0), w.size(0), oh, ow}, ref, tol);
@@ -159,10 +159,9 @@ void expectTrainingStepMatchesNaive(const Tensor &x, const Tensor &w,
   y.backward(go);
   EXPECT_TENSOR(ws.grad(), w.sizes().vec(),
                 naiveWeightGrad(x, go, w.size(2), w.size(3), c), tol);
-  EXPECT_TENSOR(xs.grad(), x.sizes().vec(),
-                naiveInputGrad(go, w, x.sizes(), c), tol);
-  EXPECT_TENSOR(bs.grad(), {w.size(0)}, test::values(go.sum({0, 2, 3})),
+  EXPECT_TENSOR(xs.grad(), x.sizes().vec(), naiveInputGrad(go, w, x.sizes(), c),
                 tol);
+  EXPECT_TENSOR(bs.grad(), {w.size(0)}, test::values(go.sum({0, 2, 3})), tol);
 }
 
 Tensor conv2dWith(const Tensor &x, const Tensor &w, const Tensor &b,
@@ -352,9 +351,9 @@ TEST(ConvTest, TrainingStepMatchesNaiveReferences) {
       Tensor x = randn({3, 4, 7, 9}, dt);
       Tensor w = randn({c.groups == 4 ? 4 : 6, 4 / c.groups, 3, 2}, dt);
       Tensor b = randn({w.size(0)}, dt);
-      SCOPED_TRACE(::testing::Message() << "groups " << c.groups << " stride "
-                                        << c.sh << "," << c.sw << " dtype "
-                                        << dt);
+      SCOPED_TRACE(::testing::Message()
+                   << "groups " << c.groups << " stride " << c.sh << "," << c.sw
+                   << " dtype " << dt);
       expectTrainingStepMatchesNaive(x, w, b, c, dt == kFloat ? 1e-4 : 1e-12);
     }
   // 1x1, and a kernel as large as the padded input.
@@ -400,8 +399,8 @@ TEST(ConvTest, ConvTranspose2dGradientsMatchNaiveReferences) {
   cases[1].oph = 1;
   for (const Conv &c : cases)
     for (ScalarType dt : {kFloat, kDouble}) {
-      SCOPED_TRACE(::testing::Message() << "groups " << c.groups << " dtype "
-                                        << dt);
+      SCOPED_TRACE(::testing::Message()
+                   << "groups " << c.groups << " dtype " << dt);
       Tensor x = randn({3, 4, 5, 4}, dt).requires_grad_();
       Tensor w = randn({4, 3, 3, 2}, dt).requires_grad_();
       Tensor y = convTransposeWith(x, w, Tensor(), c);

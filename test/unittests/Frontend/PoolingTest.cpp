@@ -145,10 +145,9 @@ TEST(PoolingTest, HandComputed) {
   Tensor n = tensor({1.0, NAN, 3.0, 2.0}).view({1, 1, 2, 2});
   EXPECT_TRUE(std::isnan(max_pool2d(n, 2).item<double>()));
   Tensor nn = tensor({1.0, NAN, NAN, 7.0}).view({1, 1, 2, 2});
-  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 2)), {1, 1, 1, 1},
-                {2});
-  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 3, 1, 1)),
-                {1, 1, 2, 2}, {2, 2, 2, 2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 2)), {1, 1, 1, 1}, {2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 3, 1, 1)), {1, 1, 2, 2},
+                {2, 2, 2, 2});
   // Ties keep the first maximum.
   Tensor tie = tensor({4.0, 4.0, 1.0, 4.0}).view({1, 1, 2, 2});
   EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(tie, 2)), {1, 1, 1, 1},

@@ -141,9 +141,9 @@ TEST(AdamTest, Float32StepIsBitwiseTheOpByOpUpdate) {
   manual_seed(5);
   Tensor p = randn({1003}).requires_grad_();
   Tensor ref = p.detach().clone(), m = zeros({1003}), v = zeros({1003});
-  optim::Adam adam({p}, optim::AdamOptions(0.01)
-                            .betas(std::make_tuple(0.8, 0.95))
-                            .eps(1e-6));
+  optim::Adam adam(
+      {p},
+      optim::AdamOptions(0.01).betas(std::make_tuple(0.8, 0.95)).eps(1e-6));
   for (int t = 1; t <= 3; ++t) {
     Tensor g = randn({1003}) * 3;
     p.mutable_grad() = g;
