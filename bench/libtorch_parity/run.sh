@@ -8,8 +8,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-build=${1:-$root/build}
+# Absolute paths: CMake resolves a relative -DTorch_DIR against the build
+# tree, misses tcc's package and silently falls back to the system libtorch.
+build=$(cd "${1:-$root/build}" && pwd)
 work=${2:-$build/libtorch-parity}
+mkdir -p "$work" && work=$(cd "$work" && pwd)
 torch_dir=$(dirname "$(find /usr/lib /usr/share -name TorchConfig.cmake \
                        -path '*Torch*' 2>/dev/null | grep -v tcc | head -1)")
 if [ ! -f "$torch_dir/TorchConfig.cmake" ]; then
@@ -26,6 +29,11 @@ cmake -S "$here" -B "$work/libtorch" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DTorch_DIR="$torch_dir" >/dev/null
 cmake --build "$work/tcc" >/dev/null
 cmake --build "$work/libtorch" >/dev/null
+# The tcc build must not have found a real libtorch.
+if ldd "$work/tcc/parity" | grep -q 'libtorch\|libc10'; then
+  echo "the tcc build of $here links a real libtorch: check Torch_DIR" >&2
+  exit 1
+fi
 (cd "$work" && tcc/parity > tcc.txt && libtorch/parity > libtorch.txt)
 if diff -u "$work/libtorch.txt" "$work/tcc.txt"; then
   echo "parity: $(wc -l < "$work/tcc.txt") lines, identical (libtorch $torch_dir)"
@@ -42,8 +50,11 @@ for round in 1 2; do
     "$work/$lib/frontend_bench"
   done
 done
+# N threads means N for OpenBLAS too (libtorch's linear layers run there,
+# on its own pool otherwise), and idle OpenMP threads wait passively.
 for threads in 1 2; do
-  for lib in libtorch tcc tcc libtorch; do
-    echo "== $lib: $("$work/$lib/train_bench" "$threads")"
+  for lib in libtorch tcc tcc libtorch libtorch tcc; do
+    echo "== $lib: $(OMP_WAIT_POLICY=PASSIVE OPENBLAS_NUM_THREADS=$threads \
+                     "$work/$lib/train_bench" "$threads")"
   done
 done

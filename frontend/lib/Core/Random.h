@@ -1,7 +1,8 @@
 //===- Random.h - The global random generator -----------------------------===//
 //
-// One generator for every random op: std::mt19937_64 seeded by
-// manual_seed (default seed 67280421310721, PyTorch's). Uniform floats take
+// One generator for every random op: MT19937-64 (Mt19937.h, the stream of
+// std::mt19937_64) seeded by manual_seed (default seed 67280421310721,
+// PyTorch's). Uniform floats take
 // the top 24 (float) or 53 (double) bits of a draw; normals use Box-Muller on
 // two uniforms; integers take a draw modulo the range. PyTorch's streams are
 // not reproduced; tcc's are stable across runs and platforms.
@@ -11,9 +12,10 @@
 #ifndef TCC_LIB_CORE_RANDOM_H
 #define TCC_LIB_CORE_RANDOM_H
 
+#include "Mt19937.h"
+
 #include <cstdint>
 #include <mutex>
-#include <random>
 #include <sstream>
 #include <string>
 
@@ -25,7 +27,13 @@ public:
   /// Locks the generator for a batch of draws.
   std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mu_); }
   uint64_t next() { return engine_(); }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }
+  /// out[0, count) = the next `count` draws of next() (faster in bulk).
+  void fill(uint64_t *out, int64_t count) { engine_.fill(out, count); }
+  /// The uniform double in [0, 1) that uniform() makes of a draw.
+  static double toUniform(uint64_t draw) {
+    return double(draw >> 11) * 0x1.0p-53;
+  }
+  double uniform() { return toUniform(next()); }
   float uniformFloat() { return float(next() >> 40) * 0x1.0p-24f; }
   void seed(uint64_t s) { engine_.seed(s); }
   /// The engine's state as text, and back (training checkpoints).
@@ -36,7 +44,7 @@ public:
   }
   bool setState(const std::string &text) {
     std::istringstream is(text);
-    std::mt19937_64 engine;
+    Mt19937_64 engine;
     if (!(is >> engine))
       return false;
     engine_ = engine;
@@ -45,7 +53,7 @@ public:
 
 private:
   std::mutex mu_;
-  std::mt19937_64 engine_{67280421310721ull};
+  Mt19937_64 engine_{67280421310721ull};
 };
 
 Generator &globalGenerator();

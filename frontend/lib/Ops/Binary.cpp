@@ -168,31 +168,51 @@ template <bool IsMax> Tensor minMaxKernel(const Tensor &a, const Tensor &b) {
 }
 
 enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
+
+/// The comparison is a template argument so that each loop compares one
+/// way and vectorizes (a switch per element kept relu's backward mask, x >
+/// 0, a scalar loop).
+template <Cmp C>
+Tensor compareWith(const Tensor &a, const Tensor &b, const char *name) {
+  return binaryElementwise(Tensor(), a, b, boolConfig(name), Types::All,
+                           [](auto tag) {
+                             using T = typename decltype(tag)::type;
+                             using M = opmath_t<T>;
+                             return [](T x, T y) -> bool {
+                               M mx = M(x), my = M(y);
+                               if constexpr (C == Cmp::Eq)
+                                 return mx == my;
+                               else if constexpr (C == Cmp::Ne)
+                                 return mx != my;
+                               else if constexpr (C == Cmp::Lt)
+                                 return mx < my;
+                               else if constexpr (C == Cmp::Le)
+                                 return mx <= my;
+                               else if constexpr (C == Cmp::Gt)
+                                 return mx > my;
+                               else
+                                 return mx >= my;
+                             };
+                           });
+}
+
 Tensor compareKernel(const Tensor &a, const Tensor &b, Cmp c,
                      const char *name) {
-  return binaryElementwise(
-      Tensor(), a, b, boolConfig(name), Types::All, [c](auto tag) {
-        using T = typename decltype(tag)::type;
-        using M = opmath_t<T>;
-        return [c](T x, T y) -> bool {
-          M mx = M(x), my = M(y);
-          switch (c) {
-          case Cmp::Eq:
-            return mx == my;
-          case Cmp::Ne:
-            return mx != my;
-          case Cmp::Lt:
-            return mx < my;
-          case Cmp::Le:
-            return mx <= my;
-          case Cmp::Gt:
-            return mx > my;
-          case Cmp::Ge:
-            break;
-          }
-          return mx >= my;
-        };
-      });
+  switch (c) {
+  case Cmp::Eq:
+    return compareWith<Cmp::Eq>(a, b, name);
+  case Cmp::Ne:
+    return compareWith<Cmp::Ne>(a, b, name);
+  case Cmp::Lt:
+    return compareWith<Cmp::Lt>(a, b, name);
+  case Cmp::Le:
+    return compareWith<Cmp::Le>(a, b, name);
+  case Cmp::Gt:
+    return compareWith<Cmp::Gt>(a, b, name);
+  case Cmp::Ge:
+    break;
+  }
+  return compareWith<Cmp::Ge>(a, b, name);
 }
 
 enum class Logic { And, Or, Xor };

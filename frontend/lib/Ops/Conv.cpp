@@ -1,8 +1,13 @@
 //===- Conv.cpp - conv2d, conv_transpose2d, conv1d ------------------------===//
 //
-// conv2d: float32 runs the runtime's tcc_conv2d (bias fused in its
-// epilogue); other dtypes run im2col + GEMM per sample and group.
-// conv_transpose2d: GEMM (W^T x) then col2im, in every dtype.
+// conv2d: float32 at inference runs the runtime's tcc_conv2d (implicit
+// GEMM, bias fused in its epilogue). Training (the weight needs a
+// gradient) and other dtypes run the columns path of ConvColumns.h: im2col
+// of a chunk of images, then one GEMM per group; in training the columns of
+// the batch are kept for the weight gradient, which then is one GEMM per
+// group with no im2col of its own.
+// conv_transpose2d: GEMM (W^T x) then col2im, per chunk of images, in
+// every dtype.
 //
 // The backward formulas are recorded ops, so they differentiate again:
 // d(input) of conv2d is conv_transpose2d of the gradient, d(weight) is
@@ -11,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvColumns.h"
 #include "Dispatch.h"
 #include "NNUtils.h"
 #include "TensorIterator.h"
@@ -59,65 +65,6 @@ void registerConvOps() {
 }
 
 namespace {
-
-/// Sizes of one convolution, named as in conv2d (for conv_transpose2d,
-/// "input" is the conv2d output it maps from and "out" the conv2d input).
-struct ConvGeometry {
-  int64_t n, c, h, w; // conv2d input
-  int64_t o, oh, ow;  // conv2d output
-  int64_t kh, kw;     // kernel
-  int64_t sh, sw, ph, pw, dh, dw, groups;
-  int64_t cg() const { return c / groups; }
-  int64_t og() const { return o / groups; }
-  int64_t kdim() const { return cg() * kh * kw; }
-};
-
-/// columns[(c * kh + i) * kw + j][oh * OW + ow] = x[c][ih][iw] (0 outside),
-/// for one sample and group; x points at its first channel.
-template <class T> void im2col(const T *x, const ConvGeometry &g, T *columns) {
-  int64_t pixels = g.oh * g.ow;
-  for (int64_t c = 0; c < g.cg(); ++c)
-    for (int64_t i = 0; i < g.kh; ++i)
-      for (int64_t j = 0; j < g.kw; ++j) {
-        T *row = columns + ((c * g.kh + i) * g.kw + j) * pixels;
-        const T *plane = x + c * g.h * g.w;
-        for (int64_t y = 0; y < g.oh; ++y) {
-          int64_t ih = y * g.sh - g.ph + i * g.dh;
-          T *dst = row + y * g.ow;
-          if (ih < 0 || ih >= g.h) {
-            std::fill(dst, dst + g.ow, T(0));
-            continue;
-          }
-          for (int64_t xo = 0; xo < g.ow; ++xo) {
-            int64_t iw = xo * g.sw - g.pw + j * g.dw;
-            dst[xo] = iw >= 0 && iw < g.w ? plane[ih * g.w + iw] : T(0);
-          }
-        }
-      }
-}
-
-/// The adjoint of im2col: x[c][ih][iw] += columns[...] (x pre-zeroed).
-template <class T> void col2im(const T *columns, const ConvGeometry &g, T *x) {
-  int64_t pixels = g.oh * g.ow;
-  for (int64_t c = 0; c < g.cg(); ++c)
-    for (int64_t i = 0; i < g.kh; ++i)
-      for (int64_t j = 0; j < g.kw; ++j) {
-        const T *row = columns + ((c * g.kh + i) * g.kw + j) * pixels;
-        T *plane = x + c * g.h * g.w;
-        for (int64_t y = 0; y < g.oh; ++y) {
-          int64_t ih = y * g.sh - g.ph + i * g.dh;
-          if (ih < 0 || ih >= g.h)
-            continue;
-          for (int64_t xo = 0; xo < g.ow; ++xo) {
-            int64_t iw = xo * g.sw - g.pw + j * g.dw;
-            if (iw >= 0 && iw < g.w) {
-              T &dst = plane[ih * g.w + iw];
-              dst = T(opmath_t<T>(dst) + opmath_t<T>(row[y * g.ow + xo]));
-            }
-          }
-        }
-      }
-}
 
 /// out[n][ch][...] += bias[ch] over `channels` planes of `pixels`.
 template <class T>
@@ -179,8 +126,59 @@ void conv2dFloatKernel(const Tensor &x, const Tensor &w, const Tensor &bias,
             "conv2d kernel failed: ", tcc_kernels_last_error());
 }
 
+/// A scratch buffer of `elements` values of `dtype` from the caching
+/// allocator (not zeroed).
+Tensor scratch(int64_t elements, ScalarType dtype) {
+  return makeEmpty({elements}, dtype);
+}
+
+/// conv2d as one GEMM per group and chunk of images over the chunk's
+/// columns (ConvColumns.h). When `keepColumns` is set, the whole batch is
+/// one chunk and its columns are returned there for the weight gradient.
+void conv2dColumnsKernel(const Tensor &x, const Tensor &w, const Tensor &b,
+                         const Tensor &out, const ConvGeometry &g,
+                         Tensor *keepColumns) {
+  const int64_t chunk = keepColumns ? g.n : columnsChunk(g);
+  const int64_t pixels = g.pixels(), kdim = g.kdim(), og = g.og();
+  Tensor columns = scratch(g.columnRows() * chunk * pixels, x.dtype());
+  Tensor product = scratch(chunk > 1 ? g.o * chunk * pixels : 0, x.dtype());
+  TCC_DISPATCH_FLOATING_TYPES(x.dtype(), "conv2d", [&] {
+    using T = scalar_t;
+    const T *xp = dataOf<T>(x), *wp = dataOf<T>(w);
+    const T *bp = b.defined() ? dataOf<T>(b) : nullptr;
+    T *cp = dataOf<T>(columns), *pp = dataOf<T>(product);
+    for (int64_t first = 0; first < g.n; first += chunk) {
+      const int64_t count = std::min(chunk, g.n - first), ld = count * pixels;
+      im2colBatch(xp, g, first, count, cp);
+      // One image's product is its output already; more are interleaved.
+      T *target = count == 1 ? dataOf<T>(out) + first * g.o * pixels : pp;
+      for (int64_t grp = 0; grp < g.groups; ++grp)
+        gemmRowMajor<T>(og, ld, kdim, wp + grp * og * kdim, kdim,
+                        cp + grp * kdim * ld, ld, target + grp * og * ld, ld,
+                        false);
+      if (count > 1)
+        scatterPlanes(pp, bp, g.o, pixels, first, count, dataOf<T>(out));
+      else if (bp)
+        addBias(target, bp, 1, g.o, pixels);
+    }
+  });
+  if (keepColumns)
+    *keepColumns = columns;
+}
+
+/// Whether conv2d should build the columns of the whole batch and keep them
+/// for the weight gradient: only while they fit the columns budget.
+bool keepsColumns(const ConvGeometry &g) {
+  return g.n > 0 && g.kdim() > 0 && g.n <= columnsChunk(g) &&
+         g.columnRows() * g.pixels() * g.n <= kColumnsBudget;
+}
+
+/// conv2d's kernel. float32 without kept columns runs the runtime's
+/// tcc_conv2d (implicit GEMM, no columns in memory); otherwise the columns
+/// path runs, and stores the batch's columns in `keepColumns` when given.
 Tensor conv2dKernel(const Tensor &input, const Tensor &weight,
-                    const Tensor &bias, const ConvGeometry &g) {
+                    const Tensor &bias, const ConvGeometry &g,
+                    Tensor *keepColumns) {
   Tensor out = makeEmpty({g.n, g.o, g.oh, g.ow}, input.dtype());
   if (out.numel() == 0)
     return out;
@@ -193,63 +191,53 @@ Tensor conv2dKernel(const Tensor &input, const Tensor &weight,
       out.zero_();
     return out;
   }
-  if (input.dtype() == kFloat && fitsConvKernel(g)) {
+  if (!keepColumns && input.dtype() == kFloat && fitsConvKernel(g)) {
     conv2dFloatKernel(x, w, b, out, g);
     return out;
   }
-  TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv2d", [&] {
-    using T = scalar_t;
-    int64_t pixels = g.oh * g.ow, kdim = g.kdim();
-    bool pointwise = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 &&
-                     g.ph == 0 && g.pw == 0;
-    std::vector<T> columns(pointwise ? 0 : size_t(kdim * pixels));
-    const T *xp = dataOf<T>(x), *wp = dataOf<T>(w);
-    T *op = dataOf<T>(out);
-    for (int64_t s = 0; s < g.n; ++s)
-      for (int64_t grp = 0; grp < g.groups; ++grp) {
-        const T *xg = xp + (s * g.c + grp * g.cg()) * g.h * g.w;
-        const T *cols = xg;
-        if (!pointwise) {
-          im2col(xg, g, columns.data());
-          cols = columns.data();
-        }
-        gemmRowMajor<T>(g.og(), pixels, kdim, wp + grp * g.og() * kdim, kdim,
-                        cols, pixels, op + (s * g.o + grp * g.og()) * pixels,
-                        pixels, false);
-      }
-    if (b.defined())
-      addBias(op, dataOf<T>(b), g.n, g.o, pixels);
-  });
+  conv2dColumnsKernel(x, w, b, out, g, keepColumns);
   return out;
 }
 
 /// conv_transpose2d with `g` describing the conv2d it is the adjoint of:
 /// input is [n, o, oh, ow], weight [o, c / groups, kh, kw], out [n, c, h, w].
+/// Per chunk of images: the columns' gradient W_g^T @ input_g (one GEMM per
+/// group), then col2im into the output.
 Tensor convTranspose2dKernel(const Tensor &input, const Tensor &weight,
                              const Tensor &bias, const ConvGeometry &g) {
   Tensor out = makeEmpty({g.n, g.c, g.h, g.w}, input.dtype());
   if (out.numel() == 0)
     return out;
-  out.zero_();
-  Tensor x = contiguousCopyIfNeeded(input);
+  Tensor x = contiguousCopyIfNeeded(input), w = contiguousCopyIfNeeded(weight);
   Tensor b = bias.defined() ? contiguousCopyIfNeeded(bias) : Tensor();
-  int64_t kdim = g.kdim(), pixels = g.oh * g.ow;
-  if (kdim > 0 && g.og() > 0) {
-    // Per group, W_g^T [kdim, og] as a contiguous matrix.
-    Tensor wt = contiguousCopy(
-        weight.reshape({g.groups, g.og(), kdim}).transpose(1, 2));
+  const int64_t kdim = g.kdim(), og = g.og(), pixels = g.pixels();
+  if (kdim == 0 || og == 0) {
+    out.zero_();
+  } else {
+    const int64_t chunk = columnsChunk(g, kCacheColumnsBudget);
+    Tensor wt = scratch(g.groups * kdim * og, input.dtype());
+    Tensor planes =
+        scratch(chunk > 1 ? g.o * chunk * pixels : 0, input.dtype());
+    Tensor columns = scratch(g.columnRows() * chunk * pixels, input.dtype());
     TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv_transpose2d", [&] {
       using T = scalar_t;
-      std::vector<T> columns(size_t(kdim * pixels));
-      const T *xp = dataOf<T>(x), *wp = dataOf<T>(wt);
-      T *op = dataOf<T>(out);
-      for (int64_t s = 0; s < g.n; ++s)
-        for (int64_t grp = 0; grp < g.groups; ++grp) {
-          gemmRowMajor<T>(kdim, pixels, g.og(), wp + grp * kdim * g.og(),
-                          g.og(), xp + (s * g.o + grp * g.og()) * pixels,
-                          pixels, columns.data(), pixels, false);
-          col2im(columns.data(), g, op + (s * g.c + grp * g.cg()) * g.h * g.w);
-        }
+      const T *wp = dataOf<T>(w);
+      T *wtp = dataOf<T>(wt), *pp = dataOf<T>(planes), *cp = dataOf<T>(columns);
+      // W_g^T [kdim, og] per group, contiguous.
+      for (int64_t grp = 0; grp < g.groups; ++grp)
+        for (int64_t oc = 0; oc < og; ++oc)
+          for (int64_t kk = 0; kk < kdim; ++kk)
+            wtp[(grp * kdim + kk) * og + oc] = wp[(grp * og + oc) * kdim + kk];
+      for (int64_t first = 0; first < g.n; first += chunk) {
+        const int64_t count = std::min(chunk, g.n - first), ld = count * pixels;
+        const T *planesOf =
+            gatherPlanes(dataOf<T>(x), g.o, pixels, first, count, pp);
+        for (int64_t grp = 0; grp < g.groups; ++grp)
+          gemmRowMajor<T>(kdim, ld, og, wtp + grp * kdim * og, og,
+                          planesOf + grp * og * ld, ld, cp + grp * kdim * ld,
+                          ld, false);
+        col2imBatch(cp, g, first, count, dataOf<T>(out));
+      }
     });
   }
   if (b.defined()) {
@@ -300,31 +288,47 @@ void gemmTransposedB(int64_t m, int64_t n, int64_t k, const T *a, const T *b,
   }
 }
 
-/// dW[o][(c, i, j)] = sum over samples and pixels of grad[o][p] *
-/// columns[(c, i, j)][p]: per sample and group, one GEMM against the
-/// im2col of the input (B read transposed).
+/// dW_g [og, kdim] = sum over images and pixels of grad_g [og, P] @
+/// columns_g^T, computed transposed, dW_g^T = columns_g @ grad_g^T: per
+/// chunk of images and group one GEMM whose transposed operand (packed by
+/// transposing) is the gradient, og rows, rather than the kdim rows of the
+/// columns. `columns`, when defined, holds the whole batch's columns of
+/// `input` (kept by the forward conv2d).
 Tensor weightGradKernel(const Tensor &input, const Tensor &grad,
-                        const ConvGeometry &g) {
+                        const ConvGeometry &g, const Tensor &columns) {
   Tensor out = makeEmpty({g.o, g.cg(), g.kh, g.kw}, input.dtype());
-  int64_t pixels = g.oh * g.ow, kdim = g.kdim();
+  const int64_t pixels = g.pixels(), kdim = g.kdim(), og = g.og();
   if (out.numel() == 0)
     return out;
   if (g.n == 0 || pixels == 0)
     return out.zero_();
   Tensor x = contiguousCopyIfNeeded(input), go = contiguousCopyIfNeeded(grad);
+  const int64_t chunk = columns.defined() ? g.n : columnsChunk(g);
+  Tensor cols = columns.defined()
+                    ? columns
+                    : scratch(g.columnRows() * chunk * pixels, input.dtype());
+  Tensor planes = scratch(chunk > 1 ? g.o * chunk * pixels : 0, input.dtype());
+  Tensor transposedOut = scratch(g.o * kdim, input.dtype());
   TCC_DISPATCH_FLOATING_TYPES(input.dtype(), "conv2d_weight_grad", [&] {
     using T = scalar_t;
-    std::vector<T> columns(size_t(kdim * pixels));
     std::vector<T> transposed;
-    const T *xp = dataOf<T>(x), *gp = dataOf<T>(go);
-    T *op = dataOf<T>(out);
-    for (int64_t s = 0; s < g.n; ++s)
-      for (int64_t grp = 0; grp < g.groups; ++grp) {
-        im2col(xp + (s * g.c + grp * g.cg()) * g.h * g.w, g, columns.data());
-        gemmTransposedB<T>(
-            g.og(), kdim, pixels, gp + (s * g.o + grp * g.og()) * pixels,
-            columns.data(), op + grp * g.og() * kdim, s > 0, transposed);
-      }
+    T *cp = dataOf<T>(cols), *pp = dataOf<T>(planes), *op = dataOf<T>(out),
+      *tp = dataOf<T>(transposedOut);
+    for (int64_t first = 0; first < g.n; first += chunk) {
+      const int64_t count = std::min(chunk, g.n - first), ld = count * pixels;
+      if (!columns.defined())
+        im2colBatch(dataOf<T>(x), g, first, count, cp);
+      const T *planesOf =
+          gatherPlanes(dataOf<T>(go), g.o, pixels, first, count, pp);
+      for (int64_t grp = 0; grp < g.groups; ++grp)
+        gemmTransposedB<T>(kdim, og, ld, cp + grp * kdim * ld,
+                           planesOf + grp * og * ld, tp + grp * kdim * og,
+                           first > 0, transposed);
+    }
+    for (int64_t grp = 0; grp < g.groups; ++grp)
+      for (int64_t oc = 0; oc < og; ++oc)
+        for (int64_t kk = 0; kk < kdim; ++kk)
+          op[(grp * og + oc) * kdim + kk] = tp[(grp * kdim + kk) * og + oc];
   });
   return out;
 }
@@ -332,11 +336,12 @@ Tensor weightGradKernel(const Tensor &input, const Tensor &grad,
 /// d(loss)/d(weight) of conv2d(input, w) with output gradient `grad`,
 /// recorded as an op: it is bilinear, so its own gradients are the
 /// convolutions of the other operand with the incoming gradient.
+/// `columns`: as weightGradKernel's (undefined to build them here).
 Tensor convWeightGrad(const Tensor &input, const Tensor &grad,
-                      const ConvGeometry &g) {
+                      const ConvGeometry &g, const Tensor &columns = Tensor()) {
   return recordOp(
       kConv2dWeightGrad, {input, grad},
-      [&] { return weightGradKernel(input, grad, g); },
+      [&] { return weightGradKernel(input, grad, g, columns); },
       [&](const Tensor &) -> FunctionNode::Formula {
         return
             [sx = SavedVariable(input, false), sg = SavedVariable(grad, false),
@@ -362,6 +367,12 @@ Tensor convWeightGrad(const Tensor &input, const Tensor &grad,
                         {"groups", g.groups}};
       });
 }
+
+/// The bias gradient of a convolution: the output gradient summed over
+/// images and pixels, as two reductions of adjacent dims (pixels, then
+/// images) that read it in place; one over dims {0, 2, 3} would first copy
+/// it into a permuted layout.
+Tensor biasGrad(const Tensor &go) { return go.sum({2, 3}).sum(0); }
 
 struct ConvArgs {
   DimVector stride, padding, dilation;
@@ -447,28 +458,35 @@ Tensor conv2dBatched(const Tensor &input, const Tensor &weight,
             ". Kernel size can't be greater than actual input size");
   g.oh = (paddedH - spanH) / g.sh + 1;
   g.ow = (paddedW - spanW) / g.sw + 1;
+  // Training: the weight gradient will need the input's columns, so the
+  // forward keeps the ones it builds (when they fit the budget).
+  Tensor columns;
+  bool keep =
+      GradMode::is_enabled() && weight.requires_grad() && keepsColumns(g);
   return recordOp(
       kConv2d, {input, weight, bias},
-      [&] { return conv2dKernel(input, weight, bias, g); },
+      [&] {
+        return conv2dKernel(input, weight, bias, g, keep ? &columns : nullptr);
+      },
       [&](const Tensor &) -> FunctionNode::Formula {
-        return
-            [sx = SavedVariable(input, false),
-             sw = SavedVariable(weight, false),
-             g](FunctionNode &n, const variable_list &grads) -> variable_list {
-              variable_list r(3);
-              const Tensor &go = grads[0];
-              if (n.needs_input_grad(0)) {
-                auto [oph, opw] = restoringOutputPadding(g);
-                r[0] = conv_transpose2d(go, n.unpack(sw), std::nullopt,
-                                        {g.sh, g.sw}, {g.ph, g.pw}, {oph, opw},
-                                        g.groups, {g.dh, g.dw});
-              }
-              if (n.needs_input_grad(1))
-                r[1] = convWeightGrad(n.unpack(sx), go, g);
-              if (n.needs_input_grad(2))
-                r[2] = go.sum({0, 2, 3});
-              return r;
-            };
+        return [sx = SavedVariable(input, false),
+                sw = SavedVariable(weight, false), g,
+                columns](FunctionNode &n,
+                         const variable_list &grads) -> variable_list {
+          variable_list r(3);
+          const Tensor &go = grads[0];
+          if (n.needs_input_grad(0)) {
+            auto [oph, opw] = restoringOutputPadding(g);
+            r[0] = conv_transpose2d(go, n.unpack(sw), std::nullopt,
+                                    {g.sh, g.sw}, {g.ph, g.pw}, {oph, opw},
+                                    g.groups, {g.dh, g.dw});
+          }
+          if (n.needs_input_grad(1))
+            r[1] = convWeightGrad(n.unpack(sx), go, g, columns);
+          if (n.needs_input_grad(2))
+            r[2] = biasGrad(go);
+          return r;
+        };
       },
       [&] {
         return AttrList{{"stride", a.stride.vec()},
@@ -541,7 +559,7 @@ Tensor convTranspose2dBatched(const Tensor &input, const Tensor &weight,
               if (n.needs_input_grad(1))
                 r[1] = convWeightGrad(go, n.unpack(sx), g);
               if (n.needs_input_grad(2))
-                r[2] = go.sum({0, 2, 3});
+                r[2] = biasGrad(go);
               return r;
             };
       },

@@ -17,6 +17,8 @@
 #include "tcc/Frontend/Functions.h"
 #include "tcc/Frontend/Ops/NN.h"
 
+#include <algorithm>
+
 namespace tcc {
 namespace detail {
 
@@ -41,8 +43,14 @@ Tensor keepMask(IntArrayRef sizes, double p) {
   bool *m = dataOf<bool>(mask);
   Generator &gen = globalGenerator();
   auto lock = gen.lock();
-  for (int64_t i = 0; i < mask.numel(); ++i)
-    m[i] = gen.uniform() >= p;
+  constexpr int64_t kBlock = 256; // draws per bulk fill
+  uint64_t draws[kBlock];
+  for (int64_t i = 0; i < mask.numel(); i += kBlock) {
+    const int64_t n = std::min(kBlock, mask.numel() - i);
+    gen.fill(draws, n);
+    for (int64_t j = 0; j < n; ++j)
+      m[i + j] = Generator::toUniform(draws[j]) >= p;
+  }
   return mask;
 }
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dispatch.h"
+#include "MaxPool2x2.h"
 #include "NNUtils.h"
 
 #include "../Autograd/Record.h"
@@ -151,48 +152,113 @@ Pool2d poolArgs(const Tensor &self, IntArrayRef kernelSize, IntArrayRef stride,
   return p;
 }
 
+/// Max pooling of one plane whose windows all lie inside it (no padding,
+/// dilation 1, no window cut short by ceil_mode), so the window loops need
+/// no bounds. KH, KW: the kernel when known at compile time, else 0.
+/// Same rule as the general loop: the first maximum, or the last NaN.
+template <class T, int KH, int KW>
+void maxPoolInteriorPlane(const T *plane, const Pool2d &p, T *out,
+                          int64_t *indices) {
+  using M = opmath_t<T>;
+  const int64_t kh = KH ? KH : p.kernel[0], kw = KW ? KW : p.kernel[1];
+  const int64_t sh = p.stride[0], sw = p.stride[1], w = p.w;
+  for (int64_t y = 0; y < p.oh; ++y)
+    for (int64_t x = 0; x < p.ow; ++x) {
+      const int64_t origin = y * sh * w + x * sw;
+      int64_t best = origin;
+      M bestVal = M(plane[origin]);
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = i == 0 ? 1 : 0; j < kw; ++j) {
+          const int64_t at = origin + i * w + j;
+          const M v = M(plane[at]);
+          // Branch-free (random data makes the choice unpredictable): the
+          // index moves by arithmetic, the value is reloaded from it.
+          const int64_t take = int64_t((v > bestVal) | (v != v));
+          best += take * (at - best);
+          bestVal = M(plane[best]);
+        }
+      out[y * p.ow + x] = T(bestVal);
+      indices[y * p.ow + x] = best;
+    }
+}
+
+/// The vectorized 2x2 / stride 2 kernel where there is one (float32 with
+/// AVX-512); false when the caller must run its own loops.
+inline bool maxPool2x2Vectorized(const float *x, int64_t planes,
+                                 const Pool2d &p, float *out,
+                                 int64_t *indices) {
+  return maxPool2x2Float(x, planes, p.h, p.w, p.oh, p.ow, out, indices);
+}
+template <class T>
+bool maxPool2x2Vectorized(const T *, int64_t, const Pool2d &, T *, int64_t *) {
+  return false;
+}
+
+/// Max pooling of one plane, any geometry.
+template <class T>
+void maxPoolPlane(const T *plane, const Pool2d &p, T *out, int64_t *indices) {
+  using M = opmath_t<T>;
+  int64_t kh = p.kernel[0], kw = p.kernel[1], sh = p.stride[0],
+          sw = p.stride[1], ph = p.padding[0], pw = p.padding[1],
+          dh = p.dilation[0], dw = p.dilation[1];
+  for (int64_t y = 0; y < p.oh; ++y) {
+    int64_t h0 = y * sh - ph;
+    int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, p.h);
+    while (h0 < 0)
+      h0 += dh;
+    for (int64_t x0 = 0; x0 < p.ow; ++x0) {
+      int64_t w0 = x0 * sw - pw;
+      int64_t w1 = std::min(w0 + (kw - 1) * dw + 1, p.w);
+      while (w0 < 0)
+        w0 += dw;
+      int64_t best = h0 * p.w + w0;
+      M bestVal = -std::numeric_limits<M>::infinity();
+      for (int64_t hh = h0; hh < h1; hh += dh)
+        for (int64_t ww = w0; ww < w1; ww += dw) {
+          M v = M(plane[hh * p.w + ww]);
+          if (v > bestVal || std::isnan(v)) {
+            bestVal = v;
+            best = hh * p.w + ww;
+          }
+        }
+      out[y * p.ow + x0] = T(bestVal);
+      indices[y * p.ow + x0] = best;
+    }
+  }
+}
+
 /// Max pooling; indices are flat positions h * W + w inside each plane.
 std::vector<Tensor> maxPoolKernel(const Tensor &self, const Pool2d &p) {
   Tensor x = contiguousCopyIfNeeded(self);
   Tensor out = makeEmpty(p.outSizes, self.dtype());
   Tensor idx = makeEmpty(p.outSizes, kLong);
+  const bool interior = p.padding[0] == 0 && p.padding[1] == 0 &&
+                        p.dilation[0] == 1 && p.dilation[1] == 1 &&
+                        (p.oh - 1) * p.stride[0] + p.kernel[0] <= p.h &&
+                        (p.ow - 1) * p.stride[1] + p.kernel[1] <= p.w;
+  const bool twoByTwo = p.kernel[0] == 2 && p.kernel[1] == 2;
+  const int64_t outPlane = p.oh * p.ow;
   TCC_DISPATCH_FLOATING_TYPES(self.dtype(), "max_pool2d", [&] {
     using T = scalar_t;
-    using M = opmath_t<T>;
     const T *xp = dataOf<T>(x);
     T *op = dataOf<T>(out);
     int64_t *ip = dataOf<int64_t>(idx);
-    int64_t kh = p.kernel[0], kw = p.kernel[1], sh = p.stride[0],
-            sw = p.stride[1], ph = p.padding[0], pw = p.padding[1],
-            dh = p.dilation[0], dw = p.dilation[1];
-    parallelFor(0, p.planes, 1, [&](int64_t b, int64_t e) {
+    int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(1, outPlane));
+    parallelFor(0, p.planes, grain, [&](int64_t b, int64_t e) {
+      if (interior && twoByTwo && p.stride[0] == 2 && p.stride[1] == 2 &&
+          maxPool2x2Vectorized(xp + b * p.h * p.w, e - b, p, op + b * outPlane,
+                               ip + b * outPlane))
+        return;
       for (int64_t pl = b; pl < e; ++pl) {
         const T *plane = xp + pl * p.h * p.w;
-        for (int64_t y = 0; y < p.oh; ++y) {
-          int64_t h0 = y * sh - ph;
-          int64_t h1 = std::min(h0 + (kh - 1) * dh + 1, p.h);
-          while (h0 < 0)
-            h0 += dh;
-          for (int64_t x0 = 0; x0 < p.ow; ++x0) {
-            int64_t w0 = x0 * sw - pw;
-            int64_t w1 = std::min(w0 + (kw - 1) * dw + 1, p.w);
-            while (w0 < 0)
-              w0 += dw;
-            int64_t best = h0 * p.w + w0;
-            M bestVal = -std::numeric_limits<M>::infinity();
-            for (int64_t hh = h0; hh < h1; hh += dh)
-              for (int64_t ww = w0; ww < w1; ww += dw) {
-                M v = M(plane[hh * p.w + ww]);
-                if (v > bestVal || std::isnan(v)) {
-                  bestVal = v;
-                  best = hh * p.w + ww;
-                }
-              }
-            int64_t o = (pl * p.oh + y) * p.ow + x0;
-            op[o] = T(bestVal);
-            ip[o] = best;
-          }
-        }
+        T *o = op + pl * outPlane;
+        int64_t *i = ip + pl * outPlane;
+        if (interior && twoByTwo)
+          maxPoolInteriorPlane<T, 2, 2>(plane, p, o, i);
+        else if (interior)
+          maxPoolInteriorPlane<T, 0, 0>(plane, p, o, i);
+        else
+          maxPoolPlane(plane, p, o, i);
       }
     });
   });

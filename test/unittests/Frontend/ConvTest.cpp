@@ -83,6 +83,87 @@ std::vector<double> naiveConvTranspose2d(const Tensor &x, const Tensor &w,
   return out;
 }
 
+/// Naive weight gradient of conv2d in double: dW[o][ci][i][j] = sum over
+/// images and output pixels of go[s][o][y][x] times the input element tap
+/// (i, j) reads there.
+std::vector<double> naiveWeightGrad(const Tensor &x, const Tensor &go,
+                                    int64_t kh, int64_t kw, const Conv &c) {
+  std::vector<double> xv = test::values(x), gv = test::values(go);
+  int64_t n = x.size(0), ch = x.size(1), h = x.size(2), wd = x.size(3);
+  int64_t o = go.size(1), oh = go.size(2), ow = go.size(3);
+  int64_t cg = ch / c.groups, og = o / c.groups;
+  std::vector<double> out(size_t(o * cg * kh * kw), 0.0);
+  for (int64_t s = 0; s < n; ++s)
+    for (int64_t oc = 0; oc < o; ++oc)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t xo = 0; xo < ow; ++xo) {
+          double g = gv[size_t(((s * o + oc) * oh + y) * ow + xo)];
+          for (int64_t ic = 0; ic < cg; ++ic)
+            for (int64_t i = 0; i < kh; ++i)
+              for (int64_t j = 0; j < kw; ++j) {
+                int64_t iy = y * c.sh - c.ph + i * c.dh;
+                int64_t ix = xo * c.sw - c.pw + j * c.dw;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= wd)
+                  continue;
+                int64_t in = ((s * ch + oc / og * cg + ic) * h + iy) * wd + ix;
+                out[size_t(((oc * cg + ic) * kh + i) * kw + j)] +=
+                    g * xv[size_t(in)];
+              }
+        }
+  return out;
+}
+
+/// Naive input gradient of conv2d in double: each output gradient scattered
+/// through the weights onto the input elements its window reads.
+std::vector<double> naiveInputGrad(const Tensor &go, const Tensor &w,
+                                   IntArrayRef inputSizes, const Conv &c) {
+  std::vector<double> gv = test::values(go), wv = test::values(w);
+  int64_t n = inputSizes[0], ch = inputSizes[1], h = inputSizes[2],
+          wd = inputSizes[3];
+  int64_t o = go.size(1), oh = go.size(2), ow = go.size(3);
+  int64_t cg = w.size(1), kh = w.size(2), kw = w.size(3), og = o / c.groups;
+  std::vector<double> out(size_t(n * ch * h * wd), 0.0);
+  for (int64_t s = 0; s < n; ++s)
+    for (int64_t oc = 0; oc < o; ++oc)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t xo = 0; xo < ow; ++xo) {
+          double g = gv[size_t(((s * o + oc) * oh + y) * ow + xo)];
+          for (int64_t ic = 0; ic < cg; ++ic)
+            for (int64_t i = 0; i < kh; ++i)
+              for (int64_t j = 0; j < kw; ++j) {
+                int64_t iy = y * c.sh - c.ph + i * c.dh;
+                int64_t ix = xo * c.sw - c.pw + j * c.dw;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= wd)
+                  continue;
+                int64_t in = ((s * ch + oc / og * cg + ic) * h + iy) * wd + ix;
+                out[size_t(in)] +=
+                    g * wv[size_t(((oc * cg + ic) * kh + i) * kw + j)];
+              }
+        }
+  return out;
+}
+
+/// Runs conv2d forward and backward with every operand requiring grad and
+/// checks output and all three gradients against the naive references.
+void expectTrainingStepMatchesNaive(const Tensor &x, const Tensor &w,
+                                    const Tensor &b, const Conv &c,
+                                    double tol) {
+  Tensor xs = x.clone().requires_grad_(), ws = w.clone().requires_grad_(),
+         bs = b.clone().requires_grad_();
+  Tensor y =
+      conv2d(xs, ws, bs, {c.sh, c.sw}, {c.ph, c.pw}, {c.dh, c.dw}, c.groups);
+  int64_t oh, ow;
+  std::vector<double> ref = naiveConv2d(x, w, b, c, oh, ow);
+  EXPECT_TENSOR(y, {x.size(0), w.size(0), oh, ow}, ref, tol);
+  Tensor go = randn(y.sizes(), x.dtype());
+  y.backward(go);
+  EXPECT_TENSOR(ws.grad(), w.sizes().vec(),
+                naiveWeightGrad(x, go, w.size(2), w.size(3), c), tol);
+  EXPECT_TENSOR(xs.grad(), x.sizes().vec(), naiveInputGrad(go, w, x.sizes(), c),
+                tol);
+  EXPECT_TENSOR(bs.grad(), {w.size(0)}, test::values(go.sum({0, 2, 3})), tol);
+}
+
 Tensor conv2dWith(const Tensor &x, const Tensor &w, const Tensor &b,
                   const Conv &c) {
   return conv2d(x, w, b, {c.sh, c.sw}, {c.ph, c.pw}, {c.dh, c.dw}, c.groups);
@@ -257,6 +338,80 @@ TEST(ConvTest, ConvTranspose2dMatchesNaiveReference) {
       EXPECT_TENSOR(convTransposeWith(x, w, b, c), {2, 3 * c.groups, oh, ow},
                     ref, dt == kFloat ? 1e-4 : 1e-12)
           << "groups " << c.groups;
+    }
+}
+
+TEST(ConvTest, TrainingStepMatchesNaiveReferences) {
+  // A weight that requires grad makes conv2d keep the batch's columns for
+  // the weight gradient (the columns path, float32 included); odd sizes,
+  // strides, padding, dilation and groups against naive references.
+  manual_seed(14);
+  for (const Conv &c : convCases())
+    for (ScalarType dt : {kFloat, kDouble}) {
+      Tensor x = randn({3, 4, 7, 9}, dt);
+      Tensor w = randn({c.groups == 4 ? 4 : 6, 4 / c.groups, 3, 2}, dt);
+      Tensor b = randn({w.size(0)}, dt);
+      SCOPED_TRACE(::testing::Message()
+                   << "groups " << c.groups << " stride " << c.sh << "," << c.sw
+                   << " dtype " << dt);
+      expectTrainingStepMatchesNaive(x, w, b, c, dt == kFloat ? 1e-4 : 1e-12);
+    }
+  // 1x1, and a kernel as large as the padded input.
+  Conv pointwise, whole;
+  whole.ph = 1;
+  expectTrainingStepMatchesNaive(randn({2, 3, 5, 4}), randn({5, 3, 1, 1}),
+                                 randn({5}), pointwise, 1e-4);
+  expectTrainingStepMatchesNaive(randn({2, 3, 3, 4}), randn({2, 3, 5, 4}),
+                                 randn({2}), whole, 1e-4);
+}
+
+TEST(ConvTest, ChunkedColumnsMatchNaiveReferences) {
+  // Columns beyond the 16 MiB budget: five images of 64 x 48 x 48 with a
+  // 3x3 kernel make 1.3M column elements each, so forward (float64),
+  // weight and input gradients run three images, then two; float32 does not
+  // keep such columns and recomputes them for the weight gradient.
+  manual_seed(15);
+  Conv c;
+  c.ph = 1;
+  c.pw = 1;
+  for (ScalarType dt : {kDouble, kFloat}) {
+    SCOPED_TRACE(::testing::Message() << "dtype " << dt);
+    // The weight gradient sums 11,520 products of unit normals (partial sums
+    // ~100): float32 rounding reaches ~1e-3 there.
+    expectTrainingStepMatchesNaive(randn({5, 64, 48, 48}, dt),
+                                   randn({3, 64, 3, 3}, dt), randn({3}, dt), c,
+                                   dt == kFloat ? 5e-3 : 1e-10);
+  }
+  // conv_transpose2d over the same chunks: its output is the naive input
+  // gradient of the conv2d it is the adjoint of.
+  Tensor go = randn({5, 3, 48, 48}, kDouble), w = randn({3, 64, 3, 3}, kDouble);
+  EXPECT_TENSOR(conv_transpose2d(go, w, {}, 1, 1), {5, 64, 48, 48},
+                naiveInputGrad(go, w, {5, 64, 48, 48}, c), 1e-12);
+}
+
+TEST(ConvTest, ConvTranspose2dGradientsMatchNaiveReferences) {
+  // conv_transpose2d(x, w) is the adjoint of conv2d(., w), so for the loss
+  // sum(y * gy) its weight gradient is conv2d's weight gradient with input
+  // gy and output gradient x (no kept columns: they are built here), and
+  // its input gradient is conv2d(gy, w).
+  manual_seed(16);
+  std::vector<Conv> cases = convCases();
+  cases[1].oph = 1;
+  for (const Conv &c : cases)
+    for (ScalarType dt : {kFloat, kDouble}) {
+      SCOPED_TRACE(::testing::Message()
+                   << "groups " << c.groups << " dtype " << dt);
+      Tensor x = randn({3, 4, 5, 4}, dt).requires_grad_();
+      Tensor w = randn({4, 3, 3, 2}, dt).requires_grad_();
+      Tensor y = convTransposeWith(x, w, Tensor(), c);
+      Tensor gy = randn(y.sizes(), dt);
+      y.backward(gy);
+      double tol = dt == kFloat ? 1e-4 : 1e-12;
+      EXPECT_TENSOR(w.grad(), {4, 3, 3, 2},
+                    naiveWeightGrad(gy, x.detach(), 3, 2, c), tol);
+      int64_t oh, ow;
+      EXPECT_TENSOR(x.grad(), {3, 4, 5, 4},
+                    naiveConv2d(gy, w.detach(), Tensor(), c, oh, ow), tol);
     }
 }
 

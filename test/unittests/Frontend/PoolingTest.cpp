@@ -97,6 +97,10 @@ std::vector<Pool> poolCases() {
   Pool d{2, 2, 1, 1, 1, 0};
   d.divisor = 3;
   c.push_back(d);
+  // Windows inside the input (max pooling's bounds-free loops): overlapping
+  // 2x2, and 3x2 with unequal strides.
+  c.push_back({2, 2, 1, 1});
+  c.push_back({3, 2, 2, 3});
   return c;
 }
 
@@ -135,9 +139,19 @@ TEST(PoolingTest, HandComputed) {
       adaptive_avg_pool2d(arange(9, kFloat).view({1, 1, 3, 3}), {2, 2}),
       {1, 1, 2, 2}, {2, 3, 5, 6});
   EXPECT_TENSOR(adaptive_avg_pool2d(x, {1, 1}), {1, 1, 1, 1}, {7.5});
-  // NaN wins a max window.
+  // NaN wins a max window; with two, the last one in window order (as
+  // PyTorch), both where windows lie inside the input and where padding
+  // clips them.
   Tensor n = tensor({1.0, NAN, 3.0, 2.0}).view({1, 1, 2, 2});
   EXPECT_TRUE(std::isnan(max_pool2d(n, 2).item<double>()));
+  Tensor nn = tensor({1.0, NAN, NAN, 7.0}).view({1, 1, 2, 2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 2)), {1, 1, 1, 1}, {2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(nn, 3, 1, 1)), {1, 1, 2, 2},
+                {2, 2, 2, 2});
+  // Ties keep the first maximum.
+  Tensor tie = tensor({4.0, 4.0, 1.0, 4.0}).view({1, 1, 2, 2});
+  EXPECT_TENSOR(std::get<1>(max_pool2d_with_indices(tie, 2)), {1, 1, 1, 1},
+                {0});
 }
 
 TEST(PoolingTest, MatchNaiveReference) {
@@ -164,6 +178,43 @@ TEST(PoolingTest, MatchNaiveReference) {
         EXPECT_TENSOR(avgPoolWith(xt, p), {3, oh, ow}, ref, 1e-6);
       }
     }
+}
+
+TEST(PoolingTest, MaxPool2x2Float32MatchesNaiveReference) {
+  // Kernel 2, stride 2 in float32 (vectorized where AVX-512 is present):
+  // widths giving one partial vector, exactly one, and one plus a tail;
+  // odd sizes leave a last row and column unread; ties everywhere from
+  // rounding to a coarse grid.
+  manual_seed(23);
+  for (int64_t w : {9, 32, 37})
+    for (int64_t h : {2, 5}) {
+      Tensor x = (randn({2, 3, h, w}) * 2).round();
+      Pool p{2, 2, 2, 2};
+      int64_t oh, ow;
+      std::vector<double> idx;
+      std::vector<double> ref = naiveMaxPool(x, p, oh, ow, idx);
+      auto [v, i] = max_pool2d_with_indices(x, 2);
+      EXPECT_TENSOR(v, {2, 3, oh, ow}, ref) << "w " << w << " h " << h;
+      EXPECT_TENSOR(i, {2, 3, oh, ow}, idx) << "w " << w << " h " << h;
+    }
+  // NaN: the last NaN of a window in row-major order wins, in every lane.
+  std::vector<float> v(2 * 40, 1.0f);
+  for (int64_t x = 0; x < 20; ++x) {
+    if (x % 3 == 0)
+      v[size_t(2 * x + 1)] = NAN; // row 0, odd column
+    if (x % 2 == 0)
+      v[size_t(40 + 2 * x)] = NAN; // row 1, even column
+  }
+  Tensor n = from_blob(v.data(), {1, 1, 2, 40}, TensorOptions(kFloat)).clone();
+  auto [values, indices] = max_pool2d_with_indices(n, 2);
+  std::vector<double> want;
+  for (int64_t x = 0; x < 20; ++x)
+    want.push_back(x % 2 == 0 ? 40 + 2 * x : x % 3 == 0 ? 2 * x + 1 : 2 * x);
+  EXPECT_TENSOR(indices, {1, 1, 1, 20}, want);
+  for (int64_t x = 0; x < 20; ++x)
+    EXPECT_EQ(std::isnan(values[0][0][0][x].item<float>()),
+              x % 2 == 0 || x % 3 == 0)
+        << x;
 }
 
 TEST(PoolingTest, AdaptiveMatchesWindowDefinition) {

@@ -5,6 +5,8 @@
 #include "tcc/Frontend/Storage.h"
 
 #include <cmath>
+#include <limits>
+#include <random>
 #include <sstream>
 
 using namespace tcc;
@@ -123,6 +125,30 @@ TEST(FactoryTest, TensorFromNestedLists) {
   EXPECT_TENSOR(tensor({{{1.0}, {2.0}}}), {1, 2, 1}, {1, 2});
   EXPECT_ERROR_CONTAINS(tensor({{1, 2}, {3}}),
                         "Expected all sub-lists to have the same size");
+}
+
+TEST(FactoryTest, GeneratorIsMt19937_64) {
+  // The global generator draws std::mt19937_64's stream: randint takes one
+  // draw modulo the range per element, over several state refills.
+  const int64_t range = std::numeric_limits<int64_t>::max();
+  for (uint64_t seed : {42ull, 67280421310721ull}) {
+    manual_seed(seed);
+    std::vector<double> got = test::values(randint(0, range, {2000}));
+    std::mt19937_64 reference(seed);
+    for (size_t i = 0; i < got.size(); ++i) {
+      int64_t want = int64_t(reference() % uint64_t(range));
+      ASSERT_EQ(got[i], double(want)) << "draw " << i << ", seed " << seed;
+    }
+  }
+  // Dropout masks draw in bulk: still one uniform per element, in order.
+  manual_seed(7);
+  Tensor kept = dropout(ones({1000}), 0.3, true) != 0;
+  std::mt19937_64 reference(7);
+  std::vector<double> mask = test::values(kept);
+  for (size_t i = 0; i < mask.size(); ++i) {
+    double u = double(reference() >> 11) * 0x1.0p-53;
+    ASSERT_EQ(mask[i], u >= 0.3 ? 1.0 : 0.0) << "element " << i;
+  }
 }
 
 TEST(FactoryTest, RandomIsReproducible) {

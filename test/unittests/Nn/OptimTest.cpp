@@ -135,6 +135,28 @@ TEST(AdamTest, AgreesWithScalarReference) {
   }
 }
 
+TEST(AdamTest, Float32StepIsBitwiseTheOpByOpUpdate) {
+  // Adam updates contiguous float tensors in one pass; it must round
+  // exactly as the eager ops of PyTorch's algorithm do, step after step.
+  manual_seed(5);
+  Tensor p = randn({1003}).requires_grad_();
+  Tensor ref = p.detach().clone(), m = zeros({1003}), v = zeros({1003});
+  optim::Adam adam(
+      {p},
+      optim::AdamOptions(0.01).betas(std::make_tuple(0.8, 0.95)).eps(1e-6));
+  for (int t = 1; t <= 3; ++t) {
+    Tensor g = randn({1003}) * 3;
+    p.mutable_grad() = g;
+    adam.step();
+    double bc1 = 1 - std::pow(0.8, t), bc2 = 1 - std::pow(0.95, t);
+    m.mul_(0.8).add_(g, 1 - 0.8);
+    v.mul_(0.95).add_(g * g, 1 - 0.95);
+    Tensor denom = v.sqrt() / std::sqrt(bc2) + 1e-6;
+    ref.sub_(m / denom, 0.01 / bc1);
+    EXPECT_TRUE(equal(p.detach(), ref)) << "step " << t;
+  }
+}
+
 TEST(AdamWTest, AgreesWithScalarReference) {
   Tensor p = makeParam();
   optim::AdamW opt({p}, optim::AdamWOptions(0.01).weight_decay(0.1));
