@@ -1,0 +1,390 @@
+//===- Winograd.cpp - F(2x2, 3x3) convolution, NHWC -----------------------===//
+//
+// Y = A^T [ (G g G^T) .* (B^T d B) ] A over 2x2 output tiles (Lavin & Gray,
+// "Fast Algorithms for Convolutional Neural Networks", 2015): 16 multiplies
+// per tile and channel pair instead of 36. With channels the products
+// become 16 independent GEMMs, one per position xi of the 4x4 transformed
+// tile: M[xi] (tiles x oc) = V[xi] (tiles x ic) x U[xi] (ic x oc).
+//
+// Tiles of all images are numbered together and run a chunk at a time, so
+// that the chunk's V and M stay in cache between the transforms and the
+// GEMMs. Each step is split over tiles (transforms) or over xi (GEMMs);
+// no sum is ever split, so the bits do not depend on the thread count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Winograd.h"
+#include "MicroKernel.h"
+#include "PackedB.h"
+#include "Sgemm.h"
+#include "Status.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace tcc {
+namespace runtime {
+namespace kernels {
+namespace {
+
+constexpr int kPositions = 16; // 4x4 transformed tile
+
+int64_t checked_product(std::initializer_list<int64_t> factors) {
+  int64_t product = 1;
+  for (int64_t f : factors)
+    if (f < 0 || __builtin_mul_overflow(product, f, &product))
+      return -1;
+  return product;
+}
+
+int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+int64_t tiles_h(const WinogradShape &s) { return (s.out_h + 1) / 2; }
+int64_t tiles_w(const WinogradShape &s) { return (s.out_w + 1) / 2; }
+int64_t tiles_per_image(const WinogradShape &s) {
+  return tiles_h(s) * tiles_w(s);
+}
+
+// Tiles per chunk: V and M of a chunk take ~2 MiB, so that they stay in L2
+// between the transforms and the GEMMs, but at least 16 tiles (GEMM rows).
+int64_t chunk_tiles(const WinogradShape &s) {
+  const int64_t budget = int64_t(1) << 19; // floats
+  const int64_t per_tile = kPositions * (s.channels + s.out_channels);
+  const int64_t total = s.batch * tiles_per_image(s);
+  return std::max<int64_t>(
+      1, std::min(total, std::max<int64_t>(16, budget / per_tile)));
+}
+
+int64_t matrix_bytes(const WinogradShape &s) {
+  return int64_t(tcc_sgemm_packed_b_size(s.channels, s.out_channels));
+}
+
+// --- weights -----------------------------------------------------------------
+
+struct WeightJob {
+  const WinogradShape *s;
+  const float *weight; // OHWI
+  char *packed;
+  int64_t tasks;
+};
+
+// U = G g G^T for output channels of this task, in float64 (it runs once,
+// at compile time when the weights are constant), written straight into
+// the packed panels: element (ic, oc) of panel oc / 32.
+void weight_task(void *arg, int64_t task) {
+  const WeightJob &job = *static_cast<const WeightJob *>(arg);
+  const int64_t ic_count = job.s->channels, oc_count = job.s->out_channels;
+  const int64_t stride = matrix_bytes(*job.s);
+  const int64_t per = (oc_count + job.tasks - 1) / job.tasks;
+  const int64_t end = std::min(oc_count, (task + 1) * per);
+  for (int64_t oc = task * per; oc < end; ++oc) {
+    const int64_t panel_offset =
+        (oc / kPanelWidth) * ic_count * kPanelWidth + oc % kPanelWidth;
+    for (int64_t ic = 0; ic < ic_count; ++ic) {
+      double g[3][3], t[4][3];
+      for (int ky = 0; ky < 3; ++ky)
+        for (int kx = 0; kx < 3; ++kx)
+          g[ky][kx] = job.weight[((oc * 3 + ky) * 3 + kx) * ic_count + ic];
+      for (int j = 0; j < 3; ++j) { // G g
+        t[0][j] = g[0][j];
+        t[1][j] = 0.5 * (g[0][j] + g[1][j] + g[2][j]);
+        t[2][j] = 0.5 * (g[0][j] - g[1][j] + g[2][j]);
+        t[3][j] = g[2][j];
+      }
+      for (int i = 0; i < 4; ++i) { // (G g) G^T
+        const double u[4] = {t[i][0], 0.5 * (t[i][0] + t[i][1] + t[i][2]),
+                             0.5 * (t[i][0] - t[i][1] + t[i][2]), t[i][2]};
+        for (int j = 0; j < 4; ++j) {
+          float *panels = reinterpret_cast<float *>(
+              job.packed + (i * 4 + j) * stride + sizeof(PackedBHeader));
+          panels[panel_offset + ic * kPanelWidth] = float(u[j]);
+        }
+      }
+    }
+  }
+}
+
+// --- input transform ---------------------------------------------------------
+
+struct InputJob {
+  const WinogradShape *s;
+  const float *input, *zeros; // zeros: `channels` zero floats for padding
+  float *v;                   // V[xi][tile][ic], xi stride rows * channels
+  int64_t first, rows, tasks; // tiles [first, first + rows) of the batch
+};
+
+// V = B^T d B of one tile's 4x4 input patch, all channels:
+// B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
+void input_tile(const float *const p[kPositions], float *v, int64_t xi_stride,
+                int64_t channels) {
+#pragma GCC ivdep
+  for (int64_t c = 0; c < channels; ++c) {
+    float d[4][4], t[4][4];
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j)
+        d[i][j] = p[i * 4 + j][c];
+    for (int j = 0; j < 4; ++j) { // B^T d
+      t[0][j] = d[0][j] - d[2][j];
+      t[1][j] = d[1][j] + d[2][j];
+      t[2][j] = d[2][j] - d[1][j];
+      t[3][j] = d[1][j] - d[3][j];
+    }
+    for (int i = 0; i < 4; ++i) { // (B^T d) B
+      v[(i * 4 + 0) * xi_stride + c] = t[i][0] - t[i][2];
+      v[(i * 4 + 1) * xi_stride + c] = t[i][1] + t[i][2];
+      v[(i * 4 + 2) * xi_stride + c] = t[i][2] - t[i][1];
+      v[(i * 4 + 3) * xi_stride + c] = t[i][1] - t[i][3];
+    }
+  }
+}
+
+void input_task(void *arg, int64_t task) {
+  const InputJob &job = *static_cast<const InputJob *>(arg);
+  const WinogradShape &s = *job.s;
+  const int64_t per = (job.rows + job.tasks - 1) / job.tasks;
+  const int64_t end = std::min(job.rows, (task + 1) * per);
+  const int64_t per_image = tiles_per_image(s), tw = tiles_w(s);
+  for (int64_t row = task * per; row < end; ++row) {
+    const int64_t tile = job.first + row;
+    const int64_t image = tile / per_image, ty = tile % per_image / tw,
+                  tx = tile % per_image % tw;
+    const float *in = job.input + image * s.height * s.width * s.channels;
+    const float *p[kPositions];
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        const int64_t iy = 2 * ty - s.pad_h + i, ix = 2 * tx - s.pad_w + j;
+        p[i * 4 + j] = iy >= 0 && iy < s.height && ix >= 0 && ix < s.width
+                           ? in + (iy * s.width + ix) * s.channels
+                           : job.zeros;
+      }
+    input_tile(p, job.v + row * s.channels, job.rows * s.channels, s.channels);
+  }
+}
+
+// --- the 16 GEMMs ------------------------------------------------------------
+
+struct GemmJob {
+  const IsaKernels *isa;
+  const WinogradShape *s;
+  const float *v;
+  const char *u; // the 16 packed matrices
+  float *m;      // M[xi][tile][oc]
+  int64_t rows;
+  std::atomic<tcc_kernel_status> status{TCC_KERNEL_OK};
+};
+
+tcc_kernel_status position_gemm(const GemmJob &job, int64_t xi,
+                                const tcc_parallel *parallel) {
+  const WinogradShape &s = *job.s;
+  tcc_sgemm_args g{};
+  g.m = job.rows;
+  g.n = s.out_channels;
+  g.k = s.channels;
+  g.a = job.v + xi * job.rows * s.channels;
+  g.lda = s.channels;
+  g.packed_b = job.u + xi * matrix_bytes(s);
+  g.c = job.m + xi * job.rows * s.out_channels;
+  g.ldc = s.out_channels;
+  return sgemm_with(*job.isa, &g, parallel);
+}
+
+void gemm_task(void *arg, int64_t xi) {
+  GemmJob &job = *static_cast<GemmJob *>(arg);
+  if (tcc_kernel_status st = position_gemm(job, xi, nullptr))
+    job.status.store(st);
+}
+
+// --- output transform and epilogue -------------------------------------------
+
+struct OutputJob {
+  const WinogradShape *s;
+  const IsaKernels *isa;
+  const tcc_epilogue *epilogue; // or null
+  const float *m;
+  float *output;
+  int64_t first, rows, tasks;
+};
+
+// Channels per block of the output transform (a 4 x block tile in L1).
+constexpr int64_t kOutBlock = 64;
+
+// The 2x2 outputs Y = A^T m A of one tile for channels [0, n) of m's rows,
+// A^T = [1 1 1 0; 0 1 -1 -1].
+void output_tile(const float *m, int64_t xi_stride, int64_t n,
+                 float y[4][kOutBlock]) {
+#pragma GCC ivdep
+  for (int64_t c = 0; c < n; ++c) {
+    float t[2][4];
+    for (int j = 0; j < 4; ++j) { // A^T m
+      const float m0 = m[(0 + j) * xi_stride + c],
+                  m1 = m[(4 + j) * xi_stride + c],
+                  m2 = m[(8 + j) * xi_stride + c],
+                  m3 = m[(12 + j) * xi_stride + c];
+      t[0][j] = m0 + m1 + m2;
+      t[1][j] = m1 - m2 - m3;
+    }
+    for (int i = 0; i < 2; ++i) { // (A^T m) A
+      y[i * 2 + 0][c] = t[i][0] + t[i][1] + t[i][2];
+      y[i * 2 + 1][c] = t[i][1] - t[i][2] - t[i][3];
+    }
+  }
+}
+
+void output_task(void *arg, int64_t task) {
+  const OutputJob &job = *static_cast<const OutputJob *>(arg);
+  const WinogradShape &s = *job.s;
+  const tcc_epilogue *e = job.epilogue;
+  const float alpha = e ? e->alpha : 1.0f;
+  const float *bias = e ? e->bias : nullptr;
+  // beta == 0 ignores the residual (NaNs included), as the GEMM does.
+  const float *residual = e && e->beta != 0.0f ? e->residual : nullptr;
+  const int activation = e ? e->activation : TCC_ACTIVATION_NONE;
+  const int64_t oc_count = s.out_channels;
+  const int64_t per = (job.rows + job.tasks - 1) / job.tasks;
+  const int64_t end = std::min(job.rows, (task + 1) * per);
+  const int64_t per_image = tiles_per_image(s), tw = tiles_w(s);
+  alignas(64) float y[4][kOutBlock];
+  for (int64_t row = task * per; row < end; ++row) {
+    const int64_t tile = job.first + row;
+    const int64_t image = tile / per_image, ty = tile % per_image / tw,
+                  tx = tile % per_image % tw;
+    for (int64_t c0 = 0; c0 < oc_count; c0 += kOutBlock) {
+      const int64_t n = std::min(kOutBlock, oc_count - c0);
+      output_tile(job.m + row * oc_count + c0, job.rows * oc_count, n, y);
+      for (int q = 0; q < 4; ++q) {
+        const int64_t oy = 2 * ty + q / 2, ox = 2 * tx + q % 2;
+        if (oy >= s.out_h || ox >= s.out_w) // a partial tile at the border
+          continue;
+        const int64_t offset =
+            ((image * s.out_h + oy) * s.out_w + ox) * oc_count + c0;
+        float *yq = y[q];
+        // In y first: the residual may be the output itself.
+        if (alpha != 1.0f)
+          for (int64_t c = 0; c < n; ++c)
+            yq[c] *= alpha;
+        if (bias)
+          for (int64_t c = 0; c < n; ++c)
+            yq[c] += bias[c0 + c];
+        if (residual)
+          for (int64_t c = 0; c < n; ++c)
+            yq[c] += e->beta * residual[offset + c];
+        float *out = job.output + offset;
+        std::memcpy(out, yq, sizeof(float) * n);
+        if (activation != TCC_ACTIVATION_NONE)
+          job.isa->activate(out, n, activation, e->clamp_min, e->clamp_max);
+      }
+    }
+  }
+}
+
+void parallel_run(const tcc_parallel *parallel, int64_t count, tcc_task_fn task,
+                  void *arg) {
+  if (parallel && parallel->num_threads > 1 && count > 1)
+    parallel->parallel_for(parallel->pool, count, task, arg);
+  else
+    for (int64_t i = 0; i < count; ++i)
+      task(arg, i);
+}
+
+int64_t task_count(const tcc_parallel *parallel, int64_t items) {
+  int64_t threads = parallel ? parallel->num_threads : 1;
+  return std::max<int64_t>(1, std::min(items, 4 * threads));
+}
+
+} // namespace
+
+int64_t winograd_packed_weight_bytes(const WinogradShape &s) {
+  const int64_t one = matrix_bytes(s);
+  return one <= 0 ? -1 : checked_product({kPositions, one});
+}
+
+int64_t winograd_workspace_bytes(const WinogradShape &s, bool weight_packed) {
+  const int64_t weights = weight_packed ? 0 : winograd_packed_weight_bytes(s);
+  const int64_t zeros = checked_product({s.channels, 4});
+  const int64_t chunk = chunk_tiles(s);
+  const int64_t v = checked_product({kPositions, chunk, s.channels, 4});
+  const int64_t m = checked_product({kPositions, chunk, s.out_channels, 4});
+  const int64_t limit = INT64_MAX / 8;
+  if (weights < 0 || zeros < 0 || v < 0 || m < 0 || weights > limit ||
+      zeros > limit || v > limit || m > limit)
+    return -1;
+  return weights + round_up(zeros, 64) + round_up(v, 64) + round_up(m, 64);
+}
+
+tcc_kernel_status winograd_pack_weight(const WinogradShape &s,
+                                       const float *weight, void *packed,
+                                       const tcc_parallel *parallel) {
+  const int64_t stride = matrix_bytes(s);
+  char *out = static_cast<char *>(packed);
+  for (int xi = 0; xi < kPositions; ++xi) {
+    write_packed_b_header(s.channels, s.out_channels, out + xi * stride);
+    // Zero the columns past out_channels in the last panel (and the rest).
+    std::memset(out + xi * stride + sizeof(PackedBHeader), 0,
+                size_t(stride) - sizeof(PackedBHeader));
+  }
+  WeightJob job{&s, weight, out, task_count(parallel, s.out_channels)};
+  parallel_run(parallel, job.tasks, weight_task, &job);
+  return TCC_KERNEL_OK;
+}
+
+tcc_kernel_status winograd_check_packed_weight(const WinogradShape &s,
+                                               const void *packed) {
+  const int64_t stride = matrix_bytes(s);
+  for (int xi = 0; xi < kPositions; ++xi)
+    if (tcc_kernel_status st =
+            check_packed_b(static_cast<const char *>(packed) + xi * stride,
+                           s.channels, s.out_channels))
+      return st;
+  return TCC_KERNEL_OK;
+}
+
+tcc_kernel_status winograd_conv(const WinogradShape &s,
+                                const tcc_conv2d_args &a,
+                                const tcc_parallel *parallel) {
+  const IsaKernels &isa = active_kernels();
+  char *workspace = static_cast<char *>(a.workspace);
+  const char *u = static_cast<const char *>(a.packed_weight);
+  if (!u) { // transform and pack once per call
+    if (tcc_kernel_status st =
+            winograd_pack_weight(s, a.weight, workspace, parallel))
+      return st;
+    u = workspace;
+    workspace += winograd_packed_weight_bytes(s);
+  }
+  float *zeros = reinterpret_cast<float *>(workspace);
+  std::memset(zeros, 0, sizeof(float) * s.channels);
+  workspace += round_up(s.channels * 4, 64);
+  const int64_t chunk = chunk_tiles(s);
+  float *v = reinterpret_cast<float *>(workspace);
+  float *m = reinterpret_cast<float *>(
+      workspace + round_up(kPositions * chunk * s.channels * 4, 64));
+
+  const int64_t total = s.batch * tiles_per_image(s);
+  const bool threaded = parallel && parallel->num_threads > 1;
+  for (int64_t first = 0; first < total; first += chunk) {
+    const int64_t rows = std::min(chunk, total - first);
+    const int64_t tasks = task_count(parallel, rows);
+    InputJob in{&s, a.input, zeros, v, first, rows, tasks};
+    parallel_run(parallel, tasks, input_task, &in);
+
+    GemmJob gemms{&isa, &s, v, u, m, rows};
+    if (threaded) { // one GEMM per thread: each is small
+      parallel_run(parallel, kPositions, gemm_task, &gemms);
+      if (tcc_kernel_status st = gemms.status.load())
+        return st;
+    } else {
+      for (int xi = 0; xi < kPositions; ++xi)
+        if (tcc_kernel_status st = position_gemm(gemms, xi, nullptr))
+          return st;
+    }
+
+    OutputJob out{&s, &isa, a.epilogue, m, a.output, first, rows, tasks};
+    parallel_run(parallel, tasks, output_task, &out);
+  }
+  return TCC_KERNEL_OK;
+}
+
+} // namespace kernels
+} // namespace runtime
+} // namespace tcc
