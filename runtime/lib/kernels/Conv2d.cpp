@@ -53,6 +53,9 @@ ConvGeometry geometry(const ConvShape &s) {
 }
 
 ConvPath choose_path(const ConvShape &s) {
+  // Below 2^30 each, so neither this nor batch * tiles (< 32 * 2^31) below
+  // overflows.
+  const int64_t tiles = ((s.out_h + 1) / 2) * ((s.out_w + 1) / 2);
   if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
       s.pw == 0)
     return ConvPath::Pointwise;
@@ -61,7 +64,8 @@ ConvPath choose_path(const ConvShape &s) {
     return ConvPath::Depthwise;
   if (s.nhwc && s.kh == 3 && s.kw == 3 && s.sh == 1 && s.sw == 1 && s.dh == 1 &&
       s.dw == 1 && s.groups == 1 && s.channels >= kWinogradMinChannels &&
-      s.out_channels >= kWinogradMinChannels)
+      s.out_channels >= kWinogradMinChannels &&
+      (tiles >= kWinogradMinTiles || s.batch * tiles >= kWinogradMinTiles))
     return ConvPath::Winograd;
   return ConvPath::Im2col;
 }

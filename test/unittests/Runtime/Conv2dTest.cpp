@@ -27,11 +27,15 @@ struct ConvCase {
   int64_t out_w() const {
     return (width + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
   }
-  // Whether tcc_conv2d takes the Winograd F(2x2, 3x3) path (Winograd.h).
+  // Whether tcc_conv2d takes the Winograd F(2x2, 3x3) path (Winograd.h):
+  // it also needs 32 output tiles of 2x2 over the batch.
+  int64_t tiles() const {
+    return batch * ((out_h() + 1) / 2) * ((out_w() + 1) / 2);
+  }
   bool winograd(int layout) const {
     return layout == TCC_LAYOUT_NHWC && kh == 3 && kw == 3 && sh == 1 &&
            sw == 1 && dh == 1 && dw == 1 && groups == 1 && channels >= 16 &&
-           out_channels >= 16;
+           out_channels >= 16 && tiles() >= 32;
   }
   std::string name(int layout) const {
     return std::string(layout ? "NHWC " : "NCHW ") + std::to_string(batch) +
@@ -209,6 +213,13 @@ void check_case(const ConvCase &cs) {
         << cs.name(layout) << ": " << tcc_kernels_last_error();
     run.expect_matches_reference();
     tcc_conv2d_args a = run.args();
+    // The kernel takes Winograd exactly when the test thinks so: its packed
+    // weights are 16 in_channels x out_channels matrices.
+    const int64_t panels = (cs.out_channels + 31) / 32;
+    EXPECT_EQ(tcc_conv2d_packed_weight_size(&a) ==
+                  size_t(16 * (64 + 4 * cs.channels * panels * 32)),
+              cs.winograd(layout))
+        << cs.name(layout);
     if (tcc_conv2d_packed_weight_size(&a) == 0)
       continue;
     ConvRun packed(cs, layout);
@@ -255,7 +266,7 @@ TEST(Conv2d, SmallCasesOnEveryPath) {
       {1, 3, 9, 40, 3, 3, 3, 1, 3, 1, 1, 1, 1, 3},    // dw stride (1, 3)
       {1, 20, 9, 45, 20, 3, 3, 2, 2, 1, 1, 1, 1, 20}, // dw stride 2, wide
       {1, 2, 1, 40, 3, 1, 5, 1, 3, 0, 2},             // one row
-      {1, 16, 5, 7, 17, 3, 3, 1, 1, 1, 1},            // NHWC: Winograd
+      {3, 16, 5, 7, 17, 3, 3, 1, 1, 1, 1},            // NHWC: Winograd
   };
   int activation = TCC_ACTIVATION_RELU;
   for (const ConvCase &cs : cases) {
@@ -445,8 +456,9 @@ TEST(Conv2d, RejectsInvalidArguments) {
 // --- Winograd F(2x2, 3x3): NHWC, 3x3, stride 1, >= 16 channels --------------
 
 // Every output size 1..9 in each direction (odd ones end in partial 2x2
-// tiles), padding 0, 1 and 2, 16, 17 and 48 input channels, batch 2, and
-// every epilogue; both layouts, NHWC also with packed weights (same bits).
+// tiles), padding 0, 1 and 2, 16, 17 and 48 input channels, batches of at
+// least 2 (and the 32 tiles that Winograd needs), and every epilogue; both
+// layouts, NHWC also with packed weights (same bits).
 TEST(Conv2dWinograd, OddSizesPaddingsAndEpilogues) {
   const int64_t channels[] = {16, 17, 48}, out_channels[] = {16, 33, 17};
   int i = 0, activation = TCC_ACTIVATION_RELU;
@@ -456,9 +468,19 @@ TEST(Conv2dWinograd, OddSizesPaddingsAndEpilogues) {
       const int64_t in_h = out_h + 2 - 2 * pad, in_w = out_w + 2 - 2 * pad;
       if (in_h < 1 || in_w < 1)
         continue;
-      ConvCase cs{
-          2,  channels[i % 3], in_h, in_w, out_channels[i % 3], 3, 3, 1, 1, pad,
-          pad};
+      const int64_t tiles = ((out_h + 1) / 2) * ((out_w + 1) / 2);
+      const int64_t batch = std::max<int64_t>(2, (32 + tiles - 1) / tiles);
+      ConvCase cs{batch,
+                  channels[i % 3],
+                  in_h,
+                  in_w,
+                  out_channels[i % 3],
+                  3,
+                  3,
+                  1,
+                  1,
+                  pad,
+                  pad};
       ASSERT_TRUE(cs.winograd(TCC_LAYOUT_NHWC)) << cs.name(TCC_LAYOUT_NHWC);
       ASSERT_EQ(cs.out_h(), out_h);
       if (i++ % 2) {
@@ -469,9 +491,9 @@ TEST(Conv2dWinograd, OddSizesPaddingsAndEpilogues) {
       }
     }
   // Padding that differs between height and width.
-  check_case({1, 16, 6, 5, 16, 3, 3, 1, 1, 0, 2});
+  check_case({4, 16, 6, 5, 16, 3, 3, 1, 1, 0, 2});
   check_case(
-      with_epilogue({1, 20, 4, 7, 24, 3, 3, 1, 1, 2, 1}, TCC_ACTIVATION_CLAMP));
+      with_epilogue({3, 20, 4, 7, 24, 3, 3, 1, 1, 2, 1}, TCC_ACTIVATION_CLAMP));
 }
 
 // 578 tiles of 64 channels run in chunks of 256 (V and M within ~2 MiB),
@@ -497,15 +519,15 @@ TEST(Conv2dWinograd, ThreadCountAndChunksDoNotChangeTheBits) {
 }
 
 TEST(Conv2dWinograd, WorkspaceAndPackedWeightSizes) {
-  ConvRun run({1, 16, 5, 5, 17, 3, 3, 1, 1, 1, 1}, TCC_LAYOUT_NHWC);
+  ConvRun run({4, 16, 5, 5, 17, 3, 3, 1, 1, 1, 1}, TCC_LAYOUT_NHWC);
   tcc_conv2d_args a = run.args();
   // 16 transformed 16 x 17 matrices, each a 64-byte header and one panel
   // of 16 x 32 floats.
   const size_t matrix = 64 + 4 * 16 * 32;
   EXPECT_EQ(tcc_conv2d_packed_weight_size(&a), 16 * matrix);
   // Unpacked: the matrices, a zero row of 16 channels (64 bytes), then V
-  // and M of all 9 tiles (16 x 9 x 16 and 16 x 9 x 17 floats).
-  const size_t tiles = 4 * 16 * 9 * 16 + 4 * 16 * 9 * 17;
+  // and M of all 4 x 9 tiles (16 x 36 x 16 and 16 x 36 x 17 floats).
+  const size_t tiles = 4 * 16 * 36 * 16 + 4 * 16 * 36 * 17;
   EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 16 * matrix + 64 + tiles);
   AlignedBuffer packed(tcc_conv2d_packed_weight_size(&a));
   ASSERT_EQ(tcc_conv2d_pack_weight(&a, packed.get()), TCC_KERNEL_OK);
@@ -524,6 +546,8 @@ TEST(Conv2dWinograd, OtherShapesTakeIm2col) {
       {1, 32, 6, 6, 32, 3, 3, 1, 1, 1, 1, 1, 1, 2}, // 2 groups
       {1, 16, 6, 6, 16, 3, 1, 1, 1, 1, 0},          // 3x1 kernel
       {1, 16, 6, 6, 16, 5, 5, 1, 1, 2, 2},          // 5x5 kernel
+      {3, 16, 6, 6, 16, 3, 3, 1, 1, 1, 1},          // 27 tiles
+      {1, 64, 7, 7, 64, 3, 3, 1, 1, 1, 1},          // 16 tiles
   };
   for (const ConvCase &cs : cases) {
     ASSERT_FALSE(cs.winograd(TCC_LAYOUT_NHWC)) << cs.name(TCC_LAYOUT_NHWC);
@@ -539,7 +563,7 @@ TEST(Conv2dWinograd, OtherShapesTakeIm2col) {
 }
 
 TEST(Conv2dWinograd, RejectsPackedWeightsOfAnotherShape) {
-  ConvRun run({1, 16, 6, 6, 16, 3, 3, 1, 1, 1, 1}, TCC_LAYOUT_NHWC);
+  ConvRun run({4, 16, 6, 6, 16, 3, 3, 1, 1, 1, 1}, TCC_LAYOUT_NHWC);
   tcc_conv2d_args a = run.args();
   // im2col's form of the same weights (one 144 x 16 matrix).
   ConvRun strided({1, 16, 6, 6, 16, 3, 3, 2, 2, 1, 1}, TCC_LAYOUT_NHWC);
