@@ -526,8 +526,9 @@ TEST(Conv2dWinograd, WorkspaceAndPackedWeightSizes) {
   const size_t matrix = 64 + 4 * 16 * 32;
   EXPECT_EQ(tcc_conv2d_packed_weight_size(&a), 16 * matrix);
   // Unpacked: the matrices, a zero row of 16 channels (64 bytes), then V
-  // and M of all 4 x 9 tiles (16 x 36 x 16 and 16 x 36 x 17 floats).
-  const size_t tiles = 4 * 16 * 36 * 16 + 4 * 16 * 36 * 17;
+  // and M of all 4 x 9 tiles: 16 planes of 36 x 16 and of 36 x 17 floats,
+  // each rounded up to 16 floats and 16 more apart (no 4 KiB aliasing).
+  const size_t tiles = 4 * 16 * (576 + 16) + 4 * 16 * (624 + 16);
   EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 16 * matrix + 64 + tiles);
   AlignedBuffer packed(tcc_conv2d_packed_weight_size(&a));
   ASSERT_EQ(tcc_conv2d_pack_weight(&a, packed.get()), TCC_KERNEL_OK);
