@@ -113,39 +113,58 @@ void weight_task(void *arg, int64_t task) {
   }
 }
 
+// --- per-tile transforms ----------------------------------------------------
+
+// Channels per block of the output transform (a 4 x block tile in L1).
+constexpr int64_t kOutBlock = 64;
+
+// The transforms of one tile, for each ISA variant.
+namespace portable_tiles {
+#define TCC_TILE_TARGET
+#include "WinogradTiles.inc"
+#undef TCC_TILE_TARGET
+} // namespace portable_tiles
+#if defined(__x86_64__)
+namespace avx2_tiles {
+#define TCC_TILE_TARGET __attribute__((target("avx2")))
+#include "WinogradTiles.inc"
+#undef TCC_TILE_TARGET
+} // namespace avx2_tiles
+namespace avx512_tiles {
+#define TCC_TILE_TARGET                                                        \
+  __attribute__((target("avx512f,avx2,prefer-vector-width=512")))
+#include "WinogradTiles.inc"
+#undef TCC_TILE_TARGET
+} // namespace avx512_tiles
+#endif
+
+struct TileTransforms {
+  void (*input)(const float *const *p, float *v, int64_t xi_stride,
+                int64_t channels);
+  void (*output)(const float *m, int64_t xi_stride, int64_t n,
+                 float (*y)[kOutBlock]);
+};
+
+TileTransforms tile_transforms(Isa isa) {
+#if defined(__x86_64__)
+  if (isa == Isa::Avx512)
+    return {avx512_tiles::input_tile, avx512_tiles::output_tile};
+  if (isa == Isa::Avx2)
+    return {avx2_tiles::input_tile, avx2_tiles::output_tile};
+#endif
+  (void)isa;
+  return {portable_tiles::input_tile, portable_tiles::output_tile};
+}
+
 // --- input transform ---------------------------------------------------------
 
 struct InputJob {
   const WinogradShape *s;
+  TileTransforms tiles;
   const float *input, *zeros; // zeros: `channels` zero floats for padding
   float *v;                   // V[xi][tile][ic], planes plane_stride apart
   int64_t first, rows, tasks; // tiles [first, first + rows) of the batch
 };
-
-// V = B^T d B of one tile's 4x4 input patch, all channels:
-// B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
-void input_tile(const float *const p[kPositions], float *v, int64_t xi_stride,
-                int64_t channels) {
-#pragma GCC ivdep
-  for (int64_t c = 0; c < channels; ++c) {
-    float d[4][4], t[4][4];
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j)
-        d[i][j] = p[i * 4 + j][c];
-    for (int j = 0; j < 4; ++j) { // B^T d
-      t[0][j] = d[0][j] - d[2][j];
-      t[1][j] = d[1][j] + d[2][j];
-      t[2][j] = d[2][j] - d[1][j];
-      t[3][j] = d[1][j] - d[3][j];
-    }
-    for (int i = 0; i < 4; ++i) { // (B^T d) B
-      v[(i * 4 + 0) * xi_stride + c] = t[i][0] - t[i][2];
-      v[(i * 4 + 1) * xi_stride + c] = t[i][1] + t[i][2];
-      v[(i * 4 + 2) * xi_stride + c] = t[i][2] - t[i][1];
-      v[(i * 4 + 3) * xi_stride + c] = t[i][1] - t[i][3];
-    }
-  }
-}
 
 void input_task(void *arg, int64_t task) {
   const InputJob &job = *static_cast<const InputJob *>(arg);
@@ -166,8 +185,8 @@ void input_task(void *arg, int64_t task) {
                            ? in + (iy * s.width + ix) * s.channels
                            : job.zeros;
       }
-    input_tile(p, job.v + row * s.channels, plane_stride(job.rows, s.channels),
-               s.channels);
+    job.tiles.input(p, job.v + row * s.channels,
+                    plane_stride(job.rows, s.channels), s.channels);
   }
 }
 
@@ -208,37 +227,13 @@ void gemm_task(void *arg, int64_t xi) {
 
 struct OutputJob {
   const WinogradShape *s;
+  TileTransforms tiles;
   const IsaKernels *isa;
   const tcc_epilogue *epilogue; // or null
   const float *m;
   float *output;
   int64_t first, rows, tasks;
 };
-
-// Channels per block of the output transform (a 4 x block tile in L1).
-constexpr int64_t kOutBlock = 64;
-
-// The 2x2 outputs Y = A^T m A of one tile for channels [0, n) of m's rows,
-// A^T = [1 1 1 0; 0 1 -1 -1].
-void output_tile(const float *m, int64_t xi_stride, int64_t n,
-                 float y[4][kOutBlock]) {
-#pragma GCC ivdep
-  for (int64_t c = 0; c < n; ++c) {
-    float t[2][4];
-    for (int j = 0; j < 4; ++j) { // A^T m
-      const float m0 = m[(0 + j) * xi_stride + c],
-                  m1 = m[(4 + j) * xi_stride + c],
-                  m2 = m[(8 + j) * xi_stride + c],
-                  m3 = m[(12 + j) * xi_stride + c];
-      t[0][j] = m0 + m1 + m2;
-      t[1][j] = m1 - m2 - m3;
-    }
-    for (int i = 0; i < 2; ++i) { // (A^T m) A
-      y[i * 2 + 0][c] = t[i][0] + t[i][1] + t[i][2];
-      y[i * 2 + 1][c] = t[i][1] - t[i][2] - t[i][3];
-    }
-  }
-}
 
 void output_task(void *arg, int64_t task) {
   const OutputJob &job = *static_cast<const OutputJob *>(arg);
@@ -260,8 +255,8 @@ void output_task(void *arg, int64_t task) {
                   tx = tile % per_image % tw;
     for (int64_t c0 = 0; c0 < oc_count; c0 += kOutBlock) {
       const int64_t n = std::min(kOutBlock, oc_count - c0);
-      output_tile(job.m + row * oc_count + c0, plane_stride(job.rows, oc_count),
-                  n, y);
+      job.tiles.output(job.m + row * oc_count + c0,
+                       plane_stride(job.rows, oc_count), n, y);
       for (int q = 0; q < 4; ++q) {
         const int64_t oy = 2 * ty + q / 2, ox = 2 * tx + q % 2;
         if (oy >= s.out_h || ox >= s.out_w) // a partial tile at the border
@@ -381,7 +376,8 @@ tcc_kernel_status winograd_conv(const WinogradShape &s,
   for (int64_t first = 0; first < total; first += chunk) {
     const int64_t rows = std::min(chunk, total - first);
     const int64_t tasks = task_count(parallel, rows);
-    InputJob in{&s, a.input, zeros, v, first, rows, tasks};
+    InputJob in{&s,   tile_transforms(isa.isa), a.input, zeros, v, first, rows,
+                tasks};
     parallel_run(parallel, tasks, input_task, &in);
 
     GemmJob gemms{&isa, &s, v, u, m, rows};
@@ -395,7 +391,11 @@ tcc_kernel_status winograd_conv(const WinogradShape &s,
           return st;
     }
 
-    OutputJob out{&s, &isa, a.epilogue, m, a.output, first, rows, tasks};
+    OutputJob out{&s,    tile_transforms(isa.isa),
+                  &isa,  a.epilogue,
+                  m,     a.output,
+                  first, rows,
+                  tasks};
     parallel_run(parallel, tasks, output_task, &out);
   }
   return TCC_KERNEL_OK;
