@@ -77,36 +77,46 @@ struct WeightJob {
   int64_t tasks;
 };
 
-// U = G g G^T for output channels of this task, in float64 (it runs once,
-// at compile time when the weights are constant), written straight into
-// the packed panels: element (ic, oc) of panel oc / 32.
+// U = G g G^T in float64 (it runs once, at compile time when the weights
+// are constant), written straight into the packed panels: element (ic, oc)
+// of panel oc / 32. A task takes whole panels and walks each along ic, so
+// that the 16 matrices are written in order (going along oc instead made
+// every store a cache miss: 3 ms for 256 x 256 channels).
 void weight_task(void *arg, int64_t task) {
   const WeightJob &job = *static_cast<const WeightJob *>(arg);
   const int64_t ic_count = job.s->channels, oc_count = job.s->out_channels;
   const int64_t stride = matrix_bytes(*job.s);
-  const int64_t per = (oc_count + job.tasks - 1) / job.tasks;
-  const int64_t end = std::min(oc_count, (task + 1) * per);
-  for (int64_t oc = task * per; oc < end; ++oc) {
-    const int64_t panel_offset =
-        (oc / kPanelWidth) * ic_count * kPanelWidth + oc % kPanelWidth;
+  const int64_t panels = (oc_count + kPanelWidth - 1) / kPanelWidth;
+  const int64_t per = (panels + job.tasks - 1) / job.tasks;
+  const int64_t end = std::min(panels, (task + 1) * per);
+  float *planes[kPositions];
+  for (int xi = 0; xi < kPositions; ++xi)
+    planes[xi] = reinterpret_cast<float *>(job.packed + xi * stride +
+                                           sizeof(PackedBHeader));
+  for (int64_t panel = task * per; panel < end; ++panel) {
+    const int64_t oc0 = panel * kPanelWidth;
+    const int64_t width = std::min<int64_t>(kPanelWidth, oc_count - oc0);
     for (int64_t ic = 0; ic < ic_count; ++ic) {
-      double g[3][3], t[4][3];
-      for (int ky = 0; ky < 3; ++ky)
-        for (int kx = 0; kx < 3; ++kx)
-          g[ky][kx] = job.weight[((oc * 3 + ky) * 3 + kx) * ic_count + ic];
-      for (int j = 0; j < 3; ++j) { // G g
-        t[0][j] = g[0][j];
-        t[1][j] = 0.5 * (g[0][j] + g[1][j] + g[2][j]);
-        t[2][j] = 0.5 * (g[0][j] - g[1][j] + g[2][j]);
-        t[3][j] = g[2][j];
-      }
-      for (int i = 0; i < 4; ++i) { // (G g) G^T
-        const double u[4] = {t[i][0], 0.5 * (t[i][0] + t[i][1] + t[i][2]),
-                             0.5 * (t[i][0] - t[i][1] + t[i][2]), t[i][2]};
-        for (int j = 0; j < 4; ++j) {
-          float *panels = reinterpret_cast<float *>(
-              job.packed + (i * 4 + j) * stride + sizeof(PackedBHeader));
-          panels[panel_offset + ic * kPanelWidth] = float(u[j]);
+      const int64_t at = (panel * ic_count + ic) * kPanelWidth;
+      for (int64_t o = 0; o < width; ++o) {
+        const float *w = job.weight + (oc0 + o) * 9 * ic_count + ic;
+        double g[3][3], t[4][3];
+        for (int ky = 0; ky < 3; ++ky)
+          for (int kx = 0; kx < 3; ++kx)
+            g[ky][kx] = w[(ky * 3 + kx) * ic_count];
+        for (int j = 0; j < 3; ++j) { // G g
+          t[0][j] = g[0][j];
+          t[1][j] = 0.5 * (g[0][j] + g[1][j] + g[2][j]);
+          t[2][j] = 0.5 * (g[0][j] - g[1][j] + g[2][j]);
+          t[3][j] = g[2][j];
+        }
+        for (int i = 0; i < 4; ++i) { // (G g) G^T
+          planes[i * 4 + 0][at + o] = float(t[i][0]);
+          planes[i * 4 + 1][at + o] =
+              float(0.5 * (t[i][0] + t[i][1] + t[i][2]));
+          planes[i * 4 + 2][at + o] =
+              float(0.5 * (t[i][0] - t[i][1] + t[i][2]));
+          planes[i * 4 + 3][at + o] = float(t[i][2]);
         }
       }
     }
@@ -334,7 +344,9 @@ tcc_kernel_status winograd_pack_weight(const WinogradShape &s,
     std::memset(out + xi * stride + sizeof(PackedBHeader), 0,
                 size_t(stride) - sizeof(PackedBHeader));
   }
-  WeightJob job{&s, weight, out, task_count(parallel, s.out_channels)};
+  WeightJob job{
+      &s, weight, out,
+      task_count(parallel, (s.out_channels + kPanelWidth - 1) / kPanelWidth)};
   parallel_run(parallel, job.tasks, weight_task, &job);
   return TCC_KERNEL_OK;
 }
