@@ -153,17 +153,22 @@ struct TileTransforms {
                 int64_t channels);
   void (*output)(const float *m, int64_t xi_stride, int64_t n,
                  float (*y)[kOutBlock]);
+  void (*epilogue)(float *y, int64_t n, float alpha, const float *bias,
+                   float beta, const float *residual);
 };
 
 TileTransforms tile_transforms(Isa isa) {
 #if defined(__x86_64__)
   if (isa == Isa::Avx512)
-    return {avx512_tiles::input_tile, avx512_tiles::output_tile};
+    return {avx512_tiles::input_tile, avx512_tiles::output_tile,
+            avx512_tiles::output_epilogue};
   if (isa == Isa::Avx2)
-    return {avx2_tiles::input_tile, avx2_tiles::output_tile};
+    return {avx2_tiles::input_tile, avx2_tiles::output_tile,
+            avx2_tiles::output_epilogue};
 #endif
   (void)isa;
-  return {portable_tiles::input_tile, portable_tiles::output_tile};
+  return {portable_tiles::input_tile, portable_tiles::output_tile,
+          portable_tiles::output_epilogue};
 }
 
 // --- input transform ---------------------------------------------------------
@@ -273,19 +278,11 @@ void output_task(void *arg, int64_t task) {
           continue;
         const int64_t offset =
             ((image * s.out_h + oy) * s.out_w + ox) * oc_count + c0;
-        float *yq = y[q];
-        // In y first: the residual may be the output itself.
-        if (alpha != 1.0f)
-          for (int64_t c = 0; c < n; ++c)
-            yq[c] *= alpha;
-        if (bias)
-          for (int64_t c = 0; c < n; ++c)
-            yq[c] += bias[c0 + c];
-        if (residual)
-          for (int64_t c = 0; c < n; ++c)
-            yq[c] += e->beta * residual[offset + c];
+        if (e)
+          job.tiles.epilogue(y[q], n, alpha, bias ? bias + c0 : nullptr,
+                             e->beta, residual ? residual + offset : nullptr);
         float *out = job.output + offset;
-        std::memcpy(out, yq, sizeof(float) * n);
+        std::memcpy(out, y[q], sizeof(float) * n);
         if (activation != TCC_ACTIVATION_NONE)
           job.isa->activate(out, n, activation, e->clamp_min, e->clamp_max);
       }
