@@ -6,6 +6,8 @@
 // - depthwise (groups == in == out channels, up to 64 taps): direct
 //   vectorized kernels (Depthwise.inc), since a GEMM of one row per group
 //   would waste the microkernel.
+// - Winograd F(2x2, 3x3) for NHWC 3x3 stride-1 convolutions with enough
+//   channels (Winograd.cpp): 2.25x fewer multiplies than im2col.
 // - everything else: im2col, then the GEMM with the epilogue fused. NCHW
 //   (out = W x cols) never stores the columns: the GEMM builds each panel
 //   of them in cache as it packs B (an implicit GEMM, Im2col.inc). NHWC
@@ -22,6 +24,7 @@
 #include "PackedB.h"
 #include "Sgemm.h"
 #include "Status.h"
+#include "Winograd.h"
 
 #include <algorithm>
 #include <atomic>
@@ -42,7 +45,7 @@ struct ConvShape {
   bool nhwc;
 };
 
-enum class ConvPath { Pointwise, Depthwise, Im2col };
+enum class ConvPath { Pointwise, Depthwise, Winograd, Im2col };
 
 ConvGeometry geometry(const ConvShape &s) {
   return {s.channels, s.height, s.width, s.out_w, s.kh, s.kw,
@@ -50,12 +53,20 @@ ConvGeometry geometry(const ConvShape &s) {
 }
 
 ConvPath choose_path(const ConvShape &s) {
+  // Below 2^30 each, so neither this nor batch * tiles (< 32 * 2^31) below
+  // overflows.
+  const int64_t tiles = ((s.out_h + 1) / 2) * ((s.out_w + 1) / 2);
   if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
       s.pw == 0)
     return ConvPath::Pointwise;
   if (s.groups == s.channels && s.out_channels == s.channels &&
       s.kh * s.kw <= kMaxDepthwiseTaps)
     return ConvPath::Depthwise;
+  if (s.nhwc && s.kh == 3 && s.kw == 3 && s.sh == 1 && s.sw == 1 && s.dh == 1 &&
+      s.dw == 1 && s.groups == 1 && s.channels >= kWinogradMinChannels &&
+      s.out_channels >= kWinogradMinChannels &&
+      (tiles >= kWinogradMinTiles || s.batch * tiles >= kWinogradMinTiles))
+    return ConvPath::Winograd;
   return ConvPath::Im2col;
 }
 
@@ -69,6 +80,11 @@ int64_t checked_product(std::initializer_list<int64_t> factors) {
 }
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+WinogradShape winograd_shape(const ConvShape &s) {
+  return {s.batch, s.channels, s.height, s.width, s.out_channels,
+          s.ph,    s.pw,       s.out_h,  s.out_w};
+}
 
 // NHWC im2col writes the columns of this many images at once (one GEMM for
 // all of them: small images still make a tall GEMM), within ~16 MiB.
@@ -90,6 +106,8 @@ int64_t packed_group_bytes(const ConvShape &s) {
   return floats < 0 ? -1 : int64_t(tcc_sgemm_packed_b_size(s.k, s.ocg));
 }
 int64_t packed_weight_bytes(const ConvShape &s) {
+  if (choose_path(s) == ConvPath::Winograd)
+    return winograd_packed_weight_bytes(winograd_shape(s));
   int64_t group = packed_group_bytes(s);
   return group < 0 ? -1 : checked_product({s.groups, group});
 }
@@ -101,6 +119,8 @@ int64_t workspace_bytes(const ConvShape &s, bool weight_packed) {
     return 0;
   case ConvPath::Depthwise: // NHWC keeps the weights as [ky][kx][channel]
     return s.nhwc ? checked_product({s.kh, s.kw, s.channels, 4}) : 0;
+  case ConvPath::Winograd:
+    return winograd_workspace_bytes(winograd_shape(s), weight_packed);
   case ConvPath::Im2col:
     break;
   }
@@ -185,7 +205,8 @@ tcc_kernel_status check_shape(const tcc_conv2d_args *a, ConvShape *s) {
   int64_t weight = checked_product({s->out_channels, s->k});
   if (s->pixels < 0 || s->k < 0 || input < 0 || output < 0 || weight < 0 ||
       input > INT64_MAX / 8 || output > INT64_MAX / 8 ||
-      weight > INT64_MAX / 8 || workspace_bytes(*s, false) < 0 || packed_weight_bytes(*s) < 0)
+      weight > INT64_MAX / 8 || workspace_bytes(*s, false) < 0 ||
+      packed_weight_bytes(*s) < 0)
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "conv2d: tensor sizes overflow 64-bit byte offsets");
   return TCC_KERNEL_OK;
@@ -216,12 +237,18 @@ tcc_kernel_status check_conv(const tcc_conv2d_args *a,
     if (reinterpret_cast<uintptr_t>(a->packed_weight) % 64 != 0)
       return fail(TCC_KERNEL_INVALID_ARGUMENT,
                   "conv2d: packed_weight must be 64-byte aligned");
-    const int64_t stride = packed_group_bytes(*s);
-    for (int64_t grp = 0; grp < s->groups; ++grp)
-      if (tcc_kernel_status st = check_packed_b(
-              static_cast<const char *>(a->packed_weight) + grp * stride, s->k,
-              s->ocg))
+    if (choose_path(*s) == ConvPath::Winograd) {
+      if (tcc_kernel_status st = winograd_check_packed_weight(
+              winograd_shape(*s), a->packed_weight))
         return st;
+    } else {
+      const int64_t stride = packed_group_bytes(*s);
+      for (int64_t grp = 0; grp < s->groups; ++grp)
+        if (tcc_kernel_status st = check_packed_b(
+                static_cast<const char *>(a->packed_weight) + grp * stride,
+                s->k, s->ocg))
+          return st;
+    }
   }
   if (workspace_bytes(*s, packed) > 0) {
     if (!a->workspace)
@@ -502,9 +529,9 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
           workspace + (packed ? 0 : s.groups * packed_stride));
       if (!packed) {
         for (int64_t grp = 0; grp < s.groups; ++grp) // once per call
-          if (tcc_kernel_status st = tcc_sgemm_pack_b(
-                  s.k, s.ocg, a->weight + grp * s.ocg * s.k, s.k, 1,
-                  workspace + grp * packed_stride))
+          if (tcc_kernel_status st =
+                  tcc_sgemm_pack_b(s.k, s.ocg, a->weight + grp * s.ocg * s.k,
+                                   s.k, 1, workspace + grp * packed_stride))
             return st;
         packed = workspace;
       }
@@ -605,6 +632,12 @@ extern "C" tcc_kernel_status tcc_conv2d_pack_weight(const tcc_conv2d_args *args,
   if (!args->weight || !packed)
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "conv2d: weight and packed must not be NULL");
+  if (reinterpret_cast<uintptr_t>(packed) % 64 != 0)
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "conv2d: packed must be 64-byte aligned");
+  if (choose_path(s) == ConvPath::Winograd)
+    return winograd_pack_weight(winograd_shape(s), args->weight, packed,
+                                nullptr);
   const int64_t stride = packed_group_bytes(s);
   for (int64_t grp = 0; grp < s.groups; ++grp)
     if (tcc_kernel_status st =
@@ -622,6 +655,8 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
   if (s.batch == 0)
     return TCC_KERNEL_OK;
   ConvPath path = choose_path(s);
+  if (path == ConvPath::Winograd)
+    return winograd_conv(winograd_shape(s), *args, parallel);
   if (path != ConvPath::Depthwise)
     return gemm_conv(args, s, path, parallel);
 

@@ -27,6 +27,16 @@ struct ConvCase {
   int64_t out_w() const {
     return (width + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
   }
+  // Whether tcc_conv2d takes the Winograd F(2x2, 3x3) path (Winograd.h):
+  // it also needs 32 output tiles of 2x2 over the batch.
+  int64_t tiles() const {
+    return batch * ((out_h() + 1) / 2) * ((out_w() + 1) / 2);
+  }
+  bool winograd(int layout) const {
+    return layout == TCC_LAYOUT_NHWC && kh == 3 && kw == 3 && sh == 1 &&
+           sw == 1 && dh == 1 && dw == 1 && groups == 1 && channels >= 16 &&
+           out_channels >= 16 && tiles() >= 32;
+  }
   std::string name(int layout) const {
     return std::string(layout ? "NHWC " : "NCHW ") + std::to_string(batch) +
            "x" + std::to_string(channels) + "x" + std::to_string(height) + "x" +
@@ -116,7 +126,8 @@ struct ConvRun {
     tcc_conv2d_args a = args();
     if (packed) {
       packed_weight = AlignedBuffer(tcc_conv2d_packed_weight_size(&a));
-      if (tcc_kernel_status st = tcc_conv2d_pack_weight(&a, packed_weight.get()))
+      if (tcc_kernel_status st =
+              tcc_conv2d_pack_weight(&a, packed_weight.get()))
         return st;
       a.packed_weight = packed_weight.get();
       a.weight = nullptr; // must not be read
@@ -132,6 +143,11 @@ struct ConvRun {
                : out_l[size_t(((n * oh + y) * ow + x) * cs.out_channels + c)];
   }
 
+  // The bound is the worst case of a sum of depth products in float. It
+  // covers the Winograd path as it stands: its transforms round a few more
+  // times, but its worst measured error (all cases here, every ISA) is
+  // 0.035 of the bound, at tiny outputs with padding 2 (the direct paths'
+  // worst is 0.16 of it), so it needs no factor of its own.
   void expect_matches_reference() const {
     const double slope = cs.activation == TCC_ACTIVATION_NONE ? 1.0 : 1.2;
     const int64_t depth = icg * cs.kh * cs.kw;
@@ -197,6 +213,13 @@ void check_case(const ConvCase &cs) {
         << cs.name(layout) << ": " << tcc_kernels_last_error();
     run.expect_matches_reference();
     tcc_conv2d_args a = run.args();
+    // The kernel takes Winograd exactly when the test thinks so: its packed
+    // weights are 16 in_channels x out_channels matrices.
+    const int64_t panels = (cs.out_channels + 31) / 32;
+    EXPECT_EQ(tcc_conv2d_packed_weight_size(&a) ==
+                  size_t(16 * (64 + 4 * cs.channels * panels * 32)),
+              cs.winograd(layout))
+        << cs.name(layout);
     if (tcc_conv2d_packed_weight_size(&a) == 0)
       continue;
     ConvRun packed(cs, layout);
@@ -243,6 +266,7 @@ TEST(Conv2d, SmallCasesOnEveryPath) {
       {1, 3, 9, 40, 3, 3, 3, 1, 3, 1, 1, 1, 1, 3},    // dw stride (1, 3)
       {1, 20, 9, 45, 20, 3, 3, 2, 2, 1, 1, 1, 1, 20}, // dw stride 2, wide
       {1, 2, 1, 40, 3, 1, 5, 1, 3, 0, 2},             // one row
+      {3, 16, 5, 7, 17, 3, 3, 1, 1, 1, 1},            // NHWC: Winograd
   };
   int activation = TCC_ACTIVATION_RELU;
   for (const ConvCase &cs : cases) {
@@ -263,8 +287,8 @@ TEST(Conv2d, OddSizes) {
 // NHWC im2col takes as many images per GEMM as fit ~16 MiB of columns:
 // 2 of these (k = 1600, 1024 pixels), then the last one alone.
 TEST(Conv2d, BatchInChunks) {
-  check_case(with_epilogue({3, 64, 32, 32, 2, 5, 5, 1, 1, 2, 2},
-                           TCC_ACTIVATION_RELU));
+  check_case(
+      with_epilogue({3, 64, 32, 32, 2, 5, 5, 1, 1, 2, 2}, TCC_ACTIVATION_RELU));
 }
 
 TEST(Conv2d, ResNetShapedLayers) {
@@ -427,6 +451,133 @@ TEST(Conv2d, RejectsInvalidArguments) {
   }
   EXPECT_EQ(tcc_conv2d(nullptr, nullptr), TCC_KERNEL_INVALID_ARGUMENT);
   EXPECT_EQ(tcc_conv2d_workspace_size(nullptr, nullptr), 0u);
+}
+
+// --- Winograd F(2x2, 3x3): NHWC, 3x3, stride 1, >= 16 channels --------------
+
+// Every output size 1..9 in each direction (odd ones end in partial 2x2
+// tiles), padding 0, 1 and 2, 16, 17 and 48 input channels, batches of at
+// least 2 (and the 32 tiles that Winograd needs), and every epilogue; both
+// layouts, NHWC also with packed weights (same bits).
+TEST(Conv2dWinograd, OddSizesPaddingsAndEpilogues) {
+  const int64_t channels[] = {16, 17, 48}, out_channels[] = {16, 33, 17};
+  int i = 0, activation = TCC_ACTIVATION_RELU;
+  for (int64_t pad : {0, 1, 2})
+    for (int64_t out_h = 1; out_h <= 9; ++out_h) {
+      const int64_t out_w = 10 - out_h;
+      const int64_t in_h = out_h + 2 - 2 * pad, in_w = out_w + 2 - 2 * pad;
+      if (in_h < 1 || in_w < 1)
+        continue;
+      const int64_t tiles = ((out_h + 1) / 2) * ((out_w + 1) / 2);
+      const int64_t batch = std::max<int64_t>(2, (32 + tiles - 1) / tiles);
+      ConvCase cs{batch,
+                  channels[i % 3],
+                  in_h,
+                  in_w,
+                  out_channels[i % 3],
+                  3,
+                  3,
+                  1,
+                  1,
+                  pad,
+                  pad};
+      ASSERT_TRUE(cs.winograd(TCC_LAYOUT_NHWC)) << cs.name(TCC_LAYOUT_NHWC);
+      ASSERT_EQ(cs.out_h(), out_h);
+      if (i++ % 2) {
+        check_case(cs);
+      } else {
+        check_case(with_epilogue(cs, activation));
+        activation = activation % TCC_ACTIVATION_TANH + 1;
+      }
+    }
+  // Padding that differs between height and width.
+  check_case({4, 16, 6, 5, 16, 3, 3, 1, 1, 0, 2});
+  check_case(
+      with_epilogue({3, 20, 4, 7, 24, 3, 3, 1, 1, 2, 1}, TCC_ACTIVATION_CLAMP));
+}
+
+// 578 tiles of 64 channels run in chunks of 256 (V and M within ~2 MiB),
+// the last one partial and chunks straddling the two images. Each thread
+// count gives the bits of the serial run, with packed weights too.
+TEST(Conv2dWinograd, ThreadCountAndChunksDoNotChangeTheBits) {
+  const ConvCase cs =
+      with_epilogue({2, 64, 34, 33, 64, 3, 3, 1, 1, 1, 1}, TCC_ACTIVATION_SILU);
+  ConvRun serial(cs, TCC_LAYOUT_NHWC);
+  ASSERT_EQ(serial.run(), TCC_KERNEL_OK) << tcc_kernels_last_error();
+  serial.expect_matches_reference();
+  for (bool packed : {false, true})
+    for (int threads : {1, 2, 3}) {
+      tcc::runtime::ThreadPool pool(threads);
+      tcc_parallel parallel = pool.c_parallel();
+      ConvRun run(cs, TCC_LAYOUT_NHWC);
+      run.packed = packed;
+      ASSERT_EQ(run.run(&parallel), TCC_KERNEL_OK) << tcc_kernels_last_error();
+      EXPECT_EQ(0, std::memcmp(serial.out_l.data(), run.out_l.data(),
+                               serial.out_l.size() * sizeof(float)))
+          << threads << " threads, packed " << packed;
+    }
+}
+
+TEST(Conv2dWinograd, WorkspaceAndPackedWeightSizes) {
+  ConvRun run({4, 16, 5, 5, 17, 3, 3, 1, 1, 1, 1}, TCC_LAYOUT_NHWC);
+  tcc_conv2d_args a = run.args();
+  // 16 transformed 16 x 17 matrices, each a 64-byte header and one panel
+  // of 16 x 32 floats.
+  const size_t matrix = 64 + 4 * 16 * 32;
+  EXPECT_EQ(tcc_conv2d_packed_weight_size(&a), 16 * matrix);
+  // Unpacked: the matrices, a zero row of 16 channels (64 bytes), then V
+  // and M of all 4 x 9 tiles: 16 planes of 36 x 16 and of 36 x 17 floats,
+  // each rounded up to 16 floats and 16 more apart (no 4 KiB aliasing).
+  const size_t tiles = 4 * 16 * (576 + 16) + 4 * 16 * (624 + 16);
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 16 * matrix + 64 + tiles);
+  AlignedBuffer packed(tcc_conv2d_packed_weight_size(&a));
+  ASSERT_EQ(tcc_conv2d_pack_weight(&a, packed.get()), TCC_KERNEL_OK);
+  a.packed_weight = packed.get();
+  EXPECT_EQ(tcc_conv2d_workspace_size(&a, nullptr), 64 + tiles);
+}
+
+// Shapes just outside the Winograd path keep im2col's packed form (one
+// matrix per group, k = kernel taps * in_channels / groups) and its results.
+TEST(Conv2dWinograd, OtherShapesTakeIm2col) {
+  const ConvCase cases[] = {
+      {1, 15, 6, 6, 16, 3, 3, 1, 1, 1, 1},          // 15 input channels
+      {1, 16, 6, 6, 15, 3, 3, 1, 1, 1, 1},          // 15 output channels
+      {1, 16, 7, 7, 16, 3, 3, 2, 2, 1, 1},          // stride 2
+      {1, 16, 7, 7, 16, 3, 3, 1, 1, 2, 2, 2, 2},    // dilation 2
+      {1, 32, 6, 6, 32, 3, 3, 1, 1, 1, 1, 1, 1, 2}, // 2 groups
+      {1, 16, 6, 6, 16, 3, 1, 1, 1, 1, 0},          // 3x1 kernel
+      {1, 16, 6, 6, 16, 5, 5, 1, 1, 2, 2},          // 5x5 kernel
+      {3, 16, 6, 6, 16, 3, 3, 1, 1, 1, 1},          // 27 tiles
+      {1, 64, 7, 7, 64, 3, 3, 1, 1, 1, 1},          // 16 tiles
+  };
+  for (const ConvCase &cs : cases) {
+    ASSERT_FALSE(cs.winograd(TCC_LAYOUT_NHWC)) << cs.name(TCC_LAYOUT_NHWC);
+    ConvRun run(cs, TCC_LAYOUT_NHWC);
+    tcc_conv2d_args a = run.args();
+    const int64_t k = cs.kh * cs.kw * cs.channels / cs.groups;
+    const int64_t panels = (cs.out_channels / cs.groups + 31) / 32;
+    EXPECT_EQ(tcc_conv2d_packed_weight_size(&a),
+              size_t(cs.groups * (64 + 4 * k * panels * 32)))
+        << cs.name(TCC_LAYOUT_NHWC);
+    check_case(cs);
+  }
+}
+
+TEST(Conv2dWinograd, RejectsPackedWeightsOfAnotherShape) {
+  ConvRun run({4, 16, 6, 6, 16, 3, 3, 1, 1, 1, 1}, TCC_LAYOUT_NHWC);
+  tcc_conv2d_args a = run.args();
+  // im2col's form of the same weights (one 144 x 16 matrix).
+  ConvRun strided({1, 16, 6, 6, 16, 3, 3, 2, 2, 1, 1}, TCC_LAYOUT_NHWC);
+  tcc_conv2d_args b = strided.args();
+  AlignedBuffer other(tcc_conv2d_packed_weight_size(&b));
+  ASSERT_EQ(tcc_conv2d_pack_weight(&b, other.get()), TCC_KERNEL_OK);
+  a.packed_weight = other.get();
+  run.workspace = AlignedBuffer(tcc_conv2d_workspace_size(&a, nullptr));
+  a.workspace = run.workspace.get();
+  EXPECT_EQ(tcc_conv2d(&a, nullptr), TCC_KERNEL_BAD_PACKED_DATA);
+  EXPECT_NE(std::string(tcc_kernels_last_error()).find("144 x 16"),
+            std::string::npos)
+      << tcc_kernels_last_error();
 }
 
 } // namespace

@@ -157,6 +157,13 @@ size_t tcc_conv2d_workspace_size(const tcc_conv2d_args *args,
  * can take their weights packed once: per group, tcc_sgemm_pack_b's form of
  * the group's OHWI weights as B^T (k = kernel_height * kernel_width *
  * in_channels / groups, n = out_channels / groups), one after another.
+ * Exception: 3x3 kernels with stride 1, dilation 1, one group, at least 16
+ * input and output channels and at least 32 output tiles (batch *
+ * ceil(out_height / 2) * ceil(out_width / 2)) run as Winograd F(2x2, 3x3),
+ * so pack with the arguments of the call the weights are for; their packed
+ * weights are the 16 transformed matrices U[xi] = G g G^T (xi = 4 * row +
+ * column of the 4x4 tile; k = in_channels, n = out_channels), each in
+ * tcc_sgemm_pack_b's form, one after another.
  * packed_weight_size is 0 for other shapes (NCHW, depthwise) and invalid
  * arguments; pack_weight reads args->weight. */
 size_t tcc_conv2d_packed_weight_size(const tcc_conv2d_args *args);
