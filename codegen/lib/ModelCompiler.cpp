@@ -163,8 +163,10 @@ private:
   std::map<size_t, std::vector<std::string>> stepSources;
   /// Constant [n, k] weights packed for tcc_sgemm (lookups only).
   DenseMap<Value, uint32_t> packedWeights;
-  /// Constant convolution weights packed for tcc_conv2d (lookups only).
-  DenseMap<Value, uint32_t> packedConvWeights;
+  /// Constant convolution weights packed for tcc_conv2d, by weight and
+  /// packed size (lookups only): the packed form depends on the shape too
+  /// (Winograd's 16 matrices or im2col's one), and the two sizes differ.
+  DenseMap<std::pair<Value, size_t>, uint32_t> packedConvWeights;
   /// Results returned once, computed straight into their output buffer.
   DenseMap<Value, uint32_t> directOutputs;
 
@@ -249,7 +251,8 @@ ModelLowering::packedConvWeight(Value weight, tcc_conv2d_args args) {
   size_t size = tcc_conv2d_packed_weight_size(&args);
   if (!constant || size == 0)
     return std::nullopt;
-  if (auto it = packedConvWeights.find(weight); it != packedConvWeights.end())
+  if (auto it = packedConvWeights.find({weight, size});
+      it != packedConvWeights.end())
     return it->second;
   std::vector<uint8_t> raw = constantBytes(constant.getValue());
   std::vector<uint8_t> packed(size + 64);
@@ -260,7 +263,7 @@ ModelLowering::packedConvWeight(Value weight, tcc_conv2d_args args) {
     return std::nullopt;
   uint32_t buffer = builder.addConstantBuffer(
       artifact::DType::U8, {static_cast<int64_t>(size)}, aligned);
-  packedConvWeights[weight] = buffer;
+  packedConvWeights[{weight, size}] = buffer;
   return buffer;
 }
 
