@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConstantData.h"
+#include "tcc/IR/ResourceKey.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -185,7 +186,7 @@ ElementsAttr mlir::tcc::makeConstantAttr(const ConstantData &data,
     return DenseElementsAttr::get(data.type, ArrayRef<Attribute>());
   // 64 bytes, as the tracer aligns weights: enough for any element type.
   return DenseResourceElementsAttr::get(
-      data.type, blobName,
+      data.type, resourceKey(blobName),
       HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, /*align=*/64));
 }
 

@@ -4,6 +4,7 @@
 #include "ModuleState.h"
 
 #include "tcc/Frontend/OpObserver.h"
+#include "tcc/IR/ResourceKey.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
@@ -195,7 +196,8 @@ mlir::DenseResourceElementsAttr resourceAttrOf(mlir::RankedTensorType type,
       static_cast<const char *>(c.unsafeGetTensorImpl()->data()), c.nbytes());
   mlir::AsmResourceBlob blob =
       mlir::HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, 64);
-  return mlir::DenseResourceElementsAttr::get(type, name, std::move(blob));
+  return mlir::DenseResourceElementsAttr::get(
+      type, mlir::tcc::resourceKey(name), std::move(blob));
 }
 
 Tensor tensorOf(mlir::ElementsAttr attr) {

@@ -3,6 +3,7 @@
 #include "JitTestSupport.h"
 
 #include "tcc/Frontend/OpObserver.h"
+#include "tcc/nn.h"
 
 #include <fstream>
 #include <memory>
@@ -86,6 +87,23 @@ TEST(Trace, ParametersAndBuffersBecomeNamedBlobs) {
   // alignment as a little-endian 32-bit number).
   EXPECT_NE(ir.find("dialect_resources"), std::string::npos);
   EXPECT_NE(ir.find("fc.weight: \"0x40000000"), std::string::npos) << ir;
+}
+
+// nn::Sequential names its children "0", "1", ...: "0.weight" is no key
+// MLIR's parser reads back, so the blob is "p0.weight", and the saved text
+// loads (it printed, then failed to parse, before).
+TEST(Trace, SequentialWeightsSaveAndLoad) {
+  manual_seed(0);
+  nn::Sequential net(nn::Linear(4, 3), nn::ReLU(), nn::Linear(3, 2));
+  Tensor x = randn({2, 4});
+  Tensor expected = net->forward(x);
+  jit::TracedGraph g = jit::trace(net, {x}, quiet());
+  EXPECT_NE(g.str().find("dense_resource<p0.weight>"), std::string::npos)
+      << g.str();
+  std::string path = jittest::tempPath("sequential.ir");
+  g.save(path);
+  EXPECT_TRUE(sameTensor(jit::Interpreter::load(path).run({x})[0], expected));
+  std::remove(path.c_str());
 }
 
 TEST(Trace, UnnamedConstantsAndScalars) {
