@@ -263,20 +263,6 @@ tcc_kernel_status check_conv(const tcc_conv2d_args *a,
   return TCC_KERNEL_OK;
 }
 
-void parallel_run(const tcc_parallel *parallel, int64_t count, tcc_task_fn task,
-                  void *arg) {
-  if (parallel && parallel->num_threads > 1 && count > 1)
-    parallel->parallel_for(parallel->pool, count, task, arg);
-  else
-    for (int64_t i = 0; i < count; ++i)
-      task(arg, i);
-}
-
-int64_t task_count(const tcc_parallel *parallel, int64_t items) {
-  int64_t threads = parallel ? parallel->num_threads : 1;
-  return std::max<int64_t>(1, std::min(items, 4 * threads));
-}
-
 // --- im2col ------------------------------------------------------------------
 
 // The GEMM's B for one image and group of an NCHW input (icg x height x

@@ -5,6 +5,8 @@
 
 #include "MicroKernel.h"
 
+#include <algorithm>
+
 namespace tcc {
 namespace runtime {
 namespace kernels {
@@ -12,6 +14,24 @@ namespace kernels {
 /// Below this many multiply-adds a GEMM runs on one thread: waking workers
 /// costs more than it saves.
 constexpr int64_t kMinParallelWork = int64_t(1) << 21;
+
+/// task(arg, i) for i < count: through the pool when it has threads to
+/// spare, else in order on the calling thread.
+inline void parallel_run(const tcc_parallel *parallel, int64_t count,
+                         tcc_task_fn task, void *arg) {
+  if (parallel && parallel->num_threads > 1 && count > 1)
+    parallel->parallel_for(parallel->pool, count, task, arg);
+  else
+    for (int64_t i = 0; i < count; ++i)
+      task(arg, i);
+}
+
+/// Tasks for `items` independent pieces of work: a few per thread, so that
+/// uneven pieces balance.
+inline int64_t task_count(const tcc_parallel *parallel, int64_t items) {
+  int64_t threads = parallel ? parallel->num_threads : 1;
+  return std::max<int64_t>(1, std::min(items, 4 * threads));
+}
 
 /// Produces B's panels for a GEMM whose B is never stored (implicit GEMM,
 /// e.g. convolution columns): writes rows [k0, k0 + kc) of the kPanelWidth

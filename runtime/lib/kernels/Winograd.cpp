@@ -290,20 +290,6 @@ void output_task(void *arg, int64_t task) {
   }
 }
 
-void parallel_run(const tcc_parallel *parallel, int64_t count, tcc_task_fn task,
-                  void *arg) {
-  if (parallel && parallel->num_threads > 1 && count > 1)
-    parallel->parallel_for(parallel->pool, count, task, arg);
-  else
-    for (int64_t i = 0; i < count; ++i)
-      task(arg, i);
-}
-
-int64_t task_count(const tcc_parallel *parallel, int64_t items) {
-  int64_t threads = parallel ? parallel->num_threads : 1;
-  return std::max<int64_t>(1, std::min(items, 4 * threads));
-}
-
 } // namespace
 
 int64_t winograd_packed_weight_bytes(const WinogradShape &s) {
