@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Alternate.h"
 #include "tcc/runtime/ThreadPool.h"
 #include "tcc/runtime/kernels.h"
 
@@ -45,12 +46,6 @@ double seconds_now() {
   }
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 std::vector<float> random_floats(size_t n, unsigned seed) {
@@ -106,25 +101,6 @@ void check(tcc_kernel_status status) {
   }
 }
 
-// Runs each candidate `reps` times, round-robin after one warm-up each, and
-// returns the median seconds of each.
-std::vector<double> alternate(const std::vector<std::function<void()>> &fns,
-                              int reps) {
-  for (const auto &fn : fns)
-    fn();
-  std::vector<std::vector<double>> times(fns.size());
-  for (int r = 0; r < reps; ++r)
-    for (size_t i = 0; i < fns.size(); ++i) {
-      double t0 = seconds_now();
-      fns[i]();
-      times[i].push_back(seconds_now() - t0);
-    }
-  std::vector<double> medians;
-  for (auto &t : times)
-    medians.push_back(median(t));
-  return medians;
-}
-
 double max_relative_difference(const std::vector<float> &x,
                                const std::vector<float> &y) {
   double worst = 0, scale = 1e-30;
@@ -167,15 +143,16 @@ void bench_gemm(int64_t m, int64_t n, int64_t k, bool trans_b, int threads,
   packed_args.c = c_packed.data();
 
   std::vector<double> t =
-      alternate({[&] { check(tcc_sgemm(&args, &parallel)); },
-                 [&] { check(tcc_sgemm(&packed_args, &parallel)); },
-                 [&] {
-                   cblas_sgemm(CblasRowMajor, CblasNoTrans,
-                               trans_b ? CblasTrans : CblasNoTrans, int(m),
-                               int(n), int(k), 1.0f, a.data(), int(k), b.data(),
-                               int(ldb), 0.0f, c_blas.data(), int(n));
-                 }},
-                reps);
+      tcc::bench::alternate({[&] { check(tcc_sgemm(&args, &parallel)); },
+                             [&] { check(tcc_sgemm(&packed_args, &parallel)); },
+                             [&] {
+                               cblas_sgemm(CblasRowMajor, CblasNoTrans,
+                                           trans_b ? CblasTrans : CblasNoTrans,
+                                           int(m), int(n), int(k), 1.0f,
+                                           a.data(), int(k), b.data(), int(ldb),
+                                           0.0f, c_blas.data(), int(n));
+                             }},
+                            reps, seconds_now);
   double flops = 2.0 * double(m) * double(n) * double(k);
   double g_tcc = flops / t[0] * 1e-9, g_packed = flops / t[1] * 1e-9,
          g_blas = flops / t[2] * 1e-9, peak = peak_per_core * threads;
@@ -275,14 +252,15 @@ void bench_conv(const ConvLayer &l, int threads, int reps, double peak) {
   packed.workspace = ws_packed.data;
 
   std::vector<double> t =
-      alternate({[&] { check(tcc_conv2d(&nchw, &parallel)); },
-                 [&] { check(tcc_conv2d(&nhwc, &parallel)); },
-                 [&] { check(tcc_conv2d(&packed, &parallel)); },
-                 [&] {
-                   openblas_conv_nchw(l, out_size, in.data(), w.data(),
-                                      col.data(), out_blas.data());
-                 }},
-                reps);
+      tcc::bench::alternate({[&] { check(tcc_conv2d(&nchw, &parallel)); },
+                             [&] { check(tcc_conv2d(&nhwc, &parallel)); },
+                             [&] { check(tcc_conv2d(&packed, &parallel)); },
+                             [&] {
+                               openblas_conv_nchw(l, out_size, in.data(),
+                                                  w.data(), col.data(),
+                                                  out_blas.data());
+                             }},
+                            reps, seconds_now);
   double flops = 2.0 * double(l.out_channels) * double(k) * double(pixels);
   // Direct-convolution FLOPs for every path (Winograd's are fewer).
   double g0 = flops / t[0] * 1e-9, g1 = flops / t[1] * 1e-9,
@@ -331,6 +309,7 @@ int main(int argc, char **argv) {
     if (peak_per_core <= 0)
       peak_per_core = 210.0; // docs: the development machine's figure
   }
+  std::printf("%s", tcc::bench::spinningPeersNote());
   std::printf("tcc kernels: %s; OpenBLAS: %s (core %s); peak %.0f "
               "GFLOP/s per core; medians of %d alternating runs (%s)\n\n",
               tcc_kernels_isa(), openblas_get_config(), openblas_get_corename(),

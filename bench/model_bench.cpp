@@ -19,7 +19,9 @@
 // models with the same weights also run in libtorch eager (torch_peer.cpp),
 // alternating with the others. Run it with OMP_WAIT_POLICY=PASSIVE (else
 // libtorch's OpenMP workers spin, which on a shared 2-core machine costs
-// libtorch up to 20x at 2 threads) and OPENBLAS_CORETYPE=SkylakeX (else
+// libtorch up to 20x at 2 threads), OPENBLAS_THREAD_TIMEOUT=4 (else
+// OpenBLAS's workers spin after each call and slow down the tcc run after
+// it, see Alternate.h) and OPENBLAS_CORETYPE=SkylakeX (else
 // OpenBLAS 0.3.21 picks its SSE3 kernel on this CPU; docs/performance.md).
 //
 // Options: --reps N (default 9), --threads LIST (default 1,2), --only NAME
@@ -31,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../examples/digits_cnn/DigitsNet.h"
+#include "Alternate.h"
 #include "torch_peer.h"
 
 #include <tcc/jit.h>
@@ -195,25 +198,10 @@ double timeOnce(const std::function<void()> &fn) {
   return now() - t0;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-/// Runs every function once per rep, in turn, after one warm-up call each;
-/// returns each one's median.
+/// Round-robin medians (Alternate.h) with this bench's clock.
 std::vector<double> alternate(const std::vector<std::function<void()>> &fns,
                               int reps) {
-  for (const auto &fn : fns)
-    fn();
-  std::vector<std::vector<double>> times(fns.size());
-  for (int r = 0; r < reps; ++r)
-    for (size_t i = 0; i < fns.size(); ++i)
-      times[i].push_back(timeOnce(fns[i]));
-  std::vector<double> medians;
-  for (const auto &t : times)
-    medians.push_back(median(t));
-  return medians;
+  return bench::alternate(fns, reps, now);
 }
 
 /// memcpy of `bytes` split over `threads` threads.
@@ -424,7 +412,7 @@ struct Bench {
       std::vector<double> v;
       for (int r = 0; r < std::max(options.reps, 5); ++r)
         v.push_back(timeOnce([&] { copier(t); }));
-      copyGBs[t] = 2.0 * double(bytes) / median(v) / 1e9;
+      copyGBs[t] = 2.0 * double(bytes) / bench::medianOf(v) / 1e9;
       std::printf("copy bandwidth, %d thread(s): %.1f GB/s (memcpy of %zu "
                   "MiB between pre-touched buffers, bytes read + written)\n",
                   t, copyGBs[t], bytes >> 20);
@@ -594,6 +582,7 @@ int main(int argc, char **argv) {
                 "spin between ops, which on a loaded 2-core machine slows "
                 "libtorch at 2 threads many times over (set "
                 "OMP_WAIT_POLICY=PASSIVE)\n");
+  std::printf("%s", bench::spinningPeersNote());
 #endif
   try {
     bench.copyBandwidth();
