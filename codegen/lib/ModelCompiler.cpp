@@ -110,6 +110,61 @@ FailureOr<func::FuncOp> mlir::tcc::findEntryFunction(ModuleOp module) {
 
 namespace {
 
+/// value[i_0, ..., i_n] = root[sum_d i_d * strides[d]] (elements).
+struct StridedView {
+  Value root;
+  SmallVector<int64_t> shape, strides;
+};
+
+SmallVector<int64_t> contiguousStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// The strides of `view` reshaped to `shape`, when no copy is needed: each
+/// run of old dimensions that merges or splits must be contiguous (as
+/// torch's view()).
+std::optional<SmallVector<int64_t>> reshapeStrides(const StridedView &view,
+                                                   ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> oldShape, oldStrides; // size-1 dims carry no stride
+  for (auto [size, stride] : llvm::zip(view.shape, view.strides))
+    if (size != 1) {
+      oldShape.push_back(size);
+      oldStrides.push_back(stride);
+    }
+  SmallVector<int64_t> strides(shape.size(), 1);
+  int64_t n = int64_t(shape.size()) - 1;
+  // Walk the new dims from the innermost, consuming old dims in chunks.
+  int64_t d = n;
+  for (int64_t oi = int64_t(oldShape.size()) - 1; oi >= 0;) {
+    // One contiguous chunk of old dims [lo, oi].
+    int64_t lo = oi, chunk = oldShape[oi];
+    while (lo > 0 && oldStrides[lo - 1] == oldStrides[lo] * oldShape[lo]) {
+      --lo;
+      chunk *= oldShape[lo];
+    }
+    // New dims covering exactly `chunk` elements, innermost stride first.
+    int64_t stride = oldStrides[oi], covered = 1;
+    while (covered < chunk) {
+      if (d < 0)
+        return std::nullopt;
+      strides[d] = stride;
+      stride *= shape[d];
+      covered *= shape[d];
+      --d;
+    }
+    if (covered != chunk)
+      return std::nullopt; // a new dim straddles two chunks
+    oi = lo - 1;
+  }
+  for (; d >= 0; --d) // leading size-1 dims
+    if (shape[d] != 1)
+      return std::nullopt;
+  return strides;
+}
+
 /// A step whose kernel is compiled after the walk.
 struct PendingKernel {
   std::string symbol;
@@ -139,8 +194,24 @@ private:
   void lowerConv2d(Conv2dOp op, function_ref<Value(Value)> outside,
                    artifact::EpilogueT epilogue, Value result);
   void addKernel(Operation *op);
-  /// The buffer holding `value`, creating constants' buffers on first use.
+  void lowerReshape(ReshapeOp reshape);
+  /// The buffer holding `value`, creating constants' buffers on first use
+  /// and computing deferred transposes and reshapes when first needed.
   uint32_t bufferOf(Value value);
+  /// `value` as a strided view of a computed value, seeing through deferred
+  /// transposes and reshapes (appended to `through`); nullopt when a
+  /// reshape has no strided form.
+  std::optional<StridedView> viewOf(Value value,
+                                    SmallVectorImpl<Operation *> &through);
+  /// A sgemm operand (A or B) read in place from `view`: false when its
+  /// strides don't fit.
+  bool bindOperand(const StridedView &view, ArrayRef<int64_t> batch,
+                   uint32_t &buffer, int64_t &ld, bool &trans,
+                   int64_t &batchStride);
+  /// Points C at the output of the transpose that is the result's only use
+  /// (not lowered yet), when that layout fits ldc and a batch stride.
+  bool writeThroughTranspose(Value result, const artifact::EpilogueT &epilogue,
+                             artifact::SgemmT &gemm);
   /// The packed form of a constant fp32 weight [n, k] (B transposed).
   std::optional<uint32_t> packedWeight(Value weight, int64_t n, int64_t k);
   /// The packed form of a constant convolution weight for `args`' shape,
@@ -149,7 +220,14 @@ private:
                                            tcc_conv2d_args args);
   uint32_t arenaBuffer(Value value);
   uint32_t bufferFor(Value value);
-  void use(uint32_t buffer);
+  /// Extends the buffer's lifetime to `step` (by default the step about to
+  /// be added).
+  void use(uint32_t buffer, int64_t step);
+  void use(uint32_t buffer) { use(buffer, currentStep()); }
+  /// A buffer the library call being lowered reads: marked used at the
+  /// call's step once it is added (computing a deferred operand may add
+  /// steps before it).
+  void reads(uint32_t buffer) { callReads.push_back(buffer); }
   void addStep(Step step) { steps.push_back(std::move(step)); }
   int64_t currentStep() const { return static_cast<int64_t>(steps.size()); }
 
@@ -169,6 +247,13 @@ private:
   DenseMap<std::pair<Value, size_t>, uint32_t> packedConvWeights;
   /// Results returned once, computed straight into their output buffer.
   DenseMap<Value, uint32_t> directOutputs;
+  /// Transposes (and reshapes of their results) not computed yet: a matmul
+  /// may read or write them in place through strides (bindOperand), which
+  /// saves their copy; bufferOf computes those that anything else needs.
+  DenseSet<Operation *> deferred;
+  /// The deferred ops a library call absorbed, for its step's source ops.
+  SmallVector<Operation *> absorbed;
+  std::vector<uint32_t> callReads;
 
   /// Arena buffers: lifetimes by root, aliases (views) sharing a root.
   std::vector<BufferLifetime> lifetimes;
@@ -178,11 +263,11 @@ private:
 
 } // namespace
 
-void ModelLowering::use(uint32_t buffer) {
+void ModelLowering::use(uint32_t buffer, int64_t step) {
   auto it = lifetimeOfBuffer.find(buffer);
   if (it != lifetimeOfBuffer.end())
     lifetimes[it->second].lastStep =
-        std::max(lifetimes[it->second].lastStep, currentStep());
+        std::max(lifetimes[it->second].lastStep, step);
 }
 
 uint32_t ModelLowering::arenaBuffer(Value value) {
@@ -210,6 +295,14 @@ uint32_t ModelLowering::bufferOf(Value value) {
   auto it = buffers.find(value);
   if (it != buffers.end())
     return it->second;
+  if (Operation *producer = value.getDefiningOp();
+      producer && deferred.erase(producer)) {
+    if (auto reshape = dyn_cast<ReshapeOp>(producer))
+      lowerReshape(reshape);
+    else
+      addKernel(producer);
+    return buffers.at(value);
+  }
   // Constants are written to the artifact when first needed in their plain
   // form: a weight only used packed is stored packed only.
   auto constant = value.getDefiningOp<ConstantOp>();
@@ -222,6 +315,85 @@ uint32_t ModelLowering::bufferOf(Value value) {
       bytes.data());
   buffers[value] = buffer;
   return buffer;
+}
+
+std::optional<StridedView>
+ModelLowering::viewOf(Value value, SmallVectorImpl<Operation *> &through) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Operation *producer = value.getDefiningOp();
+  if (!producer || !deferred.count(producer)) {
+    StridedView view{value, SmallVector<int64_t>(type.getShape()), {}};
+    view.strides = contiguousStrides(view.shape);
+    return view;
+  }
+  std::optional<StridedView> input = viewOf(producer->getOperand(0), through);
+  if (!input)
+    return std::nullopt;
+  through.push_back(producer);
+  StridedView view{input->root, SmallVector<int64_t>(type.getShape()), {}};
+  if (auto transpose = dyn_cast<TransposeOp>(producer)) {
+    for (int64_t d : transpose.getPermutation())
+      view.strides.push_back(input->strides[d]);
+    return view;
+  }
+  std::optional<SmallVector<int64_t>> strides =
+      reshapeStrides(*input, view.shape);
+  if (!strides)
+    return std::nullopt;
+  view.strides = std::move(*strides);
+  return view;
+}
+
+/// How sgemm reads `view` as rows x cols matrices after one flattened batch
+/// dim: leading dimension, transposed or not, batch stride (0: shared).
+static bool fitsStrides(const StridedView &view, ArrayRef<int64_t> batch,
+                        int64_t &ld, bool &trans, int64_t &batchStride) {
+  size_t rank = view.shape.size();
+  int64_t rows = view.shape[rank - 2], cols = view.shape[rank - 1];
+  int64_t rowStride = view.strides[rank - 2], colStride = view.strides[rank - 1];
+  if (rows == 1)
+    rowStride = std::max<int64_t>(cols, 1) * colStride;
+  if (cols == 1)
+    colStride = 1;
+  if (colStride == 1 && rowStride >= cols) {
+    trans = false;
+    ld = rowStride;
+  } else if (rowStride == 1 && colStride >= rows) {
+    trans = true;
+    ld = colStride;
+  } else {
+    return false;
+  }
+  // The batch dims flatten to one stride, or are all 1 (shared: stride 0).
+  ArrayRef<int64_t> own = ArrayRef<int64_t>(view.shape).drop_back(2);
+  if (ShapedType::getNumElements(own) == 1) {
+    batchStride = 0;
+  } else if (own == batch) {
+    std::optional<int64_t> inner;
+    for (int64_t d = int64_t(own.size()) - 1; d >= 0; --d) {
+      if (own[d] == 1)
+        continue;
+      if (!inner)
+        batchStride = view.strides[d]; // the innermost batch dim's
+      else if (view.strides[d] != *inner)
+        return false;
+      inner = view.strides[d] * own[d];
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool ModelLowering::bindOperand(const StridedView &view,
+                                ArrayRef<int64_t> batch, uint32_t &buffer,
+                                int64_t &ld, bool &trans,
+                                int64_t &batchStride) {
+  if (!fitsStrides(view, batch, ld, trans, batchStride))
+    return false;
+  buffer = bufferOf(view.root);
+  reads(buffer);
+  return true;
 }
 
 std::optional<uint32_t> ModelLowering::packedWeight(Value weight, int64_t n,
@@ -268,6 +440,11 @@ ModelLowering::packedConvWeight(Value weight, tcc_conv2d_args args) {
 }
 
 void ModelLowering::addKernel(Operation *op) {
+  // Operands first: computing a deferred one adds its own step (and names
+  // its kernel after that step's index).
+  std::vector<uint32_t> operandBuffers;
+  for (Value operand : op->getOperands())
+    operandBuffers.push_back(bufferOf(operand));
   // Outline the op into a kernel function of its own.
   std::string symbol = "k" + std::to_string(steps.size()) + "_" +
                        op->getName().stripDialect().str();
@@ -308,9 +485,9 @@ void ModelLowering::addKernel(Operation *op) {
   } else {
     kernel.sourceOps.push_back(describe(op));
   }
-  for (Value operand : op->getOperands()) {
-    kernel.bindings.push_back(bufferOf(operand));
-    use(kernel.bindings.back());
+  for (uint32_t buffer : operandBuffers) {
+    kernel.bindings.push_back(buffer);
+    use(buffer);
   }
   for (Value result : op->getResults())
     kernel.bindings.push_back(bufferFor(result));
@@ -344,45 +521,100 @@ static std::vector<std::string> describeAll(ArrayRef<Operation *> ops) {
 }
 
 /// fp32 matmul as tcc_sgemm calls when each operand's batch is either the
-/// result's or a single matrix shared by all (stride 0).
+/// result's or a single matrix shared by all (stride 0). Operands that are
+/// transposes or reshapes of computed values (attention's heads) are read
+/// in place through lda/ldb, trans_a/trans_b and batch strides, and a
+/// result only transposed afterwards is written in place through ldc and
+/// its batch stride: those transposes are never computed.
 bool ModelLowering::lowerMatmul(MatmulOp op, function_ref<Value(Value)> outside,
                                 artifact::EpilogueT epilogue, Value result) {
   auto lhs = cast<RankedTensorType>(op.getLhs().getType());
-  auto rhs = cast<RankedTensorType>(op.getRhs().getType());
   auto type = cast<RankedTensorType>(op.getType());
-  ArrayRef<int64_t> batch = type.getShape().drop_back(2);
-  auto batchStride = [&](RankedTensorType t) -> std::optional<int64_t> {
-    ArrayRef<int64_t> own = t.getShape().drop_back(2);
-    int64_t matrix = t.getDimSize(t.getRank() - 2) * t.getDimSize(t.getRank() - 1);
-    if (ShapedType::getNumElements(own) == 1)
-      return 0;
-    if (own == batch)
-      return matrix;
-    return std::nullopt;
-  };
-  std::optional<int64_t> aStride = batchStride(lhs), bStride = batchStride(rhs);
-  if (!aStride || !bStride)
+  if (lhs.getNumElements() == 0 || type.getNumElements() == 0 ||
+      cast<RankedTensorType>(op.getRhs().getType()).getNumElements() == 0)
     return false;
+  ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+  SmallVector<Operation *> throughA, throughB;
+  std::optional<StridedView> a = viewOf(outside(op.getLhs()), throughA);
+  std::optional<StridedView> b = viewOf(outside(op.getRhs()), throughB);
+  // Views that don't fit read the operand as computed.
+  auto plain = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    StridedView view{v, SmallVector<int64_t>(t.getShape()), {}};
+    view.strides = contiguousStrides(view.shape);
+    return view;
+  };
   artifact::SgemmT gemm;
-  gemm.a = bufferOf(outside(op.getLhs()));
-  gemm.b = bufferOf(outside(op.getRhs()));
-  use(gemm.a);
-  use(gemm.b);
+  bool transA = false, transB = false;
+  if (!a || !bindOperand(*a, batch, gemm.a, gemm.lda, transA,
+                         gemm.a_batch_stride)) {
+    a = plain(outside(op.getLhs()));
+    throughA.clear();
+    if (!bindOperand(*a, batch, gemm.a, gemm.lda, transA, gemm.a_batch_stride))
+      return false;
+  }
+  if (!b || !bindOperand(*b, batch, gemm.b, gemm.ldb, transB,
+                         gemm.b_batch_stride)) {
+    b = plain(outside(op.getRhs()));
+    throughB.clear();
+    if (!bindOperand(*b, batch, gemm.b, gemm.ldb, transB, gemm.b_batch_stride))
+      return false;
+  }
+  absorbed.append(throughA.begin(), throughA.end());
+  absorbed.append(throughB.begin(), throughB.end());
+  gemm.trans_a = transA;
+  gemm.trans_b = transB;
   gemm.m = type.getDimSize(type.getRank() - 2);
   gemm.n = type.getDimSize(type.getRank() - 1);
   gemm.k = lhs.getDimSize(lhs.getRank() - 1);
-  gemm.lda = gemm.k;
-  gemm.ldb = gemm.n;
-  gemm.ldc = gemm.n;
   gemm.batch = ShapedType::getNumElements(batch);
-  gemm.a_batch_stride = *aStride;
-  gemm.b_batch_stride = *bStride;
+  gemm.ldc = gemm.n;
   gemm.c_batch_stride = gemm.m * gemm.n;
+  if (!writeThroughTranspose(result, epilogue, gemm))
+    gemm.c = bufferFor(result);
   gemm.epilogue = toArtifact(epilogue);
-  gemm.c = bufferFor(result);
   artifact::OpUnion step;
   step.Set(std::move(gemm));
   addStep(std::move(step));
+  return true;
+}
+
+bool ModelLowering::writeThroughTranspose(Value result,
+                                          const artifact::EpilogueT &epilogue,
+                                          artifact::SgemmT &gemm) {
+  // The residual is read with C's strides: only without one.
+  if (!result.hasOneUse() || epilogue.residual != -1 ||
+      directOutputs.count(result))
+    return false;
+  // The transpose comes later in program order; lowerOp then skips it.
+  auto transpose = dyn_cast<TransposeOp>(*result.getUsers().begin());
+  if (!transpose || transpose->getBlock() != &entry.getBody().front() ||
+      buffers.count(transpose.getResult()))
+    return false;
+  ArrayRef<int64_t> perm = transpose.getPermutation();
+  int64_t rank = static_cast<int64_t>(perm.size());
+  auto type = cast<RankedTensorType>(result.getType());
+  // Strides of the result's dims inside the transpose's (contiguous) output.
+  SmallVector<int64_t> outStrides =
+      contiguousStrides(transpose.getType().getShape()),
+                       strides(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    strides[perm[i]] = outStrides[i];
+  StridedView view{result, SmallVector<int64_t>(type.getShape()), strides};
+  if (view.strides[rank - 1] != 1 && view.shape[rank - 1] != 1)
+    return false; // C's rows must stay contiguous
+  // Same flattening as the operands; the view covers the output exactly
+  // once (a permutation), so every element gets written.
+  int64_t ldc = 0, batchStride = 0;
+  bool trans = false;
+  if (!fitsStrides(view, type.getShape().drop_back(2), ldc, trans,
+                   batchStride) ||
+      trans)
+    return false;
+  gemm.c = bufferFor(transpose.getResult());
+  gemm.ldc = ldc;
+  gemm.c_batch_stride = batchStride;
+  absorbed.push_back(transpose);
   return true;
 }
 
@@ -397,7 +629,7 @@ void ModelLowering::lowerLinear(LinearOp op, function_ref<Value(Value)> outside,
   gemm.n = weight.getDimSize(0);
   gemm.m = input.getNumElements() / gemm.k;
   gemm.a = bufferOf(outside(op.getInput()));
-  use(gemm.a);
+  reads(gemm.a);
   gemm.lda = gemm.k;
   Value w = outside(op.getWeight());
   // At most 4 rows (batch-1 layers) are bound by reading W: tcc_sgemm then
@@ -413,14 +645,14 @@ void ModelLowering::lowerLinear(LinearOp op, function_ref<Value(Value)> outside,
     gemm.b_packed = true;
   } else {
     gemm.b = bufferOf(w);
-    use(gemm.b);
+    reads(gemm.b);
     gemm.trans_b = true;
   }
   gemm.ldb = gemm.k;
   gemm.ldc = gemm.n;
   if (op.getBias()) {
     epilogue.bias = static_cast<int32_t>(bufferOf(outside(op.getBias())));
-    use(epilogue.bias);
+    reads(epilogue.bias);
   }
   gemm.epilogue = toArtifact(epilogue);
   gemm.c = bufferFor(result);
@@ -478,11 +710,11 @@ void ModelLowering::lowerConv2d(Conv2dOp op, function_ref<Value(Value)> outside,
   } else {
     conv.weight = bufferOf(weightValue);
   }
-  use(conv.input);
-  use(conv.weight);
+  reads(conv.input);
+  reads(conv.weight);
   if (op.getBias()) {
     epilogue.bias = static_cast<int32_t>(bufferOf(outside(op.getBias())));
-    use(epilogue.bias);
+    reads(epilogue.bias);
   }
   conv.epilogue = toArtifact(epilogue);
   conv.output = bufferFor(result);
@@ -496,19 +728,20 @@ bool ModelLowering::lowerLibraryCall(const Epilogue &e,
                                      Value result) {
   if (!options.useMicrokernels)
     return false;
+  callReads.clear();
   artifact::EpilogueT epilogue;
   epilogue.activation = toArtifact(e.activation);
   epilogue.clamp_min = static_cast<float>(e.clampMin);
   epilogue.clamp_max = static_cast<float>(e.clampMax);
   if (e.bias) {
     epilogue.bias = static_cast<int32_t>(bufferOf(outside(e.bias)));
-    use(epilogue.bias);
+    reads(epilogue.bias);
   }
   if (e.residual) {
     epilogue.residual = static_cast<int32_t>(bufferOf(outside(e.residual)));
-    use(epilogue.residual);
+    reads(epilogue.residual);
   }
-  size_t before = steps.size();
+  absorbed.clear();
   if (auto matmul = dyn_cast<MatmulOp>(e.anchor)) {
     if (!lowerMatmul(matmul, outside, epilogue, result))
       return false;
@@ -517,30 +750,45 @@ bool ModelLowering::lowerLibraryCall(const Epilogue &e,
   } else {
     lowerConv2d(cast<Conv2dOp>(e.anchor), outside, epilogue, result);
   }
-  assert(steps.size() == before + 1);
-  (void)before;
-  stepSources[steps.size() - 1] = describeAll(e.ops);
+  // The call is the last step: deferred operands it computed come before.
+  for (uint32_t buffer : callReads)
+    use(buffer, currentStep() - 1);
+  SmallVector<Operation *> sources(absorbed.begin(), absorbed.end());
+  sources.append(e.ops.begin(), e.ops.end());
+  stepSources[steps.size() - 1] = describeAll(sources);
   return true;
+}
+
+/// A view: the same bytes under another shape.
+void ModelLowering::lowerReshape(ReshapeOp reshape) {
+  uint32_t source = bufferOf(reshape.getInput());
+  const artifact::BufferT &from = *builder.model().buffers[source];
+  auto type = reshape.getType();
+  uint32_t view = builder.addBuffer(
+      from.dtype,
+      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      from.storage, from.offset, from.index);
+  auto root = lifetimeOfBuffer.find(source);
+  if (root != lifetimeOfBuffer.end()) {
+    lifetimeOfBuffer[view] = root->second;
+    buffersOfLifetime[root->second].push_back(view);
+  }
+  buffers[reshape.getResult()] = view;
 }
 
 LogicalResult ModelLowering::lowerOp(Operation *op) {
   if (isa<ConstantOp>(op))
     return success(); // written when first used
+  if (isa<TransposeOp>(op) && buffers.count(op->getResult(0)))
+    return success(); // written in place by the matmul before it
+  if (isa<TransposeOp>(op) ||
+      (isa<ReshapeOp>(op) && op->getOperand(0).getDefiningOp() &&
+       deferred.count(op->getOperand(0).getDefiningOp()))) {
+    deferred.insert(op); // computed when first needed, if ever
+    return success();
+  }
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    // A view: the same bytes under another shape.
-    uint32_t source = bufferOf(reshape.getInput());
-    const artifact::BufferT &from = *builder.model().buffers[source];
-    auto type = reshape.getType();
-    uint32_t view = builder.addBuffer(
-        from.dtype,
-        std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
-        from.storage, from.offset, from.index);
-    auto root = lifetimeOfBuffer.find(source);
-    if (root != lifetimeOfBuffer.end()) {
-      lifetimeOfBuffer[view] = root->second;
-      buffersOfLifetime[root->second].push_back(view);
-    }
-    buffers[reshape.getResult()] = view;
+    lowerReshape(reshape);
     return success();
   }
   auto identity = [](Value v) { return v; };
@@ -614,6 +862,10 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
   for (Operation &op : entry.getBody().front().without_terminator())
     if (failed(lowerOp(&op)))
       return failure();
+  // Returned values still deferred are computed now (into their outputs
+  // when returned once).
+  for (Value value : ret.getOperands())
+    bufferOf(value);
   for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
     if (directOutputs.count(value))
       continue;
