@@ -127,6 +127,11 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
     bias1 = _mm256_maskload_ps(st.bias + kWidth, m1);
   }
   const V beta = vset(st.beta);
+  // ReLU and clamp are applied before the store (a max or two); the other
+  // activations are longer code, run over the stored tile afterwards.
+  const bool in_registers = st.activation == TCC_ACTIVATION_RELU ||
+                            st.activation == TCC_ACTIVATION_CLAMP;
+  const V lo = vset(st.clamp_min), hi = vset(st.clamp_max);
 #pragma GCC unroll 6
   for (int r = 0; r < R; ++r) {
     float *cr = st.c + r * st.ldc;
@@ -147,10 +152,14 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
         x1 = vfma(beta, _mm256_maskload_ps(rr + kWidth, m1), x1);
       }
     }
+    if (in_registers) {
+      x0 = vrelu_or_clamp(x0, st.activation, lo, hi);
+      x1 = vrelu_or_clamp(x1, st.activation, lo, hi);
+    }
     _mm256_maskstore_ps(cr, m0, x0);
     _mm256_maskstore_ps(cr + kWidth, m1, x1);
   }
-  if (st.activation != TCC_ACTIVATION_NONE)
+  if (st.activation != TCC_ACTIVATION_NONE && !in_registers)
     for (int r = 0; r < R; ++r)
       activate(st.c + r * st.ldc, cols, st.activation, st.clamp_min,
                st.clamp_max);

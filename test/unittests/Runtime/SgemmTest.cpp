@@ -12,10 +12,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 using namespace tcc_test;
 
@@ -444,6 +447,52 @@ TEST(Sgemm, ActivationsOfInfinityAndNaN) {
       EXPECT_TRUE(std::isnan(out)) << "activation " << c.act << " of " << c.x;
     else
       EXPECT_EQ(out, c.want) << "activation " << c.act << " of " << c.x;
+  }
+}
+
+// The microkernels apply ReLU and clamp in registers before they store (the
+// case above takes the small-M path): NaN must stay NaN there too. C is 13
+// rows (a full and a partial microkernel tile) of B's first row.
+TEST(Sgemm, MicrokernelReluAndClampOfInfinityAndNaN) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const int64_t m = 13, n = 40, k = 2;
+  std::vector<float> a(m * k, 0.0f), b(k * n, 0.0f), c(m * n, -7.0f);
+  for (int64_t r = 0; r < m; ++r)
+    a[r * k] = 1.0f;
+  const float row[] = {nan, inf, -inf, -2.0f, 0.5f, 9.0f};
+  for (int64_t j = 0; j < n; ++j)
+    b[j] = row[j % 6];
+  for (int act : {TCC_ACTIVATION_RELU, TCC_ACTIVATION_CLAMP}) {
+    tcc_epilogue e{};
+    e.alpha = 1.0f;
+    e.activation = act;
+    e.clamp_min = -1.0f;
+    e.clamp_max = 6.0f;
+    tcc_sgemm_args p{};
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a = a.data();
+    p.lda = k;
+    p.b = b.data();
+    p.ldb = n;
+    p.c = c.data();
+    p.ldc = n;
+    p.epilogue = &e;
+    ASSERT_EQ(tcc_sgemm(&p, nullptr), TCC_KERNEL_OK);
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        float x = row[j % 6], got = c[r * n + j];
+        if (std::isnan(x)) {
+          EXPECT_TRUE(std::isnan(got)) << "activation " << act;
+          continue;
+        }
+        float want = act == TCC_ACTIVATION_RELU
+                         ? std::max(x, 0.0f)
+                         : std::min(e.clamp_max, std::max(e.clamp_min, x));
+        EXPECT_EQ(got, want) << "activation " << act << " of " << x;
+      }
   }
 }
 
