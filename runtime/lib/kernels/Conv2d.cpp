@@ -548,7 +548,8 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
         } else {
           Im2colNhwc job{&s, a->input + image * image_in + grp * s.icg, columns,
                          images * s.pixels,
-                         task_count(parallel, images * s.pixels)};
+                         task_count(parallel, images * s.pixels,
+                                    images * s.pixels * s.k)};
           parallel_run(parallel, job.tasks, im2col_nhwc_task, &job);
           g.m = images * s.pixels;
           g.a = columns;
@@ -655,8 +656,9 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
         w[i * s.channels + c] = args->weight[c * s.kh * s.kw + i];
     d.weight = w;
   }
-  d.tasks =
-      task_count(parallel, s.nhwc ? s.batch * s.out_h : s.batch * s.channels);
+  d.tasks = task_count(parallel,
+                       s.nhwc ? s.batch * s.out_h : s.batch * s.channels,
+                       s.batch * s.channels * s.pixels * s.kh * s.kw);
   parallel_run(parallel, d.tasks, depthwise_task, &d);
   return TCC_KERNEL_OK;
 }

@@ -329,7 +329,8 @@ tcc_kernel_status winograd_pack_weight(const WinogradShape &s,
   }
   WeightJob job{
       &s, weight, out,
-      task_count(parallel, (s.out_channels + kPanelWidth - 1) / kPanelWidth)};
+      task_count(parallel, (s.out_channels + kPanelWidth - 1) / kPanelWidth,
+                 s.out_channels * s.channels * kPositions)};
   parallel_run(parallel, job.tasks, weight_task, &job);
   return TCC_KERNEL_OK;
 }
@@ -370,7 +371,8 @@ tcc_kernel_status winograd_conv(const WinogradShape &s,
   const bool threaded = parallel && parallel->num_threads > 1;
   for (int64_t first = 0; first < total; first += chunk) {
     const int64_t rows = std::min(chunk, total - first);
-    const int64_t tasks = task_count(parallel, rows);
+    const int64_t tasks =
+        task_count(parallel, rows, rows * kPositions * s.channels);
     InputJob in{&s,   tile_transforms(isa.isa), a.input, zeros, v, first, rows,
                 tasks};
     parallel_run(parallel, tasks, input_task, &in);
