@@ -41,6 +41,7 @@
 #include <tcc/tcc.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -204,10 +205,12 @@ std::vector<double> alternate(const std::vector<std::function<void()>> &fns,
   return bench::alternate(fns, reps, now);
 }
 
-/// memcpy of `bytes` split over `threads` threads.
-void parallelCopy(char *dst, const char *src, size_t bytes, int threads) {
+/// fn(begin, end) over [0, bytes) cut into `threads` cache-line-aligned
+/// pieces, one thread each.
+void splitOverThreads(size_t bytes, int threads,
+                      const std::function<void(size_t, size_t)> &fn) {
   if (threads <= 1) {
-    std::memcpy(dst, src, bytes);
+    fn(0, bytes);
     return;
   }
   std::vector<std::thread> workers;
@@ -215,11 +218,37 @@ void parallelCopy(char *dst, const char *src, size_t bytes, int threads) {
   for (int t = 0; t < threads; ++t) {
     size_t begin = std::min(bytes, chunk * t);
     size_t end = std::min(bytes, begin + chunk);
-    workers.emplace_back(
-        [=] { std::memcpy(dst + begin, src + begin, end - begin); });
+    workers.emplace_back([=, &fn] { fn(begin, end); });
   }
   for (auto &w : workers)
     w.join();
+}
+
+/// memcpy of `bytes` split over `threads` threads.
+void parallelCopy(char *dst, const char *src, size_t bytes, int threads) {
+  splitOverThreads(bytes, threads, [=](size_t begin, size_t end) {
+    std::memcpy(dst + begin, src + begin, end - begin);
+  });
+}
+
+volatile uint64_t gReadSink; // keeps parallelRead's sums alive
+
+/// Reads `bytes` (a multiple of 32) split over `threads` threads: a pure
+/// read stream, the roof of weight streaming, which reads only.
+uint64_t parallelRead(const char *src, size_t bytes, int threads) {
+  std::atomic<uint64_t> total{0};
+  splitOverThreads(bytes, threads, [&](size_t begin, size_t end) {
+    const uint64_t *p = reinterpret_cast<const uint64_t *>(src + begin);
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (size_t i = 0; i + 4 <= (end - begin) / 8; i += 4) {
+      s0 += p[i];
+      s1 += p[i + 1];
+      s2 += p[i + 2];
+      s3 += p[i + 3];
+    }
+    total += s0 + s1 + s2 + s3;
+  });
+  return total;
 }
 
 /// A copy of `bytes` between pre-touched buffers.
@@ -228,6 +257,9 @@ struct Copier {
   explicit Copier(size_t bytes) : a(bytes, 1), b(bytes, 2) {}
   void operator()(int threads) {
     parallelCopy(b.data(), a.data(), a.size(), threads);
+  }
+  uint64_t read(int threads) const {
+    return parallelRead(a.data(), a.size(), threads);
   }
 };
 
@@ -306,6 +338,7 @@ template <class... A> std::string format(const char *f, A... args) {
 struct Bench {
   Options options;
   double copyGBs[3] = {0, 0, 0}; // by thread count (1, 2)
+  double readGBs[3] = {0, 0, 0};
   // Rows of the tables printed at the end.
   std::vector<std::string> latencyRows, compileRows, streamingRows, chainRows;
 
@@ -395,10 +428,12 @@ struct Bench {
       if (weightBytes > 0) {
         auto gbs = [&](double m) { return weightBytes / (m * 1e-3) / 1e9; };
         streamingRows.push_back(format(
-            "| %s | %d | %.1f | %s | %.1f | %.1f | %.1f | %.1f | %.2f |",
+            "| %s | %d | %.1f | %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f "
+            "| %.2f |",
             name.c_str(), t, weightBytes / 1e6,
             peer ? format("%.1f", gbs(ms[3])).c_str() : "n/a", gbs(ms[0]),
-            gbs(ms[1]), gbs(ms[2]), copyGBs[t], gbs(ms[2]) / copyGBs[t]));
+            gbs(ms[1]), gbs(ms[2]), copyGBs[t], gbs(ms[2]) / copyGBs[t],
+            readGBs[t], gbs(ms[2]) / readGBs[t]));
       }
     }
     set_num_threads(1);
@@ -413,9 +448,14 @@ struct Bench {
       for (int r = 0; r < std::max(options.reps, 5); ++r)
         v.push_back(timeOnce([&] { copier(t); }));
       copyGBs[t] = 2.0 * double(bytes) / bench::medianOf(v) / 1e9;
+      v.clear();
+      for (int r = 0; r < std::max(options.reps, 5); ++r)
+        v.push_back(timeOnce([&] { gReadSink = copier.read(t); }));
+      readGBs[t] = double(bytes) / bench::medianOf(v) / 1e9;
       std::printf("copy bandwidth, %d thread(s): %.1f GB/s (memcpy of %zu "
-                  "MiB between pre-touched buffers, bytes read + written)\n",
-                  t, copyGBs[t], bytes >> 20);
+                  "MiB between pre-touched buffers, bytes read + written); "
+                  "read bandwidth %.1f GB/s (summing the same %zu MiB)\n",
+                  t, copyGBs[t], bytes >> 20, readGBs[t], bytes >> 20);
     }
   }
 
@@ -472,8 +512,9 @@ struct Bench {
     if (!streamingRows.empty()) {
       std::printf("\nWeight streaming (weight bytes / latency, GB/s)\n\n"
                   "| model | threads | weights MB | libtorch | tcc eager | "
-                  "-O0 | -O2 | copy GB/s | -O2 / copy |\n"
-                  "|---|---|---|---|---|---|---|---|---|\n");
+                  "-O0 | -O2 | copy GB/s | -O2 / copy | read GB/s | -O2 / "
+                  "read |\n"
+                  "|---|---|---|---|---|---|---|---|---|---|---|\n");
       rows(streamingRows);
     }
     if (!chainRows.empty()) {
