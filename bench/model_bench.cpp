@@ -40,6 +40,10 @@
 #include <tcc/nn.h>
 #include <tcc/tcc.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -231,22 +235,53 @@ void parallelCopy(char *dst, const char *src, size_t bytes, int threads) {
   });
 }
 
+/// The sum of n 64-byte blocks as 64-bit lanes, read the way the GEMV reads
+/// W (runtime/lib/kernels/SmallGemm.inc): four streams side by side, each
+/// prefetched 1 KiB ahead, with the widest loads the CPU has. A single
+/// plain stream read 10.5 GB/s where this reads ~14 on one core.
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) uint64_t sumBlocksAvx512(const char *p,
+                                                             size_t n) {
+  const size_t quarter = n / 4;
+  __m512i s[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
+                  _mm512_setzero_si512(), _mm512_setzero_si512()};
+  for (size_t i = 0; i < quarter; ++i)
+    for (int q = 0; q < 4; ++q) {
+      const char *block = p + 64 * (q * quarter + i);
+      __builtin_prefetch(block + 1024);
+      s[q] = _mm512_add_epi64(s[q], _mm512_loadu_si512(block));
+    }
+  for (size_t i = 4 * quarter; i < n; ++i)
+    s[0] = _mm512_add_epi64(s[0], _mm512_loadu_si512(p + 64 * i));
+  return _mm512_reduce_add_epi64(_mm512_add_epi64(
+      _mm512_add_epi64(s[0], s[1]), _mm512_add_epi64(s[2], s[3])));
+}
+#endif
+
+uint64_t sumBlocks(const char *p, size_t n) {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f"))
+    return sumBlocksAvx512(p, n);
+#endif
+  const uint64_t *q = reinterpret_cast<const uint64_t *>(p);
+  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (size_t i = 0; i < 8 * n; i += 4) {
+    s0 += q[i];
+    s1 += q[i + 1];
+    s2 += q[i + 2];
+    s3 += q[i + 3];
+  }
+  return s0 + s1 + s2 + s3;
+}
+
 volatile uint64_t gReadSink; // keeps parallelRead's sums alive
 
-/// Reads `bytes` (a multiple of 32) split over `threads` threads: a pure
-/// read stream, the roof of weight streaming, which reads only.
+/// Reads `bytes` (a multiple of 64) of `src` split over `threads` threads:
+/// a pure read stream, the roof of weight streaming, which only reads.
 uint64_t parallelRead(const char *src, size_t bytes, int threads) {
   std::atomic<uint64_t> total{0};
   splitOverThreads(bytes, threads, [&](size_t begin, size_t end) {
-    const uint64_t *p = reinterpret_cast<const uint64_t *>(src + begin);
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (size_t i = 0; i + 4 <= (end - begin) / 8; i += 4) {
-      s0 += p[i];
-      s1 += p[i + 1];
-      s2 += p[i + 2];
-      s3 += p[i + 3];
-    }
-    total += s0 + s1 + s2 + s3;
+    total += sumBlocks(src + begin, (end - begin) / 64);
   });
   return total;
 }
