@@ -123,6 +123,13 @@ SmallVector<int64_t> contiguousStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+StridedView contiguousView(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  StridedView view{value, SmallVector<int64_t>(type.getShape()), {}};
+  view.strides = contiguousStrides(view.shape);
+  return view;
+}
+
 /// The strides of `view` reshaped to `shape`, when no copy is needed: each
 /// run of old dimensions that merges or splits must be contiguous (as
 /// torch's view()).
@@ -321,11 +328,8 @@ std::optional<StridedView>
 ModelLowering::viewOf(Value value, SmallVectorImpl<Operation *> &through) {
   auto type = cast<RankedTensorType>(value.getType());
   Operation *producer = value.getDefiningOp();
-  if (!producer || !deferred.count(producer)) {
-    StridedView view{value, SmallVector<int64_t>(type.getShape()), {}};
-    view.strides = contiguousStrides(view.shape);
-    return view;
-  }
+  if (!producer || !deferred.count(producer))
+    return contiguousView(value);
   std::optional<StridedView> input = viewOf(producer->getOperand(0), through);
   if (!input)
     return std::nullopt;
@@ -534,34 +538,25 @@ bool ModelLowering::lowerMatmul(MatmulOp op, function_ref<Value(Value)> outside,
       cast<RankedTensorType>(op.getRhs().getType()).getNumElements() == 0)
     return false;
   ArrayRef<int64_t> batch = type.getShape().drop_back(2);
-  SmallVector<Operation *> throughA, throughB;
-  std::optional<StridedView> a = viewOf(outside(op.getLhs()), throughA);
-  std::optional<StridedView> b = viewOf(outside(op.getRhs()), throughB);
-  // Views that don't fit read the operand as computed.
-  auto plain = [&](Value v) {
-    auto t = cast<RankedTensorType>(v.getType());
-    StridedView view{v, SmallVector<int64_t>(t.getShape()), {}};
-    view.strides = contiguousStrides(view.shape);
-    return view;
-  };
   artifact::SgemmT gemm;
+  // Each operand in place through its view, else as computed.
+  auto bind = [&](Value operand, uint32_t &buffer, int64_t &ld, bool &trans,
+                  int64_t &batchStride) {
+    SmallVector<Operation *> through;
+    std::optional<StridedView> view = viewOf(operand, through);
+    if (view && bindOperand(*view, batch, buffer, ld, trans, batchStride)) {
+      absorbed.append(through.begin(), through.end());
+      return true;
+    }
+    return bindOperand(contiguousView(operand), batch, buffer, ld, trans,
+                       batchStride);
+  };
   bool transA = false, transB = false;
-  if (!a || !bindOperand(*a, batch, gemm.a, gemm.lda, transA,
-                         gemm.a_batch_stride)) {
-    a = plain(outside(op.getLhs()));
-    throughA.clear();
-    if (!bindOperand(*a, batch, gemm.a, gemm.lda, transA, gemm.a_batch_stride))
-      return false;
-  }
-  if (!b || !bindOperand(*b, batch, gemm.b, gemm.ldb, transB,
-                         gemm.b_batch_stride)) {
-    b = plain(outside(op.getRhs()));
-    throughB.clear();
-    if (!bindOperand(*b, batch, gemm.b, gemm.ldb, transB, gemm.b_batch_stride))
-      return false;
-  }
-  absorbed.append(throughA.begin(), throughA.end());
-  absorbed.append(throughB.begin(), throughB.end());
+  if (!bind(outside(op.getLhs()), gemm.a, gemm.lda, transA,
+            gemm.a_batch_stride) ||
+      !bind(outside(op.getRhs()), gemm.b, gemm.ldb, transB,
+            gemm.b_batch_stride))
+    return false;
   gemm.trans_a = transA;
   gemm.trans_b = transB;
   gemm.m = type.getDimSize(type.getRank() - 2);
