@@ -141,7 +141,7 @@ private:
     const Value x =
         values_[values_.size() - 1 - pick(std::min<size_t>(values_.size(), 3))];
     size_t rank = x.shape.size();
-    switch (pick(9)) {
+    switch (pick(10)) {
     case 0: {
       static const char *ops[] = {"tcc.tanh", "tcc.sigmoid", "tcc.relu",
                                   "tcc.neg",  "tcc.abs",     "tcc.silu",
@@ -169,12 +169,13 @@ private:
       return;
     }
     case 3: {
-      // linear with a bias, or matmul with a [K, N] weight.
+      // linear with a bias, or matmul with a [K, N] weight (which takes
+      // operands of rank 2 or more).
       int64_t k = x.shape.back(), n = dim() + 1;
       Shape out = x.shape;
       out.back() = n;
       double scale = 1 / std::sqrt(double(k));
-      if (chance(0.5)) {
+      if (rank < 2 || chance(0.5)) {
         Value w = input({n, k}, scale), b = input({n}, 0.5);
         values_.push_back(emit("tcc.linear",
                                x.name + ", " + w.name + ", " + b.name + " : (" +
@@ -248,6 +249,34 @@ private:
                              x.name + " {dim = " + std::to_string(pick(rank)) +
                                  " : i64} : " + type(x.shape),
                              x.shape));
+      return;
+    }
+    case 8: {
+      if (rank < 2)
+        break;
+      // x y^T of two computed values, y transposed in its last two dims
+      // (attention's q k^T): the compiler reads such operands in place
+      // through sgemm's strides, and may write the result through a
+      // transpose that follows.
+      Value y = x;
+      for (const Value &v : values_)
+        if (v.shape == x.shape && v.name != x.name && chance(0.5))
+          y = v;
+      Shape perm(rank);
+      std::iota(perm.begin(), perm.end(), 0);
+      std::swap(perm[rank - 1], perm[rank - 2]);
+      Shape yt = y.shape;
+      std::swap(yt[rank - 1], yt[rank - 2]);
+      Value t = emit("tcc.transpose",
+                     y.name + " {permutation = " + array(perm) + "} : " +
+                         type(y.shape) + " -> " + type(yt),
+                     yt);
+      Shape out = x.shape;
+      out.back() = x.shape[rank - 2];
+      values_.push_back(emit("tcc.matmul",
+                             x.name + ", " + t.name + " : (" + type(x.shape) +
+                                 ", " + type(yt) + ") -> " + type(out),
+                             out));
       return;
     }
     default:
