@@ -231,10 +231,11 @@ void check_case(const ConvCase &cs) {
     // GEMM takes dot products along K, which round differently.)
     bool pointwise = cs.kh == 1 && cs.kw == 1 && cs.sh == 1 && cs.sw == 1 &&
                      cs.ph == 0 && cs.pw == 0;
-    if (!pointwise || cs.batch * cs.out_h() * cs.out_w() > 4)
+    if (!pointwise || cs.batch * cs.out_h() * cs.out_w() > 4) {
       EXPECT_EQ(0, std::memcmp(run.out_l.data(), packed.out_l.data(),
                                run.out_l.size() * sizeof(float)))
           << cs.name(layout) << " packed";
+    }
   }
 }
 

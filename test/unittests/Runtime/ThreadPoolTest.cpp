@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -31,6 +32,25 @@ TEST(ThreadPool, RunsEveryIndexExactlyOnce) {
     EXPECT_EQ(pool.num_threads(), threads);
     for (int64_t count : {0, 1, 2, 3, 17, 1000})
       expect_each_index_once(pool, count);
+  }
+}
+
+// Idle workers spin TCC_POOL_SPIN_US microseconds before they sleep (read
+// when a pool is made): with no spin, a long one, and a malformed value
+// (which keeps the default), back-to-back calls (the spinning worker
+// catches them) and calls after a pause (the sleeping worker is woken) all
+// run every index, and the pool shuts down with workers in either state.
+TEST(ThreadPool, SpinningOrSleepingWorkersRunEveryCall) {
+  for (const char *spin : {"0", "5000", "12abc"}) {
+    ASSERT_EQ(setenv("TCC_POOL_SPIN_US", spin, 1), 0);
+    {
+      ThreadPool pool(3);
+      for (int call = 0; call < 50; ++call)
+        expect_each_index_once(pool, 7);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      expect_each_index_once(pool, 1000);
+    }
+    unsetenv("TCC_POOL_SPIN_US");
   }
 }
 

@@ -13,6 +13,10 @@
 //   oversubscribes the cores.
 // - An exception thrown by a task stops the remaining indices from starting
 //   and is rethrown by `parallel_for` once the running ones finish.
+// - An idle worker spins for a short while (TCC_POOL_SPIN_US microseconds,
+//   default 100, 0 to sleep at once) before it sleeps, so the next
+//   `parallel_for` of a model run (a few microseconds later) finds it awake
+//   instead of paying a futex wake-up on a possibly idle vCPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +99,8 @@ private:
   void start_workers(int count);
   void stop_workers();
   void worker_loop();
+  /// Spins until a job is posted after `seen`, at most spin_us_.
+  void spin_for_work(uint64_t seen) const;
   static void run_indices(Job &job);
 
   mutable std::mutex mutex_;
@@ -102,6 +108,8 @@ private:
   std::deque<Job *> queue_; // jobs that may still have unclaimed indices
   std::vector<std::thread> workers_;
   bool stopping_ = false;
+  std::atomic<uint64_t> jobs_posted_{0}; // what spinning workers watch
+  int64_t spin_us_;
   std::atomic<int> num_threads_{1};
   std::mutex resize_mutex_;
 };
