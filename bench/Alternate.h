@@ -8,8 +8,9 @@
 // takes a vCPU from whatever runs next, and on this 2-vCPU machine a
 // 2-thread tcc run then measured at 1-thread speed or worse (OpenBLAS's
 // server threads call sched_yield for 2^28 TSC cycles, ~0.12 s here, after
-// each call: set OPENBLAS_THREAD_TIMEOUT=4; libgomp's: OMP_WAIT_POLICY=
-// PASSIVE). tcc's own pools never spin.
+// each call: OPENBLAS_THREAD_TIMEOUT=18 makes that 2^18 cycles, ~114 us,
+// about what tcc's own pools spin (100 us, TCC_POOL_SPIN_US); libgomp's:
+// OMP_WAIT_POLICY=PASSIVE).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +57,7 @@ inline const char *spinningPeersNote() {
     return "note: OPENBLAS_THREAD_TIMEOUT is unset: OpenBLAS's idle workers "
            "spin ~0.1 s after each call and slow down whatever runs next at "
            "2+ threads (docs/performance.md runs with "
-           "OPENBLAS_THREAD_TIMEOUT=4)\n";
+           "OPENBLAS_THREAD_TIMEOUT=18)\n";
   return "";
 }
 

@@ -19,7 +19,7 @@
 // models with the same weights also run in libtorch eager (torch_peer.cpp),
 // alternating with the others. Run it with OMP_WAIT_POLICY=PASSIVE (else
 // libtorch's OpenMP workers spin, which on a shared 2-core machine costs
-// libtorch up to 20x at 2 threads), OPENBLAS_THREAD_TIMEOUT=4 (else
+// libtorch up to 20x at 2 threads), OPENBLAS_THREAD_TIMEOUT=18 (else
 // OpenBLAS's workers spin after each call and slow down the tcc run after
 // it, see Alternate.h) and OPENBLAS_CORETYPE=SkylakeX (else
 // OpenBLAS 0.3.21 picks its SSE3 kernel on this CPU; docs/performance.md).
