@@ -16,6 +16,7 @@
 #include "tcc/Frontend/OpObserver.h"
 
 #include <cmath>
+#include <functional>
 #include <type_traits>
 
 namespace tcc {
@@ -127,6 +128,37 @@ void adamUpdate(const Tensor &p, const Tensor &grad, AdamParamState &s,
   p.sub_(s.exp_avg() / denom, lr / bc1);
 }
 
+/// One Adam or AdamW step over every parameter with a gradient: AdamW
+/// decays the weights themselves first (decoupled), Adam folds L2 decay
+/// into the gradient.
+template <class Options, bool kDecoupled>
+void adamSteps(
+    std::vector<OptimizerParamGroup> &groups,
+    std::unordered_map<std::string, std::unique_ptr<OptimizerParamState>>
+        &state,
+    const std::function<std::string(const Tensor &)> &key) {
+  for (OptimizerParamGroup &group : groups) {
+    const auto &o = static_cast<const Options &>(group.options());
+    for (Tensor &p : group.params()) {
+      if (!p.grad().defined())
+        continue;
+      if (kDecoupled)
+        p.mul_(1 - o.lr() * o.weight_decay());
+      bool created;
+      auto &s = stateFor<AdamParamState>(state, key(p), created);
+      if (created) {
+        s.exp_avg(zeros_like(p));
+        s.exp_avg_sq(zeros_like(p));
+        if (o.amsgrad())
+          s.max_exp_avg_sq(zeros_like(p));
+      }
+      adamUpdate(p, kDecoupled ? p.grad() : decayedGrad(p, o.weight_decay()),
+                 s, o.lr(), std::get<0>(o.betas()), std::get<1>(o.betas()),
+                 o.eps(), o.amsgrad());
+    }
+  }
+}
+
 } // namespace
 
 // --- SGD ---------------------------------------------------------------------
@@ -191,24 +223,8 @@ void Adam::checkOptions(const OptimizerOptions &options) const {
 Tensor Adam::step(LossClosure closure) {
   Tensor loss = runClosure(closure);
   NoGradGuard noGrad;
-  for (OptimizerParamGroup &group : param_groups_) {
-    const auto &o = static_cast<const AdamOptions &>(group.options());
-    for (Tensor &p : group.params()) {
-      if (!p.grad().defined())
-        continue;
-      bool created;
-      auto &s = stateFor<AdamParamState>(state_, stateKey(p), created);
-      if (created) {
-        s.exp_avg(zeros_like(p));
-        s.exp_avg_sq(zeros_like(p));
-        if (o.amsgrad())
-          s.max_exp_avg_sq(zeros_like(p));
-      }
-      adamUpdate(p, decayedGrad(p, o.weight_decay()), s, o.lr(),
-                 std::get<0>(o.betas()), std::get<1>(o.betas()), o.eps(),
-                 o.amsgrad());
-    }
-  }
+  adamSteps<AdamOptions, false>(param_groups_, state_,
+                                [&](const Tensor &p) { return stateKey(p); });
   return loss;
 }
 
@@ -228,24 +244,8 @@ void AdamW::checkOptions(const OptimizerOptions &options) const {
 Tensor AdamW::step(LossClosure closure) {
   Tensor loss = runClosure(closure);
   NoGradGuard noGrad;
-  for (OptimizerParamGroup &group : param_groups_) {
-    const auto &o = static_cast<const AdamWOptions &>(group.options());
-    for (Tensor &p : group.params()) {
-      if (!p.grad().defined())
-        continue;
-      p.mul_(1 - o.lr() * o.weight_decay());
-      bool created;
-      auto &s = stateFor<AdamParamState>(state_, stateKey(p), created);
-      if (created) {
-        s.exp_avg(zeros_like(p));
-        s.exp_avg_sq(zeros_like(p));
-        if (o.amsgrad())
-          s.max_exp_avg_sq(zeros_like(p));
-      }
-      adamUpdate(p, p.grad(), s, o.lr(), std::get<0>(o.betas()),
-                 std::get<1>(o.betas()), o.eps(), o.amsgrad());
-    }
-  }
+  adamSteps<AdamWOptions, true>(param_groups_, state_,
+                                [&](const Tensor &p) { return stateKey(p); });
   return loss;
 }
 
