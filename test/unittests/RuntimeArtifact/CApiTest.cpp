@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -49,6 +51,28 @@ TEST(CApi, DTypeSizesAndNames) {
   }
   EXPECT_EQ(tcc_dtype_size(tcc_dtype_t(99)), 0u);
   EXPECT_STREQ(tcc_dtype_name(tcc_dtype_t(99)), "?");
+}
+
+// The system allocator honours each alignment, puts blocks of 4 MiB or more
+// on a 2 MiB boundary (for transparent huge pages; whether the kernel grants
+// them is its business), and the memory is usable end to end.
+TEST(CApi, SystemAllocatorAlignsLargeBlocksForHugePages) {
+  tcc_allocator_t a = tcc_allocator_system();
+  const size_t twoMiB = size_t(2) << 20;
+  for (size_t size : {size_t(1), size_t(4096), (size_t(4) << 20) - 1,
+                      size_t(4) << 20, size_t(9) << 20}) {
+    for (size_t alignment : {size_t(1), size_t(64), size_t(4096)}) {
+      auto *p = static_cast<unsigned char *>(a.alloc(a.self, size, alignment));
+      ASSERT_NE(p, nullptr) << size;
+      uintptr_t address = reinterpret_cast<uintptr_t>(p);
+      EXPECT_EQ(address % std::max(alignment, sizeof(void *)), 0u) << size;
+      if (size >= (size_t(4) << 20))
+        EXPECT_EQ(address % twoMiB, 0u) << size;
+      std::memset(p, 0x5a, size);
+      EXPECT_EQ(p[size - 1], 0x5a);
+      a.free(a.self, p);
+    }
+  }
 }
 
 TEST(CApi, WorksFromC) {

@@ -85,7 +85,9 @@ typedef struct tcc_allocator_t {
   void (*free)(void *self, void *ptr);
 } tcc_allocator_t;
 
-/* The C library's aligned allocation. */
+/* The C library's aligned allocation; blocks of 4 MiB or more start on a
+ * 2 MiB boundary with transparent huge pages requested (Linux; set
+ * TCC_HUGE_PAGES=0 to not request them). */
 TCC_RUNTIME_API tcc_allocator_t tcc_allocator_system(void);
 
 /*---------------------------------------------------------------------------
