@@ -398,12 +398,20 @@ tcc::compileKernels(ModuleOp kernels, const CpuTarget &target,
     addKernelWrapper(*module, module->getFunction(kernel.symbol + ".impl"),
                      kernel.symbol);
   addFreestandingHelpers(*module);
+  const bool wide = llvm::is_contained(
+      llvm::split(llvm::StringRef(target.features), ','), "+avx512f");
   for (llvm::Function &fn : *module) {
     if (fn.isDeclaration())
       continue;
     fn.addFnAttr("target-cpu", target.cpu);
     if (!target.features.empty())
       fn.addFnAttr("target-features", target.features);
+    // LLVM keeps to 256-bit vectors on AVX-512 server CPUs (for the clock
+    // speed of older ones); the microkernels run on zmm anyway. With 512:
+    // the encoder's softmax kernel 74-84 -> 61-69 us, its layer norms
+    // 10-25% faster (three alternations).
+    if (wide)
+      fn.addFnAttr("prefer-vector-width", "512");
     fn.addFnAttr(llvm::Attribute::NoUnwind);
   }
   optimize(*module, *machine);
