@@ -128,28 +128,33 @@ void printProfile(const artifact::Model &m,
     total += t.msPerRun;
   std::printf("\nplan steps by time (%zu steps, %.4f ms per run in steps):\n",
               steps.size(), total);
-  std::printf("%6s %10s %7s %7s %8s  %s\n", "step", "ms/run", "%", "cum %",
-              "GFLOP/s", "what [source ops]");
+  std::printf("%6s %10s %7s %7s %8s %7s  %s\n", "step", "ms/run", "%",
+              "cum %", "GFLOP/s", "GB/s", "what [source ops]");
   double cumulative = 0;
   size_t shown = 0;
   for (const StepTime &t : steps) {
     if (shown++ == 20) {
-      std::printf("%6s %10.4f %6.1f%% %6.1f%% %8s  (%zu more steps)\n",
+      std::printf("%6s %10.4f %6.1f%% %6.1f%% %8s %7s  (%zu more steps)\n",
                   "...", total - cumulative,
                   total > 0 ? 100 * (total - cumulative) / total : 0.0, 100.0,
-                  "", steps.size() - 20);
+                  "", "", steps.size() - 20);
       break;
     }
     cumulative += t.msPerRun;
     const artifact::Step &step = *m.plan()->Get(t.step);
-    // GEMMs and convolutions: their rate, to read against the machine's peak.
-    double flops = stepFlops(step);
-    char rate[16] = "";
+    // GEMMs and convolutions: their rate, to read against the machine's
+    // peak; generated kernels and copies: the bytes of their buffers over
+    // time, to read against its memory bandwidth.
+    double flops = stepFlops(step), bytes = stepBytes(m, step);
+    char rate[16] = "", bandwidth[16] = "";
     if (flops > 0 && t.msPerRun > 0)
       std::snprintf(rate, sizeof rate, "%.1f", flops / (t.msPerRun * 1e6));
-    std::printf("%6u %10.4f %6.1f%% %6.1f%% %8s  %s [%s]\n", t.step,
+    if (bytes > 0 && t.msPerRun > 0)
+      std::snprintf(bandwidth, sizeof bandwidth, "%.1f",
+                    bytes / (t.msPerRun * 1e6));
+    std::printf("%6u %10.4f %6.1f%% %6.1f%% %8s %7s  %s [%s]\n", t.step,
                 t.msPerRun, total > 0 ? 100 * t.msPerRun / total : 0.0,
-                total > 0 ? 100 * cumulative / total : 0.0, rate,
+                total > 0 ? 100 * cumulative / total : 0.0, rate, bandwidth,
                 stepSummary(m, step).c_str(), joined(sourceOps(m, step)).c_str());
   }
 }
@@ -175,6 +180,8 @@ void writeProfileJson(JsonWriter &j, const artifact::Model &m,
     j.value(t.msPerRun);
     j.key("flops");
     j.value(stepFlops(step));
+    j.key("bytes");
+    j.value(stepBytes(m, step));
     j.endObject();
   }
   j.endArray();

@@ -74,6 +74,19 @@ double stepFlops(const Step &step) {
   return 0;
 }
 
+double stepBytes(const Model &m, const Step &step) {
+  if (const Copy *copy = step.op_as_Copy())
+    return 2.0 * double(copy->bytes());
+  const KernelCall *call = step.op_as_KernelCall();
+  if (!call || !call->bindings() || !m.buffers())
+    return 0;
+  double bytes = 0;
+  for (uint32_t buffer : *call->bindings())
+    if (buffer < m.buffers()->size())
+      bytes += double(m.buffers()->Get(buffer)->byte_size());
+  return bytes;
+}
+
 std::string stepSummary(const Model &m, const Step &step) {
   char buf[256];
   switch (step.op_type()) {

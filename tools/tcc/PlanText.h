@@ -31,6 +31,11 @@ std::vector<std::string> sourceOps(const artifact::Model &m,
 /// multiply-add), 0 for other steps.
 double stepFlops(const artifact::Step &step);
 
+/// Bytes a generated kernel or copy step moves at least once: the sizes of
+/// a kernel's bindings (inputs, outputs, scratch), or a copy's source and
+/// destination; 0 for library calls (their rate is stepFlops').
+double stepBytes(const artifact::Model &m, const artifact::Step &step);
+
 /// One line: the kernel and its tiles, or the GEMM / convolution shape.
 std::string stepSummary(const artifact::Model &m, const artifact::Step &step);
 
