@@ -70,17 +70,6 @@ ConvPath choose_path(const ConvShape &s) {
   return ConvPath::Im2col;
 }
 
-// a * b * ... without overflow, or -1.
-int64_t checked_product(std::initializer_list<int64_t> factors) {
-  int64_t product = 1;
-  for (int64_t f : factors)
-    if (f < 0 || __builtin_mul_overflow(product, f, &product))
-      return -1;
-  return product;
-}
-
-int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
-
 WinogradShape winograd_shape(const ConvShape &s) {
   return {s.batch, s.channels, s.height, s.width, s.out_channels,
           s.ph,    s.pw,       s.out_h,  s.out_w};

@@ -6,6 +6,8 @@
 #include "MicroKernel.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 
 namespace tcc {
 namespace runtime {
@@ -24,6 +26,19 @@ inline void parallel_run(const tcc_parallel *parallel, int64_t count,
   else
     for (int64_t i = 0; i < count; ++i)
       task(arg, i);
+}
+
+/// a * b * ... without overflow (and with no negative factor), or -1.
+inline int64_t checked_product(std::initializer_list<int64_t> factors) {
+  int64_t product = 1;
+  for (int64_t f : factors)
+    if (f < 0 || __builtin_mul_overflow(product, f, &product))
+      return -1;
+  return product;
+}
+
+inline int64_t round_up(int64_t x, int64_t to) {
+  return (x + to - 1) / to * to;
 }
 
 /// Below this many elements touched, memory-bound work (im2col, depthwise

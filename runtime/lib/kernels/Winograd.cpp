@@ -30,16 +30,6 @@ namespace {
 
 constexpr int kPositions = 16; // 4x4 transformed tile
 
-int64_t checked_product(std::initializer_list<int64_t> factors) {
-  int64_t product = 1;
-  for (int64_t f : factors)
-    if (f < 0 || __builtin_mul_overflow(product, f, &product))
-      return -1;
-  return product;
-}
-
-int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
-
 int64_t tiles_h(const WinogradShape &s) { return (s.out_h + 1) / 2; }
 int64_t tiles_w(const WinogradShape &s) { return (s.out_w + 1) / 2; }
 int64_t tiles_per_image(const WinogradShape &s) {
