@@ -87,7 +87,7 @@ TEST(ModelConformance, ResNetBlock) {
 // chains meet at the residual add (once a crash in tcc-fuse-epilogues).
 TEST(ModelConformance, ResNetDownsamplingBlock) {
   manual_seed(15);
-  ResBlockDown model;
+  ResBlock model(8, 16, /*stride=*/2);
   expectCompiledMatches("resnet_down_block", model, {randn({2, 8, 20, 20})},
                         {randn({2, 8, 20, 20})});
 }

@@ -15,6 +15,7 @@
 #include "tcc/tcc.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,58 +122,48 @@ struct DigitsCnn {
   }
 };
 
+/// ResNet's basic block. With a stride or a change of width it is ResNet's
+/// downsampling block: a 1x1 projection with batch norm takes the
+/// shortcut, and once batch norm folds into biases the main path's and the
+/// shortcut's epilogue chains meet at the residual add.
 struct ResBlock {
-  Conv conv1{8, 8, 3, 1, false}, conv2{8, 8, 3, 1, false};
-  BatchNorm bn1{8}, bn2{8};
+  // Declaration order is initialization order: the seeded weights.
+  Conv conv1, conv2;
+  std::optional<Conv> shortcut;
+  BatchNorm bn1, bn2;
+  std::optional<BatchNorm> bnShortcut;
+  explicit ResBlock(int64_t in = 8, int64_t out = 8, int64_t stride = 1)
+      : conv1(in, out, 3, 1, false, stride), conv2(out, out, 3, 1, false),
+        shortcut(stride != 1 || in != out
+                     ? std::optional<Conv>(std::in_place, in, out, 1, 0,
+                                           false, stride)
+                     : std::nullopt),
+        bn1(out), bn2(out),
+        bnShortcut(shortcut ? std::optional<BatchNorm>(std::in_place, out)
+                            : std::nullopt) {}
   Tensor forward(const Tensor &x) const {
     Tensor h = bn1(conv1(x)).relu();
     h = bn2(conv2(h));
-    return (h + x).relu();
+    return (h + (shortcut ? (*bnShortcut)((*shortcut)(x)) : x)).relu();
+  }
+  void name(Named &params, Named &buffers) const {
+    conv1.name(params, "conv1");
+    bn1.name(params, buffers, "bn1");
+    conv2.name(params, "conv2");
+    bn2.name(params, buffers, "bn2");
+    if (shortcut) {
+      shortcut->name(params, "shortcut");
+      bnShortcut->name(params, buffers, "shortcut_bn");
+    }
   }
   Named named_parameters() const {
     Named p, b;
-    conv1.name(p, "conv1");
-    bn1.name(p, b, "bn1");
-    conv2.name(p, "conv2");
-    bn2.name(p, b, "bn2");
+    name(p, b);
     return p;
   }
   Named named_buffers() const {
     Named p, b;
-    bn1.name(p, b, "bn1");
-    bn2.name(p, b, "bn2");
-    return b;
-  }
-};
-
-/// ResNet's downsampling block: a stride-2 3x3 convolution, a 3x3 one, and
-/// a 1x1 stride-2 projection shortcut, each with batch norm. Once batch
-/// norm folds into biases, the main path's and the shortcut's epilogue
-/// chains meet at the residual add.
-struct ResBlockDown {
-  Conv conv1{8, 16, 3, 1, false, 2}, conv2{16, 16, 3, 1, false},
-      shortcut{8, 16, 1, 0, false, 2};
-  BatchNorm bn1{16}, bn2{16}, bnShortcut{16};
-  Tensor forward(const Tensor &x) const {
-    Tensor h = bn1(conv1(x)).relu();
-    h = bn2(conv2(h));
-    return (h + bnShortcut(shortcut(x))).relu();
-  }
-  Named named_parameters() const {
-    Named p, b;
-    conv1.name(p, "conv1");
-    bn1.name(p, b, "bn1");
-    conv2.name(p, "conv2");
-    bn2.name(p, b, "bn2");
-    shortcut.name(p, "shortcut");
-    bnShortcut.name(p, b, "shortcut_bn");
-    return p;
-  }
-  Named named_buffers() const {
-    Named p, b;
-    bn1.name(p, b, "bn1");
-    bn2.name(p, b, "bn2");
-    bnShortcut.name(p, b, "shortcut_bn");
+    name(p, b);
     return b;
   }
 };
