@@ -83,21 +83,20 @@ std::vector<double> naiveConvTranspose2d(const Tensor &x, const Tensor &w,
   return out;
 }
 
-/// Naive weight gradient of conv2d in double: dW[o][ci][i][j] = sum over
-/// images and output pixels of go[s][o][y][x] times the input element tap
-/// (i, j) reads there.
-std::vector<double> naiveWeightGrad(const Tensor &x, const Tensor &go,
-                                    int64_t kh, int64_t kw, const Conv &c) {
-  std::vector<double> xv = test::values(x), gv = test::values(go);
-  int64_t n = x.size(0), ch = x.size(1), h = x.size(2), wd = x.size(3);
-  int64_t o = go.size(1), oh = go.size(2), ow = go.size(3);
+/// Calls tap(g, in, w) for every (output gradient, input element, weight)
+/// triple a conv2d window pairs: flat indices into go [N, O, OH, OW], the
+/// input [N, C, H, W] and the weight [O, C / groups, kh, kw].
+template <class Tap>
+void forEachTap(IntArrayRef inputSizes, IntArrayRef outputSizes, int64_t kh,
+                int64_t kw, const Conv &c, Tap tap) {
+  int64_t n = inputSizes[0], ch = inputSizes[1], h = inputSizes[2],
+          wd = inputSizes[3];
+  int64_t o = outputSizes[1], oh = outputSizes[2], ow = outputSizes[3];
   int64_t cg = ch / c.groups, og = o / c.groups;
-  std::vector<double> out(size_t(o * cg * kh * kw), 0.0);
   for (int64_t s = 0; s < n; ++s)
     for (int64_t oc = 0; oc < o; ++oc)
       for (int64_t y = 0; y < oh; ++y)
-        for (int64_t xo = 0; xo < ow; ++xo) {
-          double g = gv[size_t(((s * o + oc) * oh + y) * ow + xo)];
+        for (int64_t xo = 0; xo < ow; ++xo)
           for (int64_t ic = 0; ic < cg; ++ic)
             for (int64_t i = 0; i < kh; ++i)
               for (int64_t j = 0; j < kw; ++j) {
@@ -105,11 +104,22 @@ std::vector<double> naiveWeightGrad(const Tensor &x, const Tensor &go,
                 int64_t ix = xo * c.sw - c.pw + j * c.dw;
                 if (iy < 0 || iy >= h || ix < 0 || ix >= wd)
                   continue;
-                int64_t in = ((s * ch + oc / og * cg + ic) * h + iy) * wd + ix;
-                out[size_t(((oc * cg + ic) * kh + i) * kw + j)] +=
-                    g * xv[size_t(in)];
+                tap(size_t(((s * o + oc) * oh + y) * ow + xo),
+                    size_t(((s * ch + oc / og * cg + ic) * h + iy) * wd + ix),
+                    size_t(((oc * cg + ic) * kh + i) * kw + j));
               }
-        }
+}
+
+/// Naive weight gradient of conv2d in double: dW[o][ci][i][j] = sum over
+/// images and output pixels of go[s][o][y][x] times the input element tap
+/// (i, j) reads there.
+std::vector<double> naiveWeightGrad(const Tensor &x, const Tensor &go,
+                                    int64_t kh, int64_t kw, const Conv &c) {
+  std::vector<double> xv = test::values(x), gv = test::values(go);
+  std::vector<double> out(
+      size_t(go.size(1) * (x.size(1) / c.groups) * kh * kw), 0.0);
+  forEachTap(x.sizes(), go.sizes(), kh, kw, c,
+             [&](size_t g, size_t in, size_t w) { out[w] += gv[g] * xv[in]; });
   return out;
 }
 
@@ -118,28 +128,11 @@ std::vector<double> naiveWeightGrad(const Tensor &x, const Tensor &go,
 std::vector<double> naiveInputGrad(const Tensor &go, const Tensor &w,
                                    IntArrayRef inputSizes, const Conv &c) {
   std::vector<double> gv = test::values(go), wv = test::values(w);
-  int64_t n = inputSizes[0], ch = inputSizes[1], h = inputSizes[2],
-          wd = inputSizes[3];
-  int64_t o = go.size(1), oh = go.size(2), ow = go.size(3);
-  int64_t cg = w.size(1), kh = w.size(2), kw = w.size(3), og = o / c.groups;
-  std::vector<double> out(size_t(n * ch * h * wd), 0.0);
-  for (int64_t s = 0; s < n; ++s)
-    for (int64_t oc = 0; oc < o; ++oc)
-      for (int64_t y = 0; y < oh; ++y)
-        for (int64_t xo = 0; xo < ow; ++xo) {
-          double g = gv[size_t(((s * o + oc) * oh + y) * ow + xo)];
-          for (int64_t ic = 0; ic < cg; ++ic)
-            for (int64_t i = 0; i < kh; ++i)
-              for (int64_t j = 0; j < kw; ++j) {
-                int64_t iy = y * c.sh - c.ph + i * c.dh;
-                int64_t ix = xo * c.sw - c.pw + j * c.dw;
-                if (iy < 0 || iy >= h || ix < 0 || ix >= wd)
-                  continue;
-                int64_t in = ((s * ch + oc / og * cg + ic) * h + iy) * wd + ix;
-                out[size_t(in)] +=
-                    g * wv[size_t(((oc * cg + ic) * kh + i) * kw + j)];
-              }
-        }
+  std::vector<double> out(size_t(inputSizes[0] * inputSizes[1] *
+                                 inputSizes[2] * inputSizes[3]),
+                          0.0);
+  forEachTap(inputSizes, go.sizes(), w.size(2), w.size(3), c,
+             [&](size_t g, size_t in, size_t wi) { out[in] += gv[g] * wv[wi]; });
   return out;
 }
 
