@@ -47,6 +47,9 @@ struct tcc_model_s {
   std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
   std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
   uint32_t maxBindings = 0; // over all KernelCalls
+  // By plan step: a KernelCall whose bindings are large enough to split its
+  // tiles across the pool's threads (smaller ones run on the caller).
+  std::vector<bool> parallelKernelStep;
 
   const tcc::artifact::Model &header() const { return artifact->model(); }
 

@@ -24,12 +24,6 @@ using namespace tcc::artifact;
 
 namespace {
 
-// A kernel touching less than this (all its bindings together) runs its
-// tiles on the calling thread: waking a worker costs more than the work
-// saves (the digits CNN's ~2 us kernels ran 2.5x slower at 2 threads than
-// at 1). Like at::internal::GRAIN_SIZE, 32768 floats.
-constexpr uint64_t kMinParallelKernelBytes = 32768 * sizeof(float);
-
 // Tiles [0, tiles) of one KernelCall split into contiguous chunks. Tiles
 // are independent, so the split does not change the results.
 struct TileJob {
@@ -231,15 +225,12 @@ Status tcc_session_s::runStep(uint32_t index) {
   case Op::KernelCall: {
     const KernelCall *call = step->op_as_KernelCall();
     uint32_t n = call->bindings() ? call->bindings()->size() : 0;
-    uint64_t bytes = 0; // validated: each fits the arena or a segment
-    for (uint32_t j = 0; j < n; ++j) {
+    for (uint32_t j = 0; j < n; ++j)
       bindings[j] = addr[call->bindings()->Get(j)];
-      bytes += m.buffers()->Get(call->bindings()->Get(j))->byte_size();
-    }
     TileJob job{model->kernels[call->kernel()], bindings.data(), call->tiles(),
                 1};
     if (par && par->num_threads > 1 && job.tiles > 1 &&
-        bytes >= kMinParallelKernelBytes) {
+        model->parallelKernelStep[index]) {
       // A few chunks per thread balance uneven tiles across workers.
       job.chunks = std::min<int64_t>(job.tiles, int64_t(par->num_threads) * 4);
       par->parallel_for(par->pool, job.chunks, runChunk, &job);
