@@ -205,17 +205,17 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
           const float *bp = panel(q);
           const int64_t panel_end =
               std::min(c1, jc + (q + 1) * int64_t(kPanelWidth));
-          for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
+          // The next panel's kc x kPanelWidth block, a share of its cache
+          // lines before each microkernel call over this panel's first
+          // nr columns.
+          const float *next =
+              g.prefetch_panels && q + 1 < panels ? panel(q + 1) : nullptr;
+          const int64_t lines = kc * kPanelWidth / 16,
+                        share = ceil_div(lines, ceil_div(mc, isa.mr));
+          for (int64_t j = jc + q * kPanelWidth; j < panel_end;
+               j += isa.nr, next = nullptr) {
             int cols = int(std::min<int64_t>(isa.nr, panel_end - j));
             const float *bj = bp + (j - jc - q * kPanelWidth);
-            // The next panel's kc x kPanelWidth block, a share before
-            // each microkernel call.
-            const float *next = g.prefetch_panels && q + 1 < panels
-                                    ? panel(q + 1)
-                                    : nullptr;
-            const int64_t lines = kc * kPanelWidth / 16,
-                          calls = (mc + isa.mr - 1) / isa.mr,
-                          share = (lines + calls - 1) / calls;
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
               if (next)
@@ -253,8 +253,6 @@ void gemm_task(void *arg, int64_t task) {
   else
     run_task_on_stack(g, task);
 }
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // A GEMM of at most kSmallM rows split over columns.
 struct SmallTasks {

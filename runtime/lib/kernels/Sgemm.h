@@ -37,9 +37,8 @@ inline int64_t checked_product(std::initializer_list<int64_t> factors) {
   return product;
 }
 
-inline int64_t round_up(int64_t x, int64_t to) {
-  return (x + to - 1) / to * to;
-}
+inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t round_up(int64_t x, int64_t to) { return ceil_div(x, to) * to; }
 
 /// Below this many elements touched, memory-bound work (im2col, depthwise
 /// rows, transforms) runs on one thread, like at::internal::GRAIN_SIZE: the
