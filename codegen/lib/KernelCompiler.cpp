@@ -409,7 +409,7 @@ tcc::compileKernels(ModuleOp kernels, const CpuTarget &target,
     // LLVM keeps to 256-bit vectors on AVX-512 server CPUs (for the clock
     // speed of older ones); the microkernels run on zmm anyway. With 512:
     // the encoder's softmax kernel 74-84 -> 61-69 us, its layer norms
-    // 10-25% faster (three alternations).
+    // 6-28% faster (three alternations).
     if (wide)
       fn.addFnAttr("prefer-vector-width", "512");
     fn.addFnAttr(llvm::Attribute::NoUnwind);
