@@ -25,7 +25,7 @@ namespace {
 const char kHelp[] =
     R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
                  [--input [NAME=]X.npy ...] [--against-ir MODEL.ir]
-                 [--profile] [--json]
+                 [--evict MIB] [--profile] [--json]
 
 Runs MODEL.bin K times on one session after W warm-up runs and reports the
 latency distribution (min, median, p90, p99, max, mean) and the throughput.
@@ -36,6 +36,9 @@ MODEL.ir on the same inputs the same number of times, and the report adds
 its latency and the compiled model's speed-up over it. With --profile, K
 more runs time every step of the execution plan and the report lists the
 steps that take longest (what each computes, its share of the run).
+With --evict, each run (timed and profiled alike) follows a write of MIB
+mebibytes of scratch memory, untimed, so that the weights and buffers start
+outside the caches, as when the model runs among other work.
 
 options:
   --threads N        intra-op threads (default 1)
@@ -43,6 +46,7 @@ options:
   --warmup W         untimed runs first (default 10)
   --input [NAME=]F   an input from a .npy file (repeat for each)
   --against-ir F     also time the interpreter on F (the model's tcc IR)
+  --evict MIB        write MIB MiB of scratch before each run (cold caches)
   --profile          time each plan step (K more runs) and list the top 20
   --json             machine-readable output (with --profile: every step)
   --help             this text
@@ -54,12 +58,32 @@ double percentile(const std::vector<double> &sorted, double p) {
   return sorted[std::min(sorted.size() - 1, rank ? rank - 1 : 0)];
 }
 
+/// Writes a scratch buffer larger than the caches, so that what a model
+/// run reads next comes from memory.
+class CacheEvictor {
+public:
+  explicit CacheEvictor(int64_t mib) : bytes_(size_t(mib) << 20) {}
+  bool enabled() const { return bytes_ != 0; }
+  void evict() {
+    if (!bytes_)
+      return;
+    if (scratch_.empty())
+      scratch_.resize(bytes_);
+    std::memset(scratch_.data(), ++fill_, scratch_.size());
+  }
+
+private:
+  size_t bytes_;
+  std::vector<unsigned char> scratch_;
+  unsigned char fill_ = 0;
+};
+
 /// Per-run milliseconds of the interpreter on `irPath` with the inputs the
 /// compiled model ran on; an error message instead when it cannot run.
 std::string timeInterpreter(const std::string &irPath,
                             const std::vector<runtime::NpyArray> &arrays,
                             int64_t warmup, int64_t iterations,
-                            std::vector<double> *ms) {
+                            CacheEvictor &evictor, std::vector<double> *ms) {
   try {
     jit::Interpreter interp = jit::Interpreter::load(irPath);
     std::vector<Tensor> inputs;
@@ -74,6 +98,7 @@ std::string timeInterpreter(const std::string &irPath,
     for (int64_t i = 0; i < warmup; ++i)
       interp.run(inputs);
     for (int64_t i = 0; i < iterations; ++i) {
+      evictor.evict();
       auto t0 = std::chrono::steady_clock::now();
       interp.run(inputs);
       ms->push_back(std::chrono::duration<double, std::milli>(
@@ -94,10 +119,13 @@ struct StepTime {
 /// Runs `session` `iterations` times with step profiling; the steps by
 /// time, longest first.
 runtime::Status profileSteps(runtime::Session &session, int64_t iterations,
+                             CacheEvictor &evictor,
                              std::vector<StepTime> *out) {
   runtime::Status s = session.setProfiling(true);
-  for (int64_t i = 0; s.ok() && i < iterations; ++i)
+  for (int64_t i = 0; s.ok() && i < iterations; ++i) {
+    evictor.evict();
     s = session.run();
+  }
   std::vector<uint64_t> ns;
   uint64_t runs = 0;
   if (s.ok())
@@ -194,7 +222,7 @@ int benchMain(int argc, char **argv) {
   CommandLine args(argc, argv);
   std::string path, value, error, irPath;
   std::vector<NamedPath> inputs;
-  int64_t threads = 1, iterations = 100, warmup = 10;
+  int64_t threads = 1, iterations = 100, warmup = 10, evictMib = 0;
   bool json = false, profile = false;
   while (!args.done()) {
     std::string arg = args.next();
@@ -222,6 +250,12 @@ int benchMain(int argc, char **argv) {
         return fail(cmd, error);
       if (value == "0")
         warmup = 0;
+    } else if (args.option(arg, "--evict", &value, &error)) {
+      if (!error.empty() ||
+          !CommandLine::parsePositive(value, "--evict", &evictMib, &error))
+        return fail(cmd, error);
+      if (evictMib > (int64_t(1) << 20))
+        return fail(cmd, "--evict " + value + " MiB is more than 1 TiB");
     } else if (args.option(arg, "--against-ir", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -267,17 +301,19 @@ int benchMain(int argc, char **argv) {
     if (!(s = session.run()).ok())
       return fail(cmd, s.message());
   using Clock = std::chrono::steady_clock;
+  CacheEvictor evictor(evictMib);
   std::vector<double> ms;
   ms.reserve(size_t(iterations));
-  auto start = Clock::now();
+  double total = 0; // seconds in runs: throughput leaves eviction out
   for (int64_t i = 0; i < iterations; ++i) {
+    evictor.evict();
     auto t0 = Clock::now();
     if (!(s = session.run()).ok())
       return fail(cmd, s.message());
-    ms.push_back(
-        std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    auto t1 = Clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    total += std::chrono::duration<double>(t1 - t0).count();
   }
-  double total = std::chrono::duration<double>(Clock::now() - start).count();
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
   double mean = 0;
@@ -291,7 +327,7 @@ int benchMain(int argc, char **argv) {
     // The descriptions come from the artifact itself (as tcc inspect reads
     // it); the loaded model only runs.
     if (!(s = runtime::Artifact::openFile(path, &artifact)).ok() ||
-        !(s = profileSteps(session, iterations, &stepTimes)).ok())
+        !(s = profileSteps(session, iterations, evictor, &stepTimes)).ok())
       return fail(cmd, s.message());
   }
 
@@ -299,7 +335,8 @@ int benchMain(int argc, char **argv) {
   if (!irPath.empty()) {
     set_num_threads(int(threads));
     std::vector<double> interpreterMs;
-    error = timeInterpreter(irPath, arrays, warmup, iterations, &interpreterMs);
+    error = timeInterpreter(irPath, arrays, warmup, iterations, evictor,
+                            &interpreterMs);
     if (!error.empty())
       return fail(cmd, error.rfind(irPath, 0) == 0 ? error
                                                     : irPath + ": " + error);
@@ -322,6 +359,8 @@ int benchMain(int argc, char **argv) {
     j.value(iterations);
     j.key("warmup");
     j.value(warmup);
+    j.key("evict_mib");
+    j.value(evictMib);
     j.key("latency_ms");
     j.beginObject();
     for (auto [name, v] : stats) {
@@ -345,9 +384,13 @@ int benchMain(int argc, char **argv) {
     j.finish();
     return 0;
   }
-  std::printf("%s: %lld iterations after %lld warm-up, %lld thread%s\n",
+  std::printf("%s: %lld iterations after %lld warm-up, %lld thread%s",
               path.c_str(), (long long)iterations, (long long)warmup,
               (long long)threads, threads == 1 ? "" : "s");
+  if (evictor.enabled())
+    std::printf(", caches evicted before each run (%lld MiB written)",
+                (long long)evictMib);
+  std::printf("\n");
   std::printf("latency ms:");
   for (auto [name, v] : stats)
     std::printf(" %s %.4f", name, v);
