@@ -110,10 +110,11 @@ FailureOr<func::FuncOp> mlir::tcc::findEntryFunction(ModuleOp module) {
 
 namespace {
 
-/// value[i_0, ..., i_n] = root[sum_d i_d * strides[d]] (elements).
+/// value[i_0, ..., i_n] = root[offset + sum_d i_d * strides[d]] (elements).
 struct StridedView {
   Value root;
   SmallVector<int64_t> shape, strides;
+  int64_t offset = 0;
 };
 
 SmallVector<int64_t> contiguousStrides(ArrayRef<int64_t> shape) {
@@ -215,6 +216,10 @@ private:
   bool bindOperand(const StridedView &view, ArrayRef<int64_t> batch,
                    uint32_t &buffer, int64_t &ld, bool &trans,
                    int64_t &batchStride);
+  /// A buffer starting `offset` elements into `value`'s arena buffer `root`
+  /// (a slice read in place), sharing its lifetime; nullopt outside the
+  /// arena.
+  std::optional<uint32_t> aliasAt(Value value, uint32_t root, int64_t offset);
   /// Points C at the output of the transpose that is the result's only use
   /// (not lowered yet), when that layout fits ldc and a batch stride.
   bool writeThroughTranspose(Value result, const artifact::EpilogueT &epilogue,
@@ -266,6 +271,10 @@ private:
   std::vector<BufferLifetime> lifetimes;
   std::map<uint32_t, size_t> lifetimeOfBuffer; // every arena buffer -> root
   std::vector<std::vector<uint32_t>> buffersOfLifetime;
+  /// Aliases into a buffer: by (root buffer, element offset), and their
+  /// byte offset from the root's start in the arena.
+  std::map<std::pair<uint32_t, int64_t>, uint32_t> aliases;
+  std::map<uint32_t, uint64_t> aliasBytes;
 };
 
 } // namespace
@@ -334,7 +343,16 @@ ModelLowering::viewOf(Value value, SmallVectorImpl<Operation *> &through) {
   if (!input)
     return std::nullopt;
   through.push_back(producer);
-  StridedView view{input->root, SmallVector<int64_t>(type.getShape()), {}};
+  StridedView view{input->root, SmallVector<int64_t>(type.getShape()), {},
+                   input->offset};
+  if (auto slice = dyn_cast<SliceOp>(producer)) {
+    for (auto [d, start, step] :
+         llvm::enumerate(slice.getStart(), slice.getStep())) {
+      view.offset += start * input->strides[d];
+      view.strides.push_back(input->strides[d] * step);
+    }
+    return view;
+  }
   if (auto transpose = dyn_cast<TransposeOp>(producer)) {
     for (int64_t d : transpose.getPermutation())
       view.strides.push_back(input->strides[d]);
@@ -396,8 +414,36 @@ bool ModelLowering::bindOperand(const StridedView &view,
   if (!fitsStrides(view, batch, ld, trans, batchStride))
     return false;
   buffer = bufferOf(view.root);
+  if (view.offset != 0) {
+    std::optional<uint32_t> alias = aliasAt(view.root, buffer, view.offset);
+    if (!alias)
+      return false;
+    buffer = *alias;
+  }
   reads(buffer);
   return true;
+}
+
+std::optional<uint32_t> ModelLowering::aliasAt(Value value, uint32_t root,
+                                               int64_t offset) {
+  auto life = lifetimeOfBuffer.find(root);
+  if (life == lifetimeOfBuffer.end())
+    return std::nullopt; // not in the arena: a constant or a bound input
+  if (auto it = aliases.find({root, offset}); it != aliases.end())
+    return it->second;
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t elements = type.getNumElements();
+  if (offset < 0 || offset >= elements)
+    return std::nullopt;
+  const artifact::BufferT &from = *builder.model().buffers[root];
+  uint32_t alias = builder.addBuffer(from.dtype, {elements - offset},
+                                     from.storage, from.offset, from.index);
+  aliasBytes[alias] =
+      static_cast<uint64_t>(offset) * elementBytes(type.getElementType());
+  lifetimeOfBuffer[alias] = life->second;
+  buffersOfLifetime[life->second].push_back(alias);
+  aliases[{root, offset}] = alias;
+  return alias;
 }
 
 std::optional<uint32_t> ModelLowering::packedWeight(Value weight, int64_t n,
@@ -776,7 +822,7 @@ LogicalResult ModelLowering::lowerOp(Operation *op) {
     return success(); // written when first used
   if (isa<TransposeOp>(op) && buffers.count(op->getResult(0)))
     return success(); // written in place by the matmul before it
-  if (isa<TransposeOp>(op) ||
+  if (isa<TransposeOp, SliceOp>(op) ||
       (isa<ReshapeOp>(op) && op->getOperand(0).getDefiningOp() &&
        deferred.count(op->getOperand(0).getDefiningOp()))) {
     deferred.insert(op); // computed when first needed, if ever
@@ -919,8 +965,11 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
   // Memory plan.
   ArenaPlan plan = planArena(lifetimes);
   for (size_t life = 0; life < lifetimes.size(); ++life)
-    for (uint32_t buffer : buffersOfLifetime[life])
-      builder.model().buffers[buffer]->offset = plan.offsets[life];
+    for (uint32_t buffer : buffersOfLifetime[life]) {
+      auto delta = aliasBytes.find(buffer);
+      builder.model().buffers[buffer]->offset =
+          plan.offsets[life] + (delta != aliasBytes.end() ? delta->second : 0);
+    }
   builder.model().arena_bytes = plan.arenaBytes;
 
   builder.model().tcc_version = TCC_VERSION;

@@ -15,6 +15,7 @@ void tcc::buildGraphPipeline(OpPassManager &pm, int optLevel) {
   // Fold and normalize the layout before fusion groups what remains.
   pm.addNestedPass<func::FuncOp>(createTccFoldBatchNorm());
   pm.addNestedPass<func::FuncOp>(createTccConvertLayout());
+  pm.addNestedPass<func::FuncOp>(createTccMergeLinears());
   pm.addNestedPass<func::FuncOp>(createTccFoldConstants());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -29,7 +30,7 @@ void tcc::registerGraphPipelines() {
   PassPipelineRegistration<>(
       "tcc-graph-O2",
       "The graph passes of tcc compile -O2: batch-norm folding, NHWC "
-      "layout, constant folding, canonicalization, CSE, epilogue and "
+      "layout, merging linears that share an input, constant folding, canonicalization, CSE, epilogue and "
       "elementwise fusion",
       [](OpPassManager &pm) { buildGraphPipeline(pm, 2); });
 }

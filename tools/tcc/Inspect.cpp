@@ -124,14 +124,26 @@ void writeStepJson(JsonWriter &j, const Model &m, uint32_t index,
   }
   case Op::Sgemm: {
     const Sgemm *g = step.op_as_Sgemm();
+    // Operands as buffer indices with their layouts: how a matmul reads a
+    // transposed or sliced operand in place.
     for (auto [k, v] :
          {std::pair("m", g->m()), std::pair("n", g->n()),
-          std::pair("k", g->k()), std::pair("batch", g->batch())}) {
+          std::pair("k", g->k()), std::pair("batch", g->batch()),
+          std::pair("a", int64_t(g->a())), std::pair("lda", g->lda()),
+          std::pair("a_batch_stride", g->a_batch_stride()),
+          std::pair("b", int64_t(g->b())), std::pair("ldb", g->ldb()),
+          std::pair("b_batch_stride", g->b_batch_stride()),
+          std::pair("c", int64_t(g->c())), std::pair("ldc", g->ldc()),
+          std::pair("c_batch_stride", g->c_batch_stride())}) {
       j.key(k);
       j.value(int64_t(v));
     }
-    j.key("b_packed");
-    j.value(bool(g->b_packed()));
+    for (auto [k, v] : {std::pair("trans_a", bool(g->trans_a())),
+                        std::pair("trans_b", bool(g->trans_b())),
+                        std::pair("b_packed", bool(g->b_packed()))}) {
+      j.key(k);
+      j.value(v);
+    }
     break;
   }
   case Op::Conv2d: {

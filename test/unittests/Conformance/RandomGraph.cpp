@@ -5,6 +5,7 @@
 #include "ConformanceSupport.h"
 
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <random>
 
@@ -85,6 +86,24 @@ private:
   }
 
   /// Appends `%vN = <op text> ...` and returns the value.
+  /// A constant of uniform values in [-scale, scale] (weights that
+  /// compile-time passes see, unlike inputs).
+  Value constant(const Shape &shape, double scale) {
+    std::uniform_real_distribution<double> value(-scale, scale);
+    std::function<std::string(size_t)> literal = [&](size_t d) {
+      std::string text = "[";
+      for (int64_t i = 0; i < shape[d]; ++i) {
+        if (i)
+          text += ", ";
+        text += d + 1 == shape.size() ? std::to_string(float(value(rng_)))
+                                      : literal(d + 1);
+      }
+      return text + "]";
+    };
+    return emit("tcc.constant",
+                "dense<" + literal(0) + "> : " + type(shape), shape);
+  }
+
   Value emit(const std::string &op, const std::string &rest,
              const Shape &shape) {
     std::string name = "%v" + std::to_string(next_++);
@@ -277,6 +296,52 @@ private:
                              x.name + ", " + t.name + " : (" + type(x.shape) +
                                  ", " + type(yt) + ") -> " + type(out),
                              out));
+      return;
+    }
+    case 9: {
+      if (rank < 2)
+        break;
+      // Attention's projections: linears of x with constant weights whose
+      // results only matmuls read (x a^T, then maybe that times c), which
+      // tcc-merge-linears makes one GEMM read back through slices.
+      int64_t k = x.shape.back(), n = dim() + 1;
+      double scale = 1 / std::sqrt(double(k));
+      auto project = [&](int64_t width) {
+        Shape out = x.shape;
+        out.back() = width;
+        Value w = constant({width, k}, scale), b = constant({width}, 0.5);
+        return emit("tcc.linear",
+                    x.name + ", " + w.name + ", " + b.name + " : (" +
+                        type(x.shape) + ", " + type(w.shape) + ", " +
+                        type(b.shape) + ") -> " + type(out),
+                    out);
+      };
+      Value a = project(n), b = project(n);
+      Shape perm(rank);
+      std::iota(perm.begin(), perm.end(), 0);
+      std::swap(perm[rank - 1], perm[rank - 2]);
+      Shape bt = b.shape;
+      std::swap(bt[rank - 1], bt[rank - 2]);
+      Value t = emit("tcc.transpose",
+                     b.name + " {permutation = " + array(perm) + "} : " +
+                         type(b.shape) + " -> " + type(bt),
+                     bt);
+      Shape scores = x.shape;
+      scores.back() = x.shape[rank - 2];
+      Value s = emit("tcc.matmul",
+                     a.name + ", " + t.name + " : (" + type(a.shape) + ", " +
+                         type(bt) + ") -> " + type(scores),
+                     scores);
+      if (chance(0.5)) {
+        Value c = project(dim() + 1);
+        Shape out = x.shape;
+        out.back() = c.shape.back();
+        s = emit("tcc.matmul",
+                 s.name + ", " + c.name + " : (" + type(scores) + ", " +
+                     type(c.shape) + ") -> " + type(out),
+                 out);
+      }
+      values_.push_back(s);
       return;
     }
     default:

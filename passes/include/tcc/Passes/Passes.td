@@ -87,6 +87,43 @@ def TccFoldConstants : Pass<"tcc-fold-constants", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tcc::TccDialect"];
 }
 
+def TccMergeLinears : Pass<"tcc-merge-linears", "::mlir::func::FuncOp"> {
+  let summary = "Merge fp32 linears that share their input into one GEMM";
+  let description = [{
+    Linears that read the same input, with constant 2-D fp32 weights of the
+    same input size and all with constant biases or all without, become one
+    linear whose weight (and bias) stacks theirs in program order; each old
+    result is a `tcc.slice` of the merged result along its last dim. The
+    concatenations are left to tcc-fold-constants, which runs next. Attention's
+    q, k and v projections are the case: one 128x768x256 GEMM instead of three
+    128x256x256 (the input packed once, fewer, larger microkernel calls).
+    The code generator reads the slices in place (a leading dimension and an
+    offset into the merged buffer), so they cost no copy when they feed
+    matmuls.
+
+    Cost rule, so merging never costs a fusion or a copy: a linear joins only
+    when its result reaches nothing but matmuls, through reshapes and
+    transposes (the views the code generator reads in place). A result with any other user (a bias
+    or residual add, an activation: epilogues tcc-fuse-epilogues would put
+    into the GEMM) stays its own linear. Nothing merges across blocks.
+
+    Before:
+    ```mlir
+    %q = tcc.linear %x, %wq, %bq : (tensor<8x4xf32>, tensor<2x4xf32>, tensor<2xf32>) -> tensor<8x2xf32>
+    %k = tcc.linear %x, %wk, %bk : (tensor<8x4xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<8x3xf32>
+    ```
+    After:
+    ```mlir
+    %w = tcc.concat %wq, %wk {dim = 0 : i64} : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<5x4xf32>
+    %b = tcc.concat %bq, %bk {dim = 0 : i64} : (tensor<2xf32>, tensor<3xf32>) -> tensor<5xf32>
+    %m = tcc.linear %x, %w, %b : (tensor<8x4xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<8x5xf32>
+    %q = tcc.slice %m {start = array<i64: 0, 0>, end = array<i64: 8, 2>, step = array<i64: 1, 1>} : tensor<8x5xf32> -> tensor<8x2xf32>
+    %k = tcc.slice %m {start = array<i64: 0, 2>, end = array<i64: 8, 5>, step = array<i64: 1, 1>} : tensor<8x5xf32> -> tensor<8x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tcc::TccDialect"];
+}
+
 def TccFoldBatchNorm : Pass<"tcc-fold-batch-norm", "::mlir::func::FuncOp"> {
   let summary = "Fold inference batch norm into the conv2d or linear before it";
   let description = [{
