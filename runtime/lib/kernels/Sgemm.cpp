@@ -58,6 +58,17 @@ namespace {
 // memory on every call.
 constexpr int64_t kPrefetchPackedBFloats = int64_t(4) << 20;
 
+// How the driver fetches pre-packed B's next panel while the microkernels
+// run over the current one.
+enum class PanelPrefetch {
+  None,
+  // Into the L2, over the first block of rows only (later blocks find the
+  // panels in the L2): for weights that may be in the L3 or not.
+  FirstRowsToL2,
+  // Into the L1, over every block of rows: for weights from memory.
+  AllToL1,
+};
+
 // Where B's panels come from. (Reading an unpacked B in place instead ran
 // 2.5x slower even for 8-24 rows of A: the microkernel's strided loads
 // down 32-column panels miss without the overlap that packing gets.)
@@ -79,9 +90,7 @@ struct Gemm {
   const float *panels;          // pre-packed panel data
   const BPanelSource *custom_b; // packs B's panels instead of isa.pack_b
   BSource source;
-  // Pre-packed B too large to stay in the caches between calls: fetch the
-  // next panel while the microkernels run over the current one.
-  bool prefetch_panels;
+  PanelPrefetch prefetch_panels;
   float *c;
   int64_t ldc;
   float alpha, beta, clamp_min, clamp_max;
@@ -208,8 +217,14 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
           // The next panel's kc x kPanelWidth block, a share of its cache
           // lines before each microkernel call over this panel's first
           // nr columns.
+          const bool to_l1 = g.prefetch_panels == PanelPrefetch::AllToL1;
           const float *next =
-              g.prefetch_panels && q + 1 < panels ? panel(q + 1) : nullptr;
+              q + 1 < panels &&
+                      (to_l1 || (g.prefetch_panels ==
+                                     PanelPrefetch::FirstRowsToL2 &&
+                                 ic == r0))
+                  ? panel(q + 1)
+                  : nullptr;
           const int64_t lines = kc * kPanelWidth / 16,
                         share = ceil_div(lines, ceil_div(mc, isa.mr));
           for (int64_t j = jc + q * kPanelWidth; j < panel_end;
@@ -221,8 +236,12 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
               if (next)
                 for (int64_t l = ir / isa.mr * share,
                              end = std::min(lines, l + share);
-                     l < end; ++l)
-                  __builtin_prefetch(next + l * 16, 0, 3);
+                     l < end; ++l) {
+                  if (to_l1)
+                    __builtin_prefetch(next + l * 16, 0, 3);
+                  else
+                    __builtin_prefetch(next + l * 16, 0, 2);
+                }
               const float *ap =
                   g.direct_a ? g.a + (ic + ir) * g.a_row_stride + pc
                              : s.a + ir * kc;
@@ -481,15 +500,21 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.b_col_stride = p->trans_b ? p->ldb : 1;
   g.panels = nullptr;
   g.custom_b = custom_b;
-  g.prefetch_panels = false;
+  g.prefetch_panels = PanelPrefetch::None;
   if (custom_b) {
     g.source = BSource::OnTheFly;
   } else if (p->packed_b) {
     g.source = BSource::PrePacked;
     // 64x4096x4096 (64 MiB of W from memory): 78 -> 92 GFLOP/s, now ahead
-    // of packing on the fly (90); 128x2048x256 (2 MiB, in the L3): 141 ->
-    // 131, hence the size floor.
-    g.prefetch_panels = p->k * p->n >= kPrefetchPackedBFloats;
+    // of packing on the fly (90); into the L2 only it ran 6-7% slower (the
+    // compiled MLP at batch 64). The encoder layer (weights of 0.25-2 MiB,
+    // 5 MiB in all), alternating 200 times in one process: into the L1 over
+    // every block of rows, 6% faster after 256 MiB were written between
+    // runs but 4-6% slower with the weights in the L3; into the L2 over the
+    // first block only, 6% faster and 1% slower.
+    g.prefetch_panels = p->k * p->n >= kPrefetchPackedBFloats
+                            ? PanelPrefetch::AllToL1
+                            : PanelPrefetch::FirstRowsToL2;
     g.panels = reinterpret_cast<const float *>(
         static_cast<const char *>(p->packed_b) + sizeof(PackedBHeader));
   } else {
