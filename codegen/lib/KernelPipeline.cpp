@@ -58,8 +58,9 @@ void tcc::registerCodegenDialects(DialectRegistry &registry) {
 void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createTccLowerToLinalg());
   pm.addPass(createCanonicalizerPass());
-  // A fused group's generics become one loop nest.
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  // A fused group's generics become one loop nest (cheap pointwise
+  // prologues recomputed in each consumer).
+  pm.addPass(createTccFuseGenerics());
   pm.addPass(createCanonicalizerPass());
   // After the canonicalizations that can fold a kernel into its operand.
   pm.addPass(createTccCopyReturnedArguments());

@@ -41,6 +41,44 @@ def TccLowerToLinalg : Pass<"tcc-lower-to-linalg"> {
   ];
 }
 
+def TccFuseGenerics : Pass<"tcc-fuse-generics"> {
+  let summary = "Fuse linalg generics into their consumers, recomputing cheap "
+                "pointwise producers that have several";
+  let description = [{
+    MLIR's elementwise fusion (`linalg-fuse-elementwise-ops`: producer
+    generics into consumer generics, reshapes by expansion, constant
+    folding) with one change to when a producer fuses: besides a producer
+    with a single use, a cheap pointwise producer whose every use is a
+    generic fuses into each of them, so it is computed again in each loop
+    instead of being written to a scratch tensor and read back. Cheap: all
+    loops parallel, one result, at most 4 arith ops and no division except
+    by a constant.
+
+    What stays: a producer with math ops (exp, tanh, ...), which would be
+    computed once per consumer at real cost; a producer with a use that is
+    not a generic (a returned value), which must be written anyway.
+
+    The encoder layer's softmax kernel (the attention scale x / 8 feeding
+    the row max and the exponentials): the 256 KiB scratch tensor and one
+    of its five passes over the scores go away.
+
+    Before (the scale feeds two generics):
+    ```mlir
+    %s = linalg.generic ins(%x) outs(%e0) { divf %a, 8.0 }
+    %m = linalg.generic ins(%s) outs(%max) { maximumf }   // reduction
+    %p = linalg.generic ins(%s, %m) outs(%e1, %sum) { exp(%a - %m), addf }
+    ```
+    After:
+    ```mlir
+    %m = linalg.generic ins(%x) outs(%max) { divf %a, 8.0; maximumf }
+    %p = linalg.generic ins(%x, %m) outs(%e1, %sum) { divf %a, 8.0; exp, addf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def TccExpandMath : Pass<"tcc-expand-math"> {
   let summary = "Replace math ops by polynomial approximations and expansions";
   let description = [{
