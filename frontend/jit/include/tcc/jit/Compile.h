@@ -40,7 +40,8 @@ struct CompileOptions {
   /// first, as `tcc compile -O2`.
   int opt_level = 2;
   /// Intra-op threads of the compiled model; 0: get_num_threads() at the
-  /// time of compile().
+  /// time of compile(). Compiled modules of the same thread count share one
+  /// pool of workers for the process.
   int num_threads = 0;
   /// The CPU to generate code for, as `tcc compile --cpu=` (e.g.
   /// "x86-64-v3"); empty: this machine's. The runtime refuses code that
