@@ -14,6 +14,7 @@
 #include "tcc/nn.h"
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 namespace tcc {
@@ -323,6 +324,15 @@ TEST(Compile, DataDependentProgramsRunEagerlyUnlessAllowed) {
   EXPECT_TRUE(sameTensors(baked({-ones({2})}), {full({2}, -2.0)}, 0));
 }
 
+/// Threads of this process (Linux: entries of /proc/self/task).
+size_t processThreadCount() {
+  size_t count = 0;
+  for ([[maybe_unused]] const auto &entry :
+       std::filesystem::directory_iterator("/proc/self/task"))
+    ++count;
+  return count;
+}
+
 TEST(Compile, ThreadsGiveTheSameResults) {
   manual_seed(16);
   DigitsCnn model;
@@ -334,10 +344,17 @@ TEST(Compile, ThreadsGiveTheSameResults) {
   EXPECT_EQ(twoThreads.num_threads(), 2);
   auto oneThread = jit::compile(model, {x}, quietOptions());
   EXPECT_TRUE(sameTensors(twoThreads({x}), oneThread({x}), kTol));
-  // Same model, another pool: bitwise what the 2-thread compile gives.
+  // Same model, now on 2 threads: bitwise what the 2-thread compile gives,
+  // on the workers the 2-thread modules share (no thread starts).
+  size_t threadsBefore = processThreadCount();
   auto again = oneThread.with_num_threads(2);
   EXPECT_EQ(again.num_threads(), 2);
   EXPECT_TRUE(sameTensors(again({x}), twoThreads({x}), 0));
+  EXPECT_EQ(processThreadCount(), threadsBefore);
+  // A count no other test uses starts its own workers.
+  auto seven = oneThread.with_num_threads(7);
+  EXPECT_TRUE(sameTensors(seven({x}), oneThread({x}), kTol));
+  EXPECT_EQ(processThreadCount(), threadsBefore + 6);
   EXPECT_ERROR_HAS(oneThread.with_num_threads(0),
                    "the thread count must be positive, not 0");
 }
