@@ -25,7 +25,7 @@ namespace {
 const char kHelp[] =
     R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
                  [--input [NAME=]X.npy ...] [--against-ir MODEL.ir]
-                 [--evict MIB] [--profile] [--json]
+                 [--evict MIB] [--compare OTHER.bin] [--profile] [--json]
 
 Runs MODEL.bin K times on one session after W warm-up runs and reports the
 latency distribution (min, median, p90, p99, max, mean) and the throughput.
@@ -38,7 +38,12 @@ more runs time every step of the execution plan and the report lists the
 steps that take longest (what each computes, its share of the run).
 With --evict, each run (timed and profiled alike) follows a write of MIB
 mebibytes of scratch memory, untimed, so that the weights and buffers start
-outside the caches, as when the model runs among other work.
+outside the caches, as when the model runs among other work. With
+--compare, OTHER.bin (a model with the same inputs, e.g. the same IR
+compiled another way) runs on the same inputs and pool in alternation with
+MODEL.bin, each iteration timing both (in turns first), so that a machine
+whose speed drifts slows both alike; the report adds its latency, the ratio
+of the medians and in how many iterations it was the faster.
 
 options:
   --threads N        intra-op threads (default 1)
@@ -47,6 +52,7 @@ options:
   --input [NAME=]F   an input from a .npy file (repeat for each)
   --against-ir F     also time the interpreter on F (the model's tcc IR)
   --evict MIB        write MIB MiB of scratch before each run (cold caches)
+  --compare F        also time model F, alternating with MODEL.bin
   --profile          time each plan step (K more runs) and list the top 20
   --json             machine-readable output (with --profile: every step)
   --help             this text
@@ -109,6 +115,40 @@ std::string timeInterpreter(const std::string &irPath,
     return e.what();
   }
   return "";
+}
+
+/// Binds `arrays` (the inputs MODEL.bin runs on) to a session of `other`,
+/// whose inputs must be the same in number, dtype and shape.
+runtime::Status bindSameInputs(const runtime::Model &model,
+                               const runtime::Model &other,
+                               runtime::Session &session,
+                               const std::vector<runtime::NpyArray> &arrays) {
+  if (other.inputCount() != model.inputCount())
+    return runtime::Status(tcc_status_make(
+        TCC_STATUS_INVALID_ARGUMENT,
+        ("--compare: the model takes " + std::to_string(other.inputCount()) +
+         " inputs, MODEL.bin " + std::to_string(model.inputCount()))
+            .c_str()));
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    runtime::TensorInfo mine, theirs;
+    runtime::Status s = model.input(i, &mine);
+    if (s.ok())
+      s = other.input(i, &theirs);
+    if (!s.ok())
+      return s;
+    if (mine.dtype != theirs.dtype || mine.shape != theirs.shape)
+      return runtime::Status(tcc_status_make(
+          TCC_STATUS_INVALID_ARGUMENT,
+          ("--compare: input " + std::to_string(i) + " is " +
+           describeTensor(theirs.dtype, theirs.shape) + ", in MODEL.bin " +
+           describeTensor(mine.dtype, mine.shape))
+              .c_str()));
+    if (!(s = session.bindInput(i, arrays[i].data.data(),
+                                arrays[i].data.size()))
+             .ok())
+      return s;
+  }
+  return runtime::Status();
 }
 
 struct StepTime {
@@ -220,7 +260,7 @@ void writeProfileJson(JsonWriter &j, const artifact::Model &m,
 int benchMain(int argc, char **argv) {
   const char *cmd = "bench";
   CommandLine args(argc, argv);
-  std::string path, value, error, irPath;
+  std::string path, value, error, irPath, comparePath;
   std::vector<NamedPath> inputs;
   int64_t threads = 1, iterations = 100, warmup = 10, evictMib = 0;
   bool json = false, profile = false;
@@ -256,6 +296,10 @@ int benchMain(int argc, char **argv) {
         return fail(cmd, error);
       if (evictMib > (int64_t(1) << 20))
         return fail(cmd, "--evict " + value + " MiB is more than 1 TiB");
+    } else if (args.option(arg, "--compare", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      comparePath = value;
     } else if (args.option(arg, "--against-ir", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -297,22 +341,52 @@ int benchMain(int argc, char **argv) {
   if (!s.ok())
     return fail(cmd, s.message());
 
+  runtime::Model other;
+  runtime::Session otherSession;
+  if (!comparePath.empty()) {
+    if (!(s = runtime::Model::loadFile(comparePath, &other)).ok() ||
+        !(s = other.createSession(pool ? pool.parallel() : nullptr,
+                                  &otherSession))
+             .ok() ||
+        !(s = bindSameInputs(model, other, otherSession, arrays)).ok())
+      return fail(cmd, s.message());
+  }
+
   for (int64_t i = 0; i < warmup; ++i)
-    if (!(s = session.run()).ok())
+    if (!(s = session.run()).ok() ||
+        (otherSession && !(s = otherSession.run()).ok()))
       return fail(cmd, s.message());
   using Clock = std::chrono::steady_clock;
   CacheEvictor evictor(evictMib);
-  std::vector<double> ms;
+  std::vector<double> ms, otherMs;
   ms.reserve(size_t(iterations));
   double total = 0; // seconds in runs: throughput leaves eviction out
-  for (int64_t i = 0; i < iterations; ++i) {
+  auto timeRun = [&](runtime::Session &run, double *runMs) {
     evictor.evict();
     auto t0 = Clock::now();
-    if (!(s = session.run()).ok())
+    runtime::Status status = run.run();
+    *runMs = std::chrono::duration<double, std::milli>(Clock::now() - t0)
+                 .count();
+    return status;
+  };
+  int64_t otherFaster = 0;
+  for (int64_t i = 0; i < iterations; ++i) {
+    double mine = 0, theirs = 0;
+    // With --compare, the two take turns going first.
+    if (otherSession && i % 2 == 1 &&
+        !(s = timeRun(otherSession, &theirs)).ok())
       return fail(cmd, s.message());
-    auto t1 = Clock::now();
-    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    total += std::chrono::duration<double>(t1 - t0).count();
+    if (!(s = timeRun(session, &mine)).ok())
+      return fail(cmd, s.message());
+    if (otherSession && i % 2 == 0 &&
+        !(s = timeRun(otherSession, &theirs)).ok())
+      return fail(cmd, s.message());
+    ms.push_back(mine);
+    total += mine / 1e3;
+    if (otherSession) {
+      otherMs.push_back(theirs);
+      otherFaster += theirs < mine;
+    }
   }
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
@@ -344,6 +418,10 @@ int benchMain(int argc, char **argv) {
     interpreterP50 = percentile(interpreterMs, 50);
   }
 
+  std::vector<double> otherSorted = otherMs;
+  std::sort(otherSorted.begin(), otherSorted.end());
+  double otherP50 = otherSorted.empty() ? 0 : percentile(otherSorted, 50);
+  double ratio = otherSorted.empty() ? 0 : otherP50 / percentile(sorted, 50);
   const std::pair<const char *, double> stats[] = {
       {"min", sorted.front()},         {"p50", percentile(sorted, 50)},
       {"p90", percentile(sorted, 90)}, {"p99", percentile(sorted, 99)},
@@ -376,6 +454,19 @@ int benchMain(int argc, char **argv) {
       j.key("speedup_over_interpreter");
       j.value(interpreterP50 / percentile(sorted, 50));
     }
+    if (!comparePath.empty()) {
+      j.key("compare");
+      j.beginObject();
+      j.key("model");
+      j.value(comparePath);
+      j.key("p50_ms");
+      j.value(otherP50);
+      j.key("p50_ratio");
+      j.value(ratio);
+      j.key("faster_iterations");
+      j.value(otherFaster);
+      j.endObject();
+    }
     if (profile) {
       j.key("profile");
       writeProfileJson(j, artifact->model(), stepTimes);
@@ -395,6 +486,11 @@ int benchMain(int argc, char **argv) {
   for (auto [name, v] : stats)
     std::printf(" %s %.4f", name, v);
   std::printf("\nthroughput: %.1f runs/s\n", throughput);
+  if (!comparePath.empty())
+    std::printf("%s, alternating: p50 %.4f ms; its p50 / this p50 %.3f; "
+                "faster in %lld of %lld iterations\n",
+                comparePath.c_str(), otherP50, ratio, (long long)otherFaster,
+                (long long)iterations);
   if (!irPath.empty())
     std::printf("interpreter (eager kernels) on %s: p50 %.4f ms; compiled "
                 "is %.2fx faster\n",
