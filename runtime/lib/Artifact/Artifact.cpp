@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace tcc {
 namespace runtime {
@@ -112,7 +113,8 @@ Status Artifact::verify() {
 }
 
 Status Artifact::openFile(const std::string &path,
-                          std::unique_ptr<Artifact> *out) {
+                          std::unique_ptr<Artifact> *out,
+                          const tcc_allocator_t *readInto) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Status(errno == ENOENT ? TCC_STATUS_NOT_FOUND : TCC_STATUS_IO_ERROR,
@@ -128,7 +130,12 @@ Status Artifact::openFile(const std::string &path,
   std::unique_ptr<Artifact> artifact(new Artifact());
   artifact->name_ = path;
   artifact->size_ = size_t(st.st_size);
-  if (artifact->size_ > 0) {
+  if (readInto && artifact->size_ > 0) {
+    Status s = artifact->readAll(fd, *readInto);
+    ::close(fd);
+    if (!s.ok())
+      return std::move(s).withContext(path);
+  } else if (artifact->size_ > 0) {
     // A private read-only mapping: constants are used in place and pages load
     // on demand. (Another process truncating the file while it is mapped
     // would raise SIGBUS; artifacts are not expected to change in place.)
@@ -141,10 +148,36 @@ Status Artifact::openFile(const std::string &path,
     }
     artifact->data_ = static_cast<const uint8_t *>(p);
     artifact->mapped_ = true;
+    ::close(fd);
+  } else {
+    ::close(fd);
   }
-  ::close(fd);
   TCC_RETURN_IF_ERROR(artifact->verify().withContext(path));
   *out = std::move(artifact);
+  return Status();
+}
+
+Status Artifact::readAll(int fd, const tcc_allocator_t &allocator) {
+  allocator_ = allocator;
+  if (!allocator_.alloc || !allocator_.free)
+    return Status(TCC_STATUS_INVALID_ARGUMENT, "allocator lacks alloc/free");
+  auto *buffer = static_cast<uint8_t *>(
+      allocator_.alloc(allocator_.self, size_, kArtifactAlignment));
+  if (!buffer)
+    return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                  cat("cannot allocate ", size_, " bytes for the model"));
+  data_ = buffer; // freed by the destructor from here on
+  for (size_t done = 0; done < size_;) {
+    ssize_t n = ::read(fd, buffer + done, size_ - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return Status(TCC_STATUS_IO_ERROR,
+                    n < 0 ? cat("cannot read: ", std::strerror(errno))
+                          : cat("the file ended after ", done, " of ", size_,
+                                " bytes"));
+    done += size_t(n);
+  }
   return Status();
 }
 

@@ -156,9 +156,12 @@ tcc_status_t tcc_model_load_file(const char *path,
       return nullArgument("path");
     if (!out_model)
       return nullArgument("out_model");
+    tcc_model_load_options_t o = loadOptions(options);
     std::unique_ptr<tcc::runtime::Artifact> artifact;
-    TCC_RETURN_IF_ERROR(tcc::runtime::Artifact::openFile(path, &artifact));
-    return loadArtifact(std::move(artifact), loadOptions(options), out_model);
+    TCC_RETURN_IF_ERROR(tcc::runtime::Artifact::openFile(
+        path, &artifact,
+        o.flags & TCC_MODEL_LOAD_FLAG_MAP_FILE ? nullptr : &o.allocator));
+    return loadArtifact(std::move(artifact), o, out_model);
   });
 }
 

@@ -230,6 +230,59 @@ TEST(CApi, LargeMemoryComesFromTheCallersAllocator) {
   EXPECT_EQ(modelAlloc.frees, 1);
 }
 
+/// z = (x + y) * [1..4] of a loaded addMulModel(4), for x = 1, y = 2.
+std::vector<float> runAddMul(tcc_model_t *model) {
+  tcc_session_t *session = nullptr;
+  std::vector<float> z(4, -1.0f);
+  if (tcc_status_t s = tcc_session_create(model, nullptr, &session)) {
+    ADD_FAILURE() << tcc_status_message(s);
+    tcc_status_free(s);
+    return z;
+  }
+  float x[4] = {1, 1, 1, 1}, y[4] = {2, 2, 2, 2};
+  EXPECT_TCC_OK(tcc_session_bind_input(session, 0, x, sizeof(x)));
+  EXPECT_TCC_OK(tcc_session_bind_input(session, 1, y, sizeof(y)));
+  EXPECT_TCC_OK(tcc_session_bind_output(session, 0, z.data(), 4 * sizeof(float)));
+  EXPECT_TCC_OK(tcc_session_run(session));
+  tcc_session_release(session);
+  return z;
+}
+
+TEST(CApi, LoadFileReadsIntoTheAllocatorUnlessMapped) {
+  std::vector<uint8_t> bytes = addMulModel(4).finish();
+  std::string path = ::testing::TempDir() + "/capi_load_file.bin";
+  writeFile(path, bytes);
+  const std::vector<float> want = {3, 6, 9, 12};
+  // By default the whole file goes into one block from the allocator.
+  CountingAllocator modelAlloc;
+  tcc_model_load_options_t loadOptions;
+  tcc_model_load_options_initialize(&loadOptions);
+  loadOptions.allocator = modelAlloc.get();
+  tcc_model_t *model = nullptr;
+  ASSERT_TCC_OK(tcc_model_load_file(path.c_str(), &loadOptions, &model));
+  EXPECT_EQ(modelAlloc.allocs, 1);
+  EXPECT_EQ(modelAlloc.bytes, bytes.size());
+  EXPECT_EQ(runAddMul(model), want);
+  tcc_model_release(model);
+  EXPECT_EQ(modelAlloc.frees, 1);
+  // Mapped, the allocator is not asked.
+  CountingAllocator unused;
+  loadOptions.allocator = unused.get();
+  loadOptions.flags = TCC_MODEL_LOAD_FLAG_MAP_FILE;
+  ASSERT_TCC_OK(tcc_model_load_file(path.c_str(), &loadOptions, &model));
+  EXPECT_EQ(unused.allocs, 0);
+  EXPECT_EQ(runAddMul(model), want);
+  tcc_model_release(model);
+  // An allocator that fails is an error naming the file.
+  CountingAllocator failing;
+  failing.fail = true;
+  loadOptions.allocator = failing.get();
+  loadOptions.flags = 0;
+  EXPECT_TCC_ERROR(tcc_model_load_file(path.c_str(), &loadOptions, &model),
+                   TCC_STATUS_RESOURCE_EXHAUSTED,
+                   path + ": cannot allocate " + std::to_string(bytes.size()));
+}
+
 TEST(CApi, AllocationFailuresAreErrors) {
   std::vector<uint8_t> bytes = addMulModel(10).finish();
   CountingAllocator failing;

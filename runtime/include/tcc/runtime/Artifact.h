@@ -23,9 +23,11 @@ namespace runtime {
 
 class TCC_RUNTIME_API Artifact {
 public:
-  // Maps `path` read-only. Errors name the file.
+  // Maps `path` read-only, or with `readInto` reads it into a 64-byte
+  // aligned buffer from that allocator. Errors name the file.
   static Status openFile(const std::string &path,
-                         std::unique_ptr<Artifact> *out);
+                         std::unique_ptr<Artifact> *out,
+                         const tcc_allocator_t *readInto = nullptr);
   // Copies `size` bytes into a 64-byte aligned buffer from `allocator`
   // (NULL: the system allocator).
   static Status fromMemory(const void *data, size_t size,
@@ -55,6 +57,8 @@ private:
   const uint8_t *data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
+  // Reads the whole file (size_ bytes) from `fd` into allocator memory.
+  Status readAll(int fd, const tcc_allocator_t &allocator);
   tcc_allocator_t allocator_{};
   const tcc::artifact::Model *model_ = nullptr;
   const uint8_t *constants_ = nullptr;

@@ -141,6 +141,12 @@ typedef struct tcc_model_s tcc_model_t;
  * loader falls back to this by itself where executable memfds are
  * forbidden). */
 #define TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE 0x1u
+/* tcc_model_load_file: use the file's weights in place from a read-only
+ * mapping (shared with other processes, paged in on demand) instead of
+ * reading them into memory from the allocator, where large models get
+ * huge pages: measured on the development VM, runs 2-4% faster for a
+ * 5 MiB transformer layer and 10% for 80 MB of MLP weights from memory. */
+#define TCC_MODEL_LOAD_FLAG_MAP_FILE 0x2u
 
 typedef struct tcc_model_load_options_t {
   uint32_t flags; /* TCC_MODEL_LOAD_FLAG_* */
@@ -150,8 +156,9 @@ typedef struct tcc_model_load_options_t {
 TCC_RUNTIME_API void
 tcc_model_load_options_initialize(tcc_model_load_options_t *out_options);
 
-/* Maps the file and verifies all of it (structure, sizes, CPU features,
- * hashes) before mapping its code. `options` may be NULL. */
+/* Reads the file into memory from the options' allocator (or maps it, with
+ * TCC_MODEL_LOAD_FLAG_MAP_FILE) and verifies all of it (structure, sizes,
+ * CPU features, hashes) before mapping its code. `options` may be NULL. */
 TCC_RUNTIME_API tcc_status_t
 tcc_model_load_file(const char *path, const tcc_model_load_options_t *options,
                     tcc_model_t **out_model);
