@@ -146,6 +146,27 @@ private:
                 y.name + " : " + type(pooled) + " to " + type(flat), flat);
   }
 
+  /// a b^T for a and b of one shape [..., M, K]: b transposed in its last
+  /// two dims, then the matmul, [..., M, M].
+  Value timesTransposed(const Value &a, const Value &b) {
+    size_t rank = b.shape.size();
+    Shape perm(rank);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    Shape bt = b.shape;
+    std::swap(bt[rank - 1], bt[rank - 2]);
+    Value t = emit("tcc.transpose",
+                   b.name + " {permutation = " + array(perm) + "} : " +
+                       type(b.shape) + " -> " + type(bt),
+                   bt);
+    Shape out = a.shape;
+    out.back() = b.shape[rank - 2];
+    return emit("tcc.matmul",
+                a.name + ", " + t.name + " : (" + type(a.shape) + ", " +
+                    type(bt) + ") -> " + type(out),
+                out);
+  }
+
   /// A shape that broadcasts to `s`: some dims 1, maybe fewer leading dims.
   Shape broadcastable(const Shape &s) {
     size_t dropped = chance(0.3) ? pick(s.size() + 1) : 0;
@@ -281,21 +302,7 @@ private:
       for (const Value &v : values_)
         if (v.shape == x.shape && v.name != x.name && chance(0.5))
           y = v;
-      Shape perm(rank);
-      std::iota(perm.begin(), perm.end(), 0);
-      std::swap(perm[rank - 1], perm[rank - 2]);
-      Shape yt = y.shape;
-      std::swap(yt[rank - 1], yt[rank - 2]);
-      Value t = emit("tcc.transpose",
-                     y.name + " {permutation = " + array(perm) + "} : " +
-                         type(y.shape) + " -> " + type(yt),
-                     yt);
-      Shape out = x.shape;
-      out.back() = x.shape[rank - 2];
-      values_.push_back(emit("tcc.matmul",
-                             x.name + ", " + t.name + " : (" + type(x.shape) +
-                                 ", " + type(yt) + ") -> " + type(out),
-                             out));
+      values_.push_back(timesTransposed(x, y));
       return;
     }
     case 9: {
@@ -316,22 +323,10 @@ private:
                         type(b.shape) + ") -> " + type(out),
                     out);
       };
-      Value a = project(n), b = project(n);
-      Shape perm(rank);
-      std::iota(perm.begin(), perm.end(), 0);
-      std::swap(perm[rank - 1], perm[rank - 2]);
-      Shape bt = b.shape;
-      std::swap(bt[rank - 1], bt[rank - 2]);
-      Value t = emit("tcc.transpose",
-                     b.name + " {permutation = " + array(perm) + "} : " +
-                         type(b.shape) + " -> " + type(bt),
-                     bt);
-      Shape scores = x.shape;
-      scores.back() = x.shape[rank - 2];
-      Value s = emit("tcc.matmul",
-                     a.name + ", " + t.name + " : (" + type(a.shape) + ", " +
-                         type(bt) + ") -> " + type(scores),
-                     scores);
+      Value a = project(n);
+      Value b = project(n); // after a: the graph must not depend on the compiler
+      Value s = timesTransposed(a, b);
+      Shape scores = s.shape;
       if (chance(0.5)) {
         Value c = project(dim() + 1);
         Shape out = x.shape;
