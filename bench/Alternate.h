@@ -32,10 +32,10 @@ inline double medianOf(std::vector<double> v) {
 }
 
 /// Runs every candidate once untimed, then `reps` timed rounds; returns each
-/// candidate's median seconds as read by `clock` (wall or CPU time).
-inline std::vector<double>
-alternate(const std::vector<std::function<void()>> &candidates, int reps,
-          const std::function<double()> &clock) {
+/// candidate's seconds per round as read by `clock` (wall or CPU time).
+inline std::vector<std::vector<double>>
+alternateTimes(const std::vector<std::function<void()>> &candidates, int reps,
+               const std::function<double()> &clock) {
   for (const auto &run : candidates)
     run();
   std::vector<std::vector<double>> times(candidates.size());
@@ -45,10 +45,31 @@ alternate(const std::vector<std::function<void()>> &candidates, int reps,
       candidates[i]();
       times[i].push_back(clock() - t0);
     }
+  return times;
+}
+
+/// Each candidate's median seconds over `reps` alternating rounds.
+inline std::vector<double>
+alternate(const std::vector<std::function<void()>> &candidates, int reps,
+          const std::function<double()> &clock) {
   std::vector<double> medians;
-  for (const std::vector<double> &t : times)
+  for (const std::vector<double> &t : alternateTimes(candidates, reps, clock))
     medians.push_back(medianOf(t));
   return medians;
+}
+
+/// The p-th quantile (0..1, nearest rank) of a / b taken round by round: how
+/// a ratio of medians holds up rep by rep.
+inline double pairedRatioQuantile(const std::vector<double> &a,
+                                  const std::vector<double> &b, double p) {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    ratios.push_back(a[i] / b[i]);
+  if (ratios.empty())
+    return 0;
+  std::sort(ratios.begin(), ratios.end());
+  size_t rank = size_t(p * double(ratios.size() - 1) + 0.5);
+  return ratios[std::min(rank, ratios.size() - 1)];
 }
 
 /// A note for stdout when the peers' threads would spin between calls.

@@ -471,18 +471,29 @@ struct Bench {
           [&] { c0(inputs); }, [&] { c2(inputs); }};
       if (peer)
         variants.push_back([&] { peer->run(); });
-      std::vector<double> ms = alternate(variants, options.reps);
-      for (double &m : ms)
-        m *= 1e3;
-      std::string torchMs = "n/a", torchRatio = "n/a";
+      std::vector<std::vector<double>> times =
+          bench::alternateTimes(variants, options.reps, now);
+      std::vector<double> ms;
+      for (const std::vector<double> &v : times)
+        ms.push_back(bench::medianOf(v) * 1e3);
+      // Ratios round by round (each round runs every variant once): their
+      // quartiles say how much the ratio of medians moves from rep to rep.
+      auto quartiles = [&](size_t a, size_t b) {
+        return format("%.2f-%.2f",
+                      bench::pairedRatioQuantile(times[a], times[b], 0.25),
+                      bench::pairedRatioQuantile(times[a], times[b], 0.75));
+      };
+      std::string torchMs = "n/a", torchRatio = "n/a", torchSpread = "n/a";
       if (peer) {
         torchMs = format("%.3f", ms[3]);
         torchRatio = format("%.2f", ms[3] / ms[2]);
+        torchSpread = quartiles(3, 2);
       }
       latencyRows.push_back(format(
-          "| %s | %d | %s | %.3f | %.3f | %.3f | %s | %.2f | %.2f |",
+          "| %s | %d | %s | %.3f | %.3f | %.3f | %s | %.2f | %.2f | %s | %s |",
           name.c_str(), t, torchMs.c_str(), ms[0], ms[1], ms[2],
-          torchRatio.c_str(), ms[0] / ms[2], ms[1] / ms[2]));
+          torchRatio.c_str(), ms[0] / ms[2], ms[1] / ms[2],
+          torchSpread.c_str(), quartiles(1, 2).c_str()));
       if (weightBytes > 0) {
         auto gbs = [&](double m) { return weightBytes / (m * 1e-3) / 1e9; };
         streamingRows.push_back(format(
@@ -555,10 +566,13 @@ struct Bench {
       for (const std::string &row : r)
         std::printf("%s\n", row.c_str());
     };
-    std::printf("\nLatency (ms, medians; ratios > 1: -O2 is faster)\n\n"
+    std::printf("\nLatency (ms, medians; ratios > 1: -O2 is faster; the "
+                "last two columns: quartiles of the ratio taken rep by rep)"
+                "\n\n"
                 "| model | threads | libtorch | tcc eager | -O0 | -O2 | "
-                "libtorch / -O2 | eager / -O2 | -O0 / -O2 |\n"
-                "|---|---|---|---|---|---|---|---|---|\n");
+                "libtorch / -O2 | eager / -O2 | -O0 / -O2 | libtorch / -O2 "
+                "per rep | -O0 / -O2 per rep |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|\n");
     rows(latencyRows);
     std::printf("\nCompiled artifacts (plan steps: kernels + microkernel "
                 "calls + copies)\n\n"
