@@ -76,15 +76,19 @@ void merge(ArrayRef<LinearOp> group) {
   LinearOp first = group.front();
   OpBuilder b(first);
   Location loc = first.getLoc();
+  // A constant defined after `first` moves up to it (it takes no operands,
+  // so its uses stay dominated); one defined earlier stays where it is.
+  auto hoist = [&](Value constant) {
+    Operation *op = constant.getDefiningOp();
+    if (op->getBlock() == first->getBlock() && first->isBeforeInBlock(op))
+      op->moveBefore(first);
+    return constant;
+  };
   SmallVector<Value> weights, biases;
   for (LinearOp linear : group) {
-    // Constants take no operands: moving them up keeps every use dominated.
-    linear.getWeight().getDefiningOp()->moveBefore(first);
-    weights.push_back(linear.getWeight());
-    if (Value bias = linear.getBias()) {
-      bias.getDefiningOp()->moveBefore(first);
-      biases.push_back(bias);
-    }
+    weights.push_back(hoist(linear.getWeight()));
+    if (Value bias = linear.getBias())
+      biases.push_back(hoist(bias));
   }
   // tcc-fold-constants turns the concats into one weight and one bias.
   Value weight = b.create<ConcatOp>(loc, weights, b.getI64IntegerAttr(0));

@@ -104,3 +104,23 @@ func.func @no_merge(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>, %wx: tensor<4x4xf3
   %m3 = tcc.matmul %f, %g : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %m1, %m2, %m3, %g : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// Tests that a weight some other op reads before the linears stays where it
+// is (moving it down to the merged linear would leave that use undominated).
+// CHECK-LABEL: func.func @weight_used_before
+// CHECK: %[[W:.*]] = tcc.constant dense<1.000000e+00> : tensor<4x4xf32>
+// CHECK: tcc.add %{{.*}}, %[[W]]
+// CHECK: tcc.concat %[[W]], %[[W]]
+// CHECK: tcc.linear
+// CHECK-NOT: tcc.linear
+func.func @weight_used_before(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> (tensor<4x8xf32>, tensor<4x4xf32>) {
+  %w = tcc.constant dense<1.0> : tensor<4x4xf32>
+  %u = tcc.add %y, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %a = tcc.linear %x, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %b = tcc.linear %x, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m = tcc.matmul %a, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %c = tcc.concat %m, %u {dim = 1 : i64} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  return %c, %u : tensor<4x8xf32>, tensor<4x4xf32>
+}
