@@ -216,9 +216,8 @@ private:
   bool bindOperand(const StridedView &view, ArrayRef<int64_t> batch,
                    uint32_t &buffer, int64_t &ld, bool &trans,
                    int64_t &batchStride);
-  /// A buffer starting `offset` elements into `value`'s arena buffer `root`
-  /// (a slice read in place), sharing its lifetime; nullopt outside the
-  /// arena.
+  /// A buffer starting `offset` elements into `value`'s buffer `root` (a
+  /// slice read in place); in the arena it shares the root's lifetime.
   std::optional<uint32_t> aliasAt(Value value, uint32_t root, int64_t offset);
   /// Points C at the output of the transpose that is the result's only use
   /// (not lowered yet), when that layout fits ldc and a batch stride.
@@ -426,9 +425,6 @@ bool ModelLowering::bindOperand(const StridedView &view,
 
 std::optional<uint32_t> ModelLowering::aliasAt(Value value, uint32_t root,
                                                int64_t offset) {
-  auto life = lifetimeOfBuffer.find(root);
-  if (life == lifetimeOfBuffer.end())
-    return std::nullopt; // not in the arena: a constant or a bound input
   if (auto it = aliases.find({root, offset}); it != aliases.end())
     return it->second;
   auto type = cast<RankedTensorType>(value.getType());
@@ -436,12 +432,21 @@ std::optional<uint32_t> ModelLowering::aliasAt(Value value, uint32_t root,
   if (offset < 0 || offset >= elements)
     return std::nullopt;
   const artifact::BufferT &from = *builder.model().buffers[root];
-  uint32_t alias = builder.addBuffer(from.dtype, {elements - offset},
-                                     from.storage, from.offset, from.index);
-  aliasBytes[alias] =
+  const uint64_t bytes =
       static_cast<uint64_t>(offset) * elementBytes(type.getElementType());
-  lifetimeOfBuffer[alias] = life->second;
-  buffersOfLifetime[life->second].push_back(alias);
+  auto life = lifetimeOfBuffer.find(root);
+  // An arena buffer's offset is fixed by the memory plan, later; a
+  // constant's, an input's or an output's is already final.
+  const bool arena = life != lifetimeOfBuffer.end();
+  uint32_t alias = builder.addBuffer(from.dtype, {elements - offset},
+                                     from.storage,
+                                     arena ? from.offset : from.offset + bytes,
+                                     from.index);
+  if (arena) {
+    aliasBytes[alias] = bytes;
+    lifetimeOfBuffer[alias] = life->second;
+    buffersOfLifetime[life->second].push_back(alias);
+  }
   aliases[{root, offset}] = alias;
   return alias;
 }

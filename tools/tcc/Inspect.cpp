@@ -212,13 +212,18 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
     j.endArray();
     j.key("storage");
     j.value(storageName(b->storage()));
-    j.key(b->storage() == Storage::Input || b->storage() == Storage::Output
-              ? "index"
-              : "offset");
-    j.value(uint64_t(b->storage() == Storage::Input ||
-                             b->storage() == Storage::Output
-                         ? b->index()
-                         : b->offset()));
+    // Inputs and outputs by index; a view into one (a slice a matmul reads
+    // in place) also has its byte offset there.
+    const bool bound =
+        b->storage() == Storage::Input || b->storage() == Storage::Output;
+    if (bound) {
+      j.key("index");
+      j.value(uint64_t(b->index()));
+    }
+    if (!bound || b->offset() != 0) {
+      j.key("offset");
+      j.value(uint64_t(b->offset()));
+    }
     j.key("byte_size");
     j.value(uint64_t(b->byte_size()));
     j.endObject();
