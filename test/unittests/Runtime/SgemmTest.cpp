@@ -367,6 +367,24 @@ TEST(Sgemm, ThreadCountDoesNotChangeTheBits) {
 
 // C = act(1 * x) over a sweep of x: each activation within its stated
 // relative tolerance of float64 (tight enough to catch a bad polynomial).
+/// C (m x n) = A (m x k) B (k x n), all row-major with no padding.
+tcc_sgemm_args tightArgs(int64_t m, int64_t n, int64_t k, const float *a,
+                         const float *b, float *c,
+                         const tcc_epilogue *epilogue) {
+  tcc_sgemm_args p{};
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = a;
+  p.lda = k;
+  p.b = b;
+  p.ldb = n;
+  p.c = c;
+  p.ldc = n;
+  p.epilogue = epilogue;
+  return p;
+}
+
 TEST(Sgemm, ActivationsAreAccurate) {
   std::vector<float> xs;
   for (float x = -30.0f; x <= 30.0f; x += 0.00731f)
@@ -382,17 +400,7 @@ TEST(Sgemm, ActivationsAreAccurate) {
     e.activation = act;
     e.clamp_min = -2.0f;
     e.clamp_max = 3.0f;
-    tcc_sgemm_args p{};
-    p.m = 1;
-    p.n = n;
-    p.k = 1;
-    p.a = &one;
-    p.lda = 1;
-    p.b = xs.data();
-    p.ldb = n;
-    p.c = out.data();
-    p.ldc = n;
-    p.epilogue = &e;
+    tcc_sgemm_args p = tightArgs(1, n, 1, &one, xs.data(), out.data(), &e);
     ASSERT_EQ(tcc_sgemm(&p, nullptr), TCC_KERNEL_OK);
     double worst = 0;
     for (int64_t j = 0; j < n; ++j) {
@@ -435,13 +443,7 @@ TEST(Sgemm, ActivationsOfInfinityAndNaN) {
     tcc_epilogue e{};
     e.alpha = 1.0f;
     e.activation = c.act;
-    tcc_sgemm_args p{};
-    p.m = p.n = p.k = 1;
-    p.a = &one;
-    p.lda = p.ldb = p.ldc = 1;
-    p.b = &x;
-    p.c = &out;
-    p.epilogue = &e;
+    tcc_sgemm_args p = tightArgs(1, 1, 1, &one, &x, &out, &e);
     ASSERT_EQ(tcc_sgemm(&p, nullptr), TCC_KERNEL_OK);
     if (std::isnan(c.want))
       EXPECT_TRUE(std::isnan(out)) << "activation " << c.act << " of " << c.x;
@@ -469,17 +471,7 @@ TEST(Sgemm, MicrokernelReluAndClampOfInfinityAndNaN) {
     e.activation = act;
     e.clamp_min = -1.0f;
     e.clamp_max = 6.0f;
-    tcc_sgemm_args p{};
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.a = a.data();
-    p.lda = k;
-    p.b = b.data();
-    p.ldb = n;
-    p.c = c.data();
-    p.ldc = n;
-    p.epilogue = &e;
+    tcc_sgemm_args p = tightArgs(m, n, k, a.data(), b.data(), c.data(), &e);
     ASSERT_EQ(tcc_sgemm(&p, nullptr), TCC_KERNEL_OK);
     for (int64_t r = 0; r < m; ++r)
       for (int64_t j = 0; j < n; ++j) {
@@ -551,17 +543,7 @@ TEST(Sgemm, RejectsInvalidArguments) {
     e.residual = r.data();
     e.ld_residual = 8;
     e.beta = 1;
-    tcc_sgemm_args p{};
-    p.m = 6;
-    p.n = 8;
-    p.k = 7;
-    p.a = a.data();
-    p.lda = 7;
-    p.b = b.data();
-    p.ldb = 8;
-    p.c = c.data();
-    p.ldc = 8;
-    p.epilogue = &e;
+    tcc_sgemm_args p = tightArgs(6, 8, 7, a.data(), b.data(), c.data(), &e);
     call.mutate(p, e);
     EXPECT_EQ(tcc_sgemm(&p, nullptr), call.status) << call.what;
     EXPECT_NE(std::string(tcc_kernels_last_error()).find(call.message),
