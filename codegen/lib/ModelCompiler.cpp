@@ -204,11 +204,12 @@ private:
   void addKernel(Operation *op);
   void lowerReshape(ReshapeOp reshape);
   /// The buffer holding `value`, creating constants' buffers on first use
-  /// and computing deferred transposes and reshapes when first needed.
+  /// and computing deferred transposes, slices and reshapes when first
+  /// needed.
   uint32_t bufferOf(Value value);
   /// `value` as a strided view of a computed value, seeing through deferred
-  /// transposes and reshapes (appended to `through`); nullopt when a
-  /// reshape has no strided form.
+  /// transposes, slices and reshapes (appended to `through`); nullopt when
+  /// a reshape has no strided form.
   std::optional<StridedView> viewOf(Value value,
                                     SmallVectorImpl<Operation *> &through);
   /// A sgemm operand (A or B) read in place from `view`: false when its
@@ -217,8 +218,13 @@ private:
                    uint32_t &buffer, int64_t &ld, bool &trans,
                    int64_t &batchStride);
   /// A buffer starting `offset` elements into `value`'s buffer `root` (a
-  /// slice read in place); in the arena it shares the root's lifetime.
+  /// slice read in place), or nullopt when the offset is outside it.
   std::optional<uint32_t> aliasAt(Value value, uint32_t root, int64_t offset);
+  /// A new buffer over `root`'s bytes from `byteOffset` on, with `shape`: in
+  /// the arena it shares the root's lifetime (the memory plan fixes both
+  /// offsets); elsewhere its offset is final now.
+  uint32_t viewBuffer(uint32_t root, std::vector<int64_t> shape,
+                      uint64_t byteOffset);
   /// Points C at the output of the transpose that is the result's only use
   /// (not lowered yet), when that layout fits ldc and a batch stride.
   bool writeThroughTranspose(Value result, const artifact::EpilogueT &epilogue,
@@ -258,9 +264,10 @@ private:
   DenseMap<std::pair<Value, size_t>, uint32_t> packedConvWeights;
   /// Results returned once, computed straight into their output buffer.
   DenseMap<Value, uint32_t> directOutputs;
-  /// Transposes (and reshapes of their results) not computed yet: a matmul
-  /// may read or write them in place through strides (bindOperand), which
-  /// saves their copy; bufferOf computes those that anything else needs.
+  /// Transposes, slices (and reshapes of their results) not computed yet: a
+  /// matmul may read them (or write a transpose) in place through strides
+  /// and offsets (bindOperand), which saves their copy; bufferOf computes
+  /// those that anything else needs.
   DenseSet<Operation *> deferred;
   /// The deferred ops a library call absorbed, for its step's source ops.
   SmallVector<Operation *> absorbed;
@@ -270,10 +277,10 @@ private:
   std::vector<BufferLifetime> lifetimes;
   std::map<uint32_t, size_t> lifetimeOfBuffer; // every arena buffer -> root
   std::vector<std::vector<uint32_t>> buffersOfLifetime;
-  /// Aliases into a buffer: by (root buffer, element offset), and their
-  /// byte offset from the root's start in the arena.
+  /// Slices read in place, by (root buffer, element offset).
   std::map<std::pair<uint32_t, int64_t>, uint32_t> aliases;
-  std::map<uint32_t, uint64_t> aliasBytes;
+  /// Arena views that start past their root's start: the byte distance.
+  std::map<uint32_t, uint64_t> viewByteOffsets;
 };
 
 } // namespace
@@ -431,24 +438,29 @@ std::optional<uint32_t> ModelLowering::aliasAt(Value value, uint32_t root,
   int64_t elements = type.getNumElements();
   if (offset < 0 || offset >= elements)
     return std::nullopt;
-  const artifact::BufferT &from = *builder.model().buffers[root];
-  const uint64_t bytes =
-      static_cast<uint64_t>(offset) * elementBytes(type.getElementType());
-  auto life = lifetimeOfBuffer.find(root);
-  // An arena buffer's offset is fixed by the memory plan, later; a
-  // constant's, an input's or an output's is already final.
-  const bool arena = life != lifetimeOfBuffer.end();
-  uint32_t alias = builder.addBuffer(from.dtype, {elements - offset},
-                                     from.storage,
-                                     arena ? from.offset : from.offset + bytes,
-                                     from.index);
-  if (arena) {
-    aliasBytes[alias] = bytes;
-    lifetimeOfBuffer[alias] = life->second;
-    buffersOfLifetime[life->second].push_back(alias);
-  }
+  uint32_t alias = viewBuffer(
+      root, {elements - offset},
+      static_cast<uint64_t>(offset) * elementBytes(type.getElementType()));
   aliases[{root, offset}] = alias;
   return alias;
+}
+
+uint32_t ModelLowering::viewBuffer(uint32_t root, std::vector<int64_t> shape,
+                                   uint64_t byteOffset) {
+  const artifact::BufferT &from = *builder.model().buffers[root];
+  auto life = lifetimeOfBuffer.find(root);
+  const bool arena = life != lifetimeOfBuffer.end();
+  uint32_t view = builder.addBuffer(from.dtype, std::move(shape), from.storage,
+                                    arena ? from.offset
+                                          : from.offset + byteOffset,
+                                    from.index);
+  if (arena) {
+    if (byteOffset)
+      viewByteOffsets[view] = byteOffset;
+    lifetimeOfBuffer[view] = life->second;
+    buffersOfLifetime[life->second].push_back(view);
+  }
+  return view;
 }
 
 std::optional<uint32_t> ModelLowering::packedWeight(Value weight, int64_t n,
@@ -807,19 +819,10 @@ bool ModelLowering::lowerLibraryCall(const Epilogue &e,
 
 /// A view: the same bytes under another shape.
 void ModelLowering::lowerReshape(ReshapeOp reshape) {
-  uint32_t source = bufferOf(reshape.getInput());
-  const artifact::BufferT &from = *builder.model().buffers[source];
-  auto type = reshape.getType();
-  uint32_t view = builder.addBuffer(
-      from.dtype,
-      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
-      from.storage, from.offset, from.index);
-  auto root = lifetimeOfBuffer.find(source);
-  if (root != lifetimeOfBuffer.end()) {
-    lifetimeOfBuffer[view] = root->second;
-    buffersOfLifetime[root->second].push_back(view);
-  }
-  buffers[reshape.getResult()] = view;
+  ArrayRef<int64_t> shape = reshape.getType().getShape();
+  buffers[reshape.getResult()] =
+      viewBuffer(bufferOf(reshape.getInput()),
+                 std::vector<int64_t>(shape.begin(), shape.end()), 0);
 }
 
 LogicalResult ModelLowering::lowerOp(Operation *op) {
@@ -971,9 +974,10 @@ FailureOr<std::vector<uint8_t>> ModelLowering::run(ModelCompileStats *stats) {
   ArenaPlan plan = planArena(lifetimes);
   for (size_t life = 0; life < lifetimes.size(); ++life)
     for (uint32_t buffer : buffersOfLifetime[life]) {
-      auto delta = aliasBytes.find(buffer);
+      auto delta = viewByteOffsets.find(buffer);
       builder.model().buffers[buffer]->offset =
-          plan.offsets[life] + (delta != aliasBytes.end() ? delta->second : 0);
+          plan.offsets[life] +
+          (delta != viewByteOffsets.end() ? delta->second : 0);
     }
   builder.model().arena_bytes = plan.arenaBytes;
 
