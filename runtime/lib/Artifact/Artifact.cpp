@@ -130,43 +130,47 @@ Status Artifact::openFile(const std::string &path,
   std::unique_ptr<Artifact> artifact(new Artifact());
   artifact->name_ = path;
   artifact->size_ = size_t(st.st_size);
-  if (readInto && artifact->size_ > 0) {
-    Status s = artifact->readAll(fd, *readInto);
-    ::close(fd);
-    if (!s.ok())
-      return std::move(s).withContext(path);
-  } else if (artifact->size_ > 0) {
-    // A private read-only mapping: constants are used in place and pages load
-    // on demand. (Another process truncating the file while it is mapped
-    // would raise SIGBUS; artifacts are not expected to change in place.)
-    void *p = ::mmap(nullptr, artifact->size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      int err = errno;
-      ::close(fd);
-      return Status(TCC_STATUS_IO_ERROR,
-                    cat(path, ": cannot map: ", std::strerror(err)));
-    }
-    artifact->data_ = static_cast<const uint8_t *>(p);
-    artifact->mapped_ = true;
-    ::close(fd);
-  } else {
-    ::close(fd);
-  }
+  Status loaded;
+  if (artifact->size_ > 0)
+    loaded = readInto ? artifact->readAll(fd, *readInto) : artifact->mapAll(fd);
+  ::close(fd);
+  if (!loaded.ok())
+    return std::move(loaded).withContext(path);
   TCC_RETURN_IF_ERROR(artifact->verify().withContext(path));
   *out = std::move(artifact);
   return Status();
 }
 
-Status Artifact::readAll(int fd, const tcc_allocator_t &allocator) {
+Status Artifact::mapAll(int fd) {
+  // A private read-only mapping: constants are used in place and pages load
+  // on demand. (Another process truncating the file while it is mapped
+  // would raise SIGBUS; artifacts are not expected to change in place.)
+  void *p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED)
+    return Status(TCC_STATUS_IO_ERROR, cat("cannot map: ", std::strerror(errno)));
+  data_ = static_cast<const uint8_t *>(p);
+  mapped_ = true;
+  return Status();
+}
+
+Status Artifact::allocateData(const tcc_allocator_t &allocator) {
   allocator_ = allocator;
   if (!allocator_.alloc || !allocator_.free)
     return Status(TCC_STATUS_INVALID_ARGUMENT, "allocator lacks alloc/free");
-  auto *buffer = static_cast<uint8_t *>(
+  if (size_ == 0)
+    return Status();
+  // Aligned: FlatBuffers and the kernels read aligned scalars.
+  data_ = static_cast<const uint8_t *>(
       allocator_.alloc(allocator_.self, size_, kArtifactAlignment));
-  if (!buffer)
+  if (!data_)
     return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
                   cat("cannot allocate ", size_, " bytes for the model"));
-  data_ = buffer; // freed by the destructor from here on
+  return Status(); // the destructor frees data_ from here on
+}
+
+Status Artifact::readAll(int fd, const tcc_allocator_t &allocator) {
+  TCC_RETURN_IF_ERROR(allocateData(allocator));
+  auto *buffer = const_cast<uint8_t *>(data_);
   for (size_t done = 0; done < size_;) {
     ssize_t n = ::read(fd, buffer + done, size_ - done);
     if (n < 0 && errno == EINTR)
@@ -188,21 +192,12 @@ Status Artifact::fromMemory(const void *data, size_t size,
     return Status(TCC_STATUS_INVALID_ARGUMENT, "model data is NULL");
   std::unique_ptr<Artifact> artifact(new Artifact());
   artifact->name_ = "<memory>";
-  artifact->allocator_ = allocator ? *allocator : tcc_allocator_system();
-  if (!artifact->allocator_.alloc || !artifact->allocator_.free)
-    return Status(TCC_STATUS_INVALID_ARGUMENT, "allocator lacks alloc/free");
-  if (size > 0) {
-    // Copied into aligned memory: FlatBuffers and the kernels read aligned
-    // scalars, and the caller keeps ownership of its bytes.
-    void *copy = artifact->allocator_.alloc(artifact->allocator_.self, size,
-                                            kArtifactAlignment);
-    if (!copy)
-      return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
-                    cat("cannot allocate ", size, " bytes for the model"));
-    std::memcpy(copy, data, size);
-    artifact->data_ = static_cast<const uint8_t *>(copy);
-    artifact->size_ = size;
-  }
+  artifact->size_ = size;
+  // Copied: the caller keeps ownership of its bytes.
+  TCC_RETURN_IF_ERROR(artifact->allocateData(
+      allocator ? *allocator : tcc_allocator_system()));
+  if (size > 0)
+    std::memcpy(const_cast<uint8_t *>(artifact->data_), data, size);
   TCC_RETURN_IF_ERROR(artifact->verify().withContext(artifact->name_));
   *out = std::move(artifact);
   return Status();

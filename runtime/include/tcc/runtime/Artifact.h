@@ -57,8 +57,11 @@ private:
   const uint8_t *data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
-  // Reads the whole file (size_ bytes) from `fd` into allocator memory.
+  // size_ bytes of the file `fd`: mapped, or read into allocator memory.
+  Status mapAll(int fd);
   Status readAll(int fd, const tcc_allocator_t &allocator);
+  // data_ becomes size_ bytes, 64-byte aligned, from `allocator`.
+  Status allocateData(const tcc_allocator_t &allocator);
   tcc_allocator_t allocator_{};
   const tcc::artifact::Model *model_ = nullptr;
   const uint8_t *constants_ = nullptr;
