@@ -124,11 +124,11 @@ runtime::Status bindSameInputs(const runtime::Model &model,
                                runtime::Session &session,
                                const std::vector<runtime::NpyArray> &arrays) {
   if (other.inputCount() != model.inputCount())
-    return runtime::Status(tcc_status_make(
-        TCC_STATUS_INVALID_ARGUMENT,
-        ("--compare: the model takes " + std::to_string(other.inputCount()) +
-         " inputs, MODEL.bin " + std::to_string(model.inputCount()))
-            .c_str()));
+    return runtime::Status(TCC_STATUS_INVALID_ARGUMENT,
+                           "--compare: the model takes " +
+                               std::to_string(other.inputCount()) +
+                               " inputs, MODEL.bin " +
+                               std::to_string(model.inputCount()));
   for (size_t i = 0; i < arrays.size(); ++i) {
     runtime::TensorInfo mine, theirs;
     runtime::Status s = model.input(i, &mine);
@@ -137,12 +137,11 @@ runtime::Status bindSameInputs(const runtime::Model &model,
     if (!s.ok())
       return s;
     if (mine.dtype != theirs.dtype || mine.shape != theirs.shape)
-      return runtime::Status(tcc_status_make(
-          TCC_STATUS_INVALID_ARGUMENT,
-          ("--compare: input " + std::to_string(i) + " is " +
-           describeTensor(theirs.dtype, theirs.shape) + ", in MODEL.bin " +
-           describeTensor(mine.dtype, mine.shape))
-              .c_str()));
+      return runtime::Status(TCC_STATUS_INVALID_ARGUMENT,
+                             "--compare: input " + std::to_string(i) + " is " +
+                                 describeTensor(theirs.dtype, theirs.shape) +
+                                 ", in MODEL.bin " +
+                                 describeTensor(mine.dtype, mine.shape));
     if (!(s = session.bindInput(i, arrays[i].data.data(),
                                 arrays[i].data.size()))
              .ok())
