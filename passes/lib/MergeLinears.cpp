@@ -54,20 +54,17 @@ bool mergeable(LinearOp linear) {
   return feedsOnlyMatmuls(linear.getResult());
 }
 
-/// The key under which linears merge: same block and input, same K, bias
-/// or not.
+/// The key under which linears merge: same block and input (so the same
+/// K), bias or not.
 struct MergeKey {
   Block *block;
   Value input;
-  int64_t k;
   bool hasBias;
   bool operator<(const MergeKey &o) const {
     if (block != o.block)
       return block < o.block;
     if (input != o.input)
       return input.getAsOpaquePointer() < o.input.getAsOpaquePointer();
-    if (k != o.k)
-      return k < o.k;
     return hasBias < o.hasBias;
   }
 };
@@ -132,8 +129,7 @@ struct MergeLinearsPass
     getOperation().walk([&](LinearOp linear) {
       if (!mergeable(linear))
         return;
-      auto weightType = cast<RankedTensorType>(linear.getWeight().getType());
-      MergeKey key{linear->getBlock(), linear.getInput(), weightType.getShape()[1],
+      MergeKey key{linear->getBlock(), linear.getInput(),
                    bool(linear.getBias())};
       auto [it, inserted] = groups.try_emplace(key);
       if (inserted)
