@@ -217,14 +217,12 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
           // The next panel's kc x kPanelWidth block, a share of its cache
           // lines before each microkernel call over this panel's first
           // nr columns.
-          const bool to_l1 = g.prefetch_panels == PanelPrefetch::AllToL1;
+          const bool to_l1 = g.prefetch_panels == PanelPrefetch::AllToL1,
+                     prefetch = to_l1 || (g.prefetch_panels ==
+                                              PanelPrefetch::FirstRowsToL2 &&
+                                          ic == r0);
           const float *next =
-              q + 1 < panels &&
-                      (to_l1 || (g.prefetch_panels ==
-                                     PanelPrefetch::FirstRowsToL2 &&
-                                 ic == r0))
-                  ? panel(q + 1)
-                  : nullptr;
+              prefetch && q + 1 < panels ? panel(q + 1) : nullptr;
           const int64_t lines = kc * kPanelWidth / 16,
                         share = ceil_div(lines, ceil_div(mc, isa.mr));
           for (int64_t j = jc + q * kPanelWidth; j < panel_end;
