@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Alternate.h"
+#include "tcc/runtime/CpuFeatures.h"
 #include "tcc/runtime/ThreadPool.h"
 #include "tcc/runtime/kernels.h"
 
@@ -299,7 +300,8 @@ int main(int argc, char **argv) {
   }
   if (peak_per_core <= 0) {
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx512f")) {
+    if (tcc::runtime::hostCpuFeature("avx512f") ==
+        tcc::runtime::CpuFeatureState::Present) {
       std::vector<double> peaks;
       for (int i = 0; i < 5; ++i)
         peaks.push_back(measure_peak_gflops());

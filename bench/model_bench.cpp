@@ -37,6 +37,7 @@
 #include "torch_peer.h"
 
 #include <tcc/jit.h>
+#include <tcc/runtime/CpuFeatures.h>
 #include <tcc/runtime/tcc_runtime.h>
 #include <tcc/nn.h>
 #include <tcc/tcc.h>
@@ -261,7 +262,8 @@ __attribute__((target("avx512f"))) uint64_t sumBlocksAvx512(const char *p,
 
 uint64_t sumBlocks(const char *p, size_t n) {
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f"))
+  if (tcc::runtime::hostCpuFeature("avx512f") ==
+      tcc::runtime::CpuFeatureState::Present)
     return sumBlocksAvx512(p, n);
 #endif
   const uint64_t *q = reinterpret_cast<const uint64_t *>(p);

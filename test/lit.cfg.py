@@ -26,7 +26,22 @@ for tool in ["tcc-opt", "tcc"]:
 config.environment["PATH"] = os.pathsep.join(
     [config.tcc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 
-# Tests of code for named x86-64 CPUs run only where that code runs.
-import platform
-if platform.machine() in ("x86_64", "AMD64"):
-    config.available_features.add("x86_64")
+# What this machine's CPU runs, as the runtime's loader decides it (`tcc
+# host`): its architecture ("x86_64") and each present CPU feature
+# ("host-cpu-fma") become lit features, so a test that runs code for a named
+# CPU states what running it needs. Not platform.machine() or /proc/cpuinfo:
+# a second definition that a VM can make disagree with the loader's.
+import json
+import subprocess
+_host = json.loads(subprocess.run(
+    [os.path.join(config.tcc_tools_dir, "tcc"), "host", "--json"],
+    check=True, capture_output=True, text=True).stdout)
+config.available_features.add(_host["arch"])
+for _feature in _host["features"]:
+    config.available_features.add("host-cpu-" + _feature)
+
+# QEMU's user-mode emulator runs the tools on CPU models whose features are
+# known by construction (scripts/install-deps.sh installs qemu-user).
+import shutil
+if shutil.which("qemu-x86_64"):
+    config.available_features.add("qemu-x86_64")

@@ -1,6 +1,7 @@
 //===- KernelCompiler.cpp - Kernels to an ELF shared object ---------------===//
 
 #include "tcc/Codegen/KernelCompiler.h"
+#include "tcc/runtime/CpuFeatures.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -64,23 +66,31 @@ CpuTarget CpuTarget::named(StringRef cpu, StringRef triple) {
 }
 
 std::vector<std::string> CpuTarget::requiredFeatures() const {
-  // The x86 ISA extensions that change which instructions the code may hold;
-  // named as LLVM and __builtin_cpu_supports name them.
-  static const char *const kIsaFeatures[] = {
-      "sse4.1", "sse4.2", "avx", "avx2", "fma", "f16c", "avx512f",
-      "avx512bw", "avx512dq", "avx512vl", "avx512cd", "avx512vnni",
-      "avx512bf16", "avx512fp16", "avx512vbmi", "avxvnni"};
+  // Every feature the runtime can check (its table is the one definition of
+  // what a CPU runs) that this subtarget enables: LLVM may emit any of them,
+  // scalar ones (lzcnt, bmi2, movbe) as much as vector ISAs. Less the
+  // features of the architecture's baseline CPU, which every CPU of the
+  // triple has.
   initializeTargets();
   std::string error;
   const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!t)
     return {};
+  llvm::Triple parsed(triple);
   std::unique_ptr<llvm::MCSubtargetInfo> info(
       t->createMCSubtargetInfo(triple, cpu, features));
+  std::unique_ptr<llvm::MCSubtargetInfo> baseline;
+  if (parsed.getArch() == llvm::Triple::x86_64)
+    baseline.reset(t->createMCSubtargetInfo(triple, "x86-64", ""));
   std::vector<std::string> required;
-  for (const char *feature : kIsaFeatures)
-    if (info && info->checkFeatures(std::string("+") + feature))
+  for (const std::string &feature :
+       ::tcc::runtime::cpuFeatureNames(
+           llvm::Triple::getArchTypeName(parsed.getArch()))) {
+    std::string plus = "+" + feature;
+    if (info && info->checkFeatures(plus) &&
+        !(baseline && baseline->checkFeatures(plus)))
       required.push_back(feature);
+  }
   return required;
 }
 
@@ -334,8 +344,9 @@ linkSharedObject(Location loc, ArrayRef<SmallVector<char, 0>> objects) {
 //===----------------------------------------------------------------------===//
 
 FailureOr<KernelObject>
-tcc::compileKernels(ModuleOp kernels, const CpuTarget &target,
-                    const std::function<void(PassManager &)> &configure) {
+mlir::tcc::compileKernels(
+    ModuleOp kernels, const CpuTarget &target,
+    const std::function<void(PassManager &)> &configure) {
   Location loc = kernels.getLoc();
   KernelObject result;
   for (auto func : kernels.getOps<func::FuncOp>()) {

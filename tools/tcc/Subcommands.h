@@ -26,6 +26,7 @@ int runMain(int argc, char **argv);
 int inspectMain(int argc, char **argv);
 int benchMain(int argc, char **argv);
 int runIrMain(int argc, char **argv);
+int hostMain(int argc, char **argv);
 
 } // namespace tool
 } // namespace tcc

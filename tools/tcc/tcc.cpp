@@ -22,6 +22,8 @@ const Subcommand kSubcommands[] = {
     {"bench", "time a compiled model", benchMain},
     {"run-ir", "run a model.ir on .npy inputs with the reference interpreter",
      runIrMain},
+    {"host", "show what this machine's CPU runs (features, kernel ISA)",
+     hostMain},
 };
 
 void printUsage(FILE *out) {

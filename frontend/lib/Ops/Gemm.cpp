@@ -62,7 +62,7 @@ void block(int64_t i0, int64_t i1, int64_t k0, int64_t k1, int64_t j0,
            Acc *acc) {
 #if TCC_HAVE_ISA_VARIANTS
   if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value) {
-    switch (cpuIsa()) {
+    switch (activeIsa()) {
     case Isa::Avx512:
       return blockAvx512(i0, i1, k0, k1, j0, nb, a, lda, b, ldb, acc);
     case Isa::Avx2:

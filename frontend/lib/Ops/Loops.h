@@ -74,7 +74,7 @@ template <class O, class A, class F>
 inline void unaryContig(O *o, const A *a, int64_t n, const F &f) {
 #if TCC_HAVE_ISA_VARIANTS
   if constexpr (kIsaVariants<O> || kIsaVariants<A>) {
-    switch (cpuIsa()) {
+    switch (activeIsa()) {
     case Isa::Avx512:
       return unaryContigAvx512(o, a, n, f);
     case Isa::Avx2:
@@ -91,7 +91,7 @@ template <class O, class A, class B, class F>
 inline void binaryContig(O *o, const A *a, const B *b, int64_t n, const F &f) {
 #if TCC_HAVE_ISA_VARIANTS
   if constexpr (kIsaVariants<O> || kIsaVariants<A>) {
-    switch (cpuIsa()) {
+    switch (activeIsa()) {
     case Isa::Avx512:
       return binaryContigAvx512(o, a, b, n, f);
     case Isa::Avx2:
@@ -179,7 +179,7 @@ inline void ternaryContig(O *o, const A *a, const B *b, const C *c, int64_t n,
                           const F &f) {
 #if TCC_HAVE_ISA_VARIANTS
   if constexpr (kIsaVariants<O> || kIsaVariants<B>) {
-    switch (cpuIsa()) {
+    switch (activeIsa()) {
     case Isa::Avx512:
       return ternaryContigAvx512(o, a, b, c, n, f);
     case Isa::Avx2:

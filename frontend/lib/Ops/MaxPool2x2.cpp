@@ -96,7 +96,7 @@ bool maxPool2x2Float(const float *input, int64_t planes, int64_t h, int64_t w,
                      int64_t oh, int64_t ow, float *out, int64_t *indices) {
 #if TCC_HAVE_ISA_VARIANTS
   // Offsets inside a window must fit the 32-bit lanes.
-  if (cpuIsa() == Isa::Avx512 && w < (int64_t(1) << 30)) {
+  if (activeIsa() == Isa::Avx512 && w < (int64_t(1) << 30)) {
     maxPoolPlanesAvx512(input, planes, h, w, oh, ow, out, indices);
     return true;
   }

@@ -17,7 +17,7 @@ namespace runtime {
 namespace kernels {
 namespace {
 
-#define TCC_TARGET __attribute__((target("avx2,fma")))
+#define TCC_TARGET __attribute__((target(TCC_ISA_AVX2_FEATURES)))
 #define TCC_INLINE TCC_TARGET inline __attribute__((always_inline))
 
 using V = __m256;

@@ -24,7 +24,7 @@ namespace runtime {
 namespace kernels {
 namespace {
 
-#define TCC_TARGET __attribute__((target("avx512f,avx2,fma")))
+#define TCC_TARGET __attribute__((target(TCC_ISA_AVX512_FEATURES)))
 #define TCC_INLINE TCC_TARGET inline __attribute__((always_inline))
 
 using V = __m512;

@@ -181,7 +181,7 @@ const IsaKernels &portable_kernels() { return kKernels; }
 
 const IsaKernels &active_kernels() {
   static const IsaKernels *const kernels = [] {
-    switch (active_isa()) {
+    switch (activeIsa()) {
     case Isa::Avx512:
       return avx512_kernels();
     case Isa::Avx2:

@@ -145,7 +145,7 @@ struct IsaKernels {
 const IsaKernels *avx512_kernels();
 const IsaKernels *avx2_kernels();
 const IsaKernels &portable_kernels();
-/// The variant active_isa() names.
+/// The variant activeIsa() names.
 const IsaKernels &active_kernels();
 
 /// Largest blocking over all variants, for sizing scratch memory.

@@ -32,5 +32,5 @@ extern "C" const char *tcc_kernels_last_error(void) {
 
 extern "C" const char *tcc_kernels_isa(void) {
   using namespace tcc::runtime::kernels;
-  return isa_name(active_isa());
+  return isaName(activeIsa());
 }

@@ -1,6 +1,7 @@
 //===- KernelTestHarness.cpp - Compile, run and check kernels -------------===//
 
 #include "KernelTestHarness.h"
+#include "LoadedKernels.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -11,9 +12,7 @@
 
 #include <cmath>
 #include <cstring>
-#include <dlfcn.h>
 #include <sstream>
-#include <unistd.h>
 
 using namespace mlir;
 
@@ -327,40 +326,6 @@ std::unique_ptr<MLIRContext> makeContext() {
 
 namespace {
 
-using KernelFn = void (*)(void *const *, int64_t, int64_t);
-
-/// The shared object, loaded from a temporary file.
-class Loaded {
-public:
-  explicit Loaded(const std::vector<uint8_t> &bytes) {
-    char path[] = "/tmp/tcc-lowering-test-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) {
-      ADD_FAILURE() << "mkstemp failed";
-      return;
-    }
-    bool written = write(fd, bytes.data(), bytes.size()) ==
-                   static_cast<ssize_t>(bytes.size());
-    close(fd);
-    handle = written ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : nullptr;
-    unlink(path);
-    if (!handle)
-      ADD_FAILURE() << "cannot load the kernels: "
-                    << (written ? dlerror() : "write");
-  }
-  ~Loaded() {
-    if (handle)
-      dlclose(handle);
-  }
-  KernelFn get(const std::string &symbol) {
-    return handle ? reinterpret_cast<KernelFn>(dlsym(handle, symbol.c_str()))
-                  : nullptr;
-  }
-
-private:
-  void *handle = nullptr;
-};
-
 bool close(double got, double want, const Tolerance &tolerance) {
   if (std::isnan(want))
     return std::isnan(got);
@@ -442,7 +407,7 @@ void runCases(MLIRContext &context, std::vector<KernelCase> &cases,
   ASSERT_TRUE(module) << "cannot parse:\n" << source;
   FailureOr<tcc::KernelObject> object = tcc::compileKernels(*module, target);
   ASSERT_TRUE(succeeded(object)) << "compileKernels failed";
-  Loaded loaded(object->sharedObject);
+  LoadedKernels loaded(*object);
   for (KernelCase &c : cases) {
     auto kernel =
         llvm::find_if(object->kernels, [&](const tcc::CompiledKernel &k) {

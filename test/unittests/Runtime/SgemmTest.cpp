@@ -1,7 +1,7 @@
 //===- SgemmTest.cpp - tcc_sgemm against a float64 reference --------------===//
 //
 // Runs on whichever ISA the kernels dispatch to; ctest runs this binary once
-// per ISA (TCC_KERNELS_ISA) and, when QEMU is installed, on an emulated
+// per ISA (TCC_ISA) and, when QEMU is installed, on an emulated
 // AVX2-only CPU.
 //
 //===----------------------------------------------------------------------===//
@@ -178,7 +178,7 @@ TEST(Sgemm, ReportsTheIsaItRuns) {
   };
   // A forced ISA is an upper bound (the CPU may lack it); the QEMU run names
   // the exact ISA its emulated CPU must get.
-  if (const char *forced = std::getenv("TCC_KERNELS_ISA")) {
+  if (const char *forced = std::getenv("TCC_ISA")) {
     EXPECT_LE(rank(isa), rank(forced));
   }
   if (const char *expected = std::getenv("TCC_EXPECT_ISA")) {

@@ -11,14 +11,11 @@
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/CpuFeatures.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <map>
-#include <set>
-#include <sstream>
 
 using namespace tcc::runtime;
 using namespace tcc::artifact;
@@ -609,59 +606,19 @@ TEST(Loader, RejectsCpuFeaturesItCannotCheck) {
                    "cannot check");
 }
 
+// The loader accepts a feature exactly when the runtime's one definition
+// (CpuFeatures.h) says the host has it; that definition is tested on
+// described CPUs in CpuFeaturesTest and against LLVM's reading of this host
+// in CpuTargetTest.
+TEST(Loader, CpuFeatureChecksFollowTheRuntimesDefinition) {
+  std::vector<std::string> known = knownCpuFeatures();
 #if defined(__x86_64__)
-// /proc/cpuinfo's flag for each feature the loader knows (the kernel also
-// hides AVX flags when it does not save their registers), an independent
-// view of what this CPU has.
-std::set<std::string> cpuinfoFlags() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("flags", 0) == 0) {
-      std::istringstream words(line.substr(line.find(':') + 1));
-      std::set<std::string> flags;
-      for (std::string w; words >> w;)
-        flags.insert(w);
-      return flags;
-    }
-  return {};
-}
-
-std::string cpuinfoName(const std::string &llvmName) {
-  static const std::map<std::string, std::string> renamed = {
-      {"sse3", "pni"},
-      {"pclmul", "pclmulqdq"},
-      {"sse4.1", "sse4_1"},
-      {"sse4.2", "sse4_2"},
-      {"crc32", "sse4_2"},
-      {"cx16", "cx16"},
-      {"sahf", "lahf_lm"},
-      {"lzcnt", "abm"},
-      {"prfchw", "3dnowprefetch"},
-      {"rdrnd", "rdrand"},
-      {"bmi", "bmi1"},
-      {"avx512vbmi2", "avx512_vbmi2"},
-      {"avx512vnni", "avx512_vnni"},
-      {"avx512bitalg", "avx512_bitalg"},
-      {"avx512vpopcntdq", "avx512_vpopcntdq"},
-      {"avx512vp2intersect", "avx512_vp2intersect"},
-      {"avx512fp16", "avx512_fp16"},
-      {"avx512bf16", "avx512_bf16"},
-      {"avxvnni", "avx_vnni"},
-      {"sha", "sha_ni"},
-  };
-  auto it = renamed.find(llvmName);
-  return it == renamed.end() ? llvmName : it->second;
-}
-
-TEST(Loader, CpuFeatureChecksAgreeWithProcCpuinfo) {
-  std::set<std::string> flags = cpuinfoFlags();
-  ASSERT_FALSE(flags.empty());
-  for (const std::string &feature : knownCpuFeatures()) {
+  ASSERT_FALSE(known.empty());
+#endif
+  for (const std::string &feature : known) {
     auto file = editedAddMul([&](ModelT &m) { m.cpu_features = {feature}; });
-    bool present = flags.count(cpuinfoName(feature)) > 0;
     Status s = load(file);
-    if (present)
+    if (hostCpuFeature(feature) == CpuFeatureState::Present)
       EXPECT_TRUE(s.ok()) << feature << ": " << s.toString();
     else
       EXPECT_TRUE(isError(std::move(s), TCC_STATUS_FAILED_PRECONDITION,
@@ -669,7 +626,23 @@ TEST(Loader, CpuFeatureChecksAgreeWithProcCpuinfo) {
           << feature;
   }
 }
-#endif
+
+TEST(Loader, ChecksEveryListedFeature) {
+  // Every feature this host has, then one nobody can check, then the
+  // present ones again: the load fails on the one in the middle.
+  std::vector<std::string> present;
+  for (const std::string &feature : knownCpuFeatures())
+    if (hostCpuFeature(feature) == CpuFeatureState::Present)
+      present.push_back(feature);
+  auto ok = editedAddMul([&](ModelT &m) { m.cpu_features = present; });
+  EXPECT_TCC_OK(load(ok));
+  std::vector<std::string> listed = present;
+  listed.push_back("warp-drive");
+  listed.insert(listed.end(), present.begin(), present.end());
+  auto bad = editedAddMul([&](ModelT &m) { m.cpu_features = listed; });
+  EXPECT_TCC_ERROR(load(bad), TCC_STATUS_UNIMPLEMENTED,
+                   "requires CPU feature 'warp-drive'");
+}
 
 TEST(Loader, RejectsMissingKernelSymbol) {
   auto file =

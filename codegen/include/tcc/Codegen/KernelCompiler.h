@@ -38,8 +38,9 @@ struct CpuTarget {
   static CpuTarget host();
   static CpuTarget named(StringRef cpu, StringRef triple = "");
 
-  /// The ISA features (LLVM names, e.g. "avx512f") the code may use and
-  /// the running CPU must have.
+  /// The CPU features (LLVM names, e.g. "avx512f") the code may use and the
+  /// running CPU must have: those the runtime can check that this target
+  /// enables beyond its architecture's baseline.
   std::vector<std::string> requiredFeatures() const;
 };
 

@@ -23,8 +23,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <vector>
 
 namespace tcc {
 namespace runtime {
@@ -67,10 +65,6 @@ inline uint64_t alignToArtifact(uint64_t size) {
 // and weights at load costs little next to reading them. It detects
 // corruption; it is not a cryptographic signature.
 TCC_RUNTIME_API uint64_t hash64(const void *data, size_t size);
-
-// The CPU feature names (LLVM's spelling, without '+') that
-// Model.cpu_features may list, i.e. that this runtime can check on the host.
-TCC_RUNTIME_API std::vector<std::string> knownCpuFeatures();
 
 } // namespace runtime
 } // namespace tcc

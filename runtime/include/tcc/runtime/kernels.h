@@ -177,7 +177,7 @@ tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
  *-------------------------------------------------------------------------*/
 
 /* The ISA the kernels dispatch to on this CPU: "avx512", "avx2" or
- * "portable". TCC_KERNELS_ISA=avx2|portable in the environment forces a
+ * "portable". TCC_ISA=avx2|portable in the environment forces a
  * lower one (for testing). */
 const char *tcc_kernels_isa(void);
 
