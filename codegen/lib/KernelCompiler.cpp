@@ -27,6 +27,8 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::tcc;
 
@@ -180,16 +182,6 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 // Imports: libm calls that the backend emits
 //===----------------------------------------------------------------------===//
 
-/// The libm signature of `name` (LibmImports.def: "F3" for fmaf), or empty
-/// when the runtime offers no such function.
-static StringRef libmSignature(StringRef name) {
-#define TCC_LIBM_IMPORT(fn, signature)                                         \
-  if (name == #fn)                                                             \
-    return #signature;
-#include "tcc/runtime/LibmImports.def"
-  return {};
-}
-
 /// The undefined symbols of an object file, sorted.
 static FailureOr<std::vector<std::string>>
 undefinedSymbols(Location loc, const SmallVectorImpl<char> &object) {
@@ -216,6 +208,59 @@ undefinedSymbols(Location loc, const SmallVectorImpl<char> &object) {
   return names;
 }
 
+/// How the kernels call an import, and how the runtime's function takes it.
+struct ImportSignature {
+  llvm::FunctionType *call = nullptr;   // as the backend's call passes values
+  llvm::FunctionType *target = nullptr; // the runtime's C function
+};
+
+/// A Float16Imports.def type: LLVM's type, and the one the runtime's
+/// function uses (16-bit floats as their bits).
+static std::pair<llvm::Type *, llvm::Type *>
+float16ImportType(llvm::LLVMContext &ctx, StringRef name) {
+  if (name == "f16")
+    return {llvm::Type::getHalfTy(ctx), llvm::Type::getInt16Ty(ctx)};
+  if (name == "bf16")
+    return {llvm::Type::getBFloatTy(ctx), llvm::Type::getInt16Ty(ctx)};
+  return {llvm::Type::getFloatTy(ctx), llvm::Type::getFloatTy(ctx)};
+}
+
+/// The signature of the runtime function `name` (LibmImports.def,
+/// Float16Imports.def), or nothing when the runtime offers no such function.
+static std::optional<ImportSignature> importSignature(llvm::LLVMContext &ctx,
+                                                      StringRef name) {
+  auto libm = [&](StringRef code) {
+    // "F3": float of three floats; "D1": double of one double.
+    llvm::Type *valueTy = code[0] == 'F' ? llvm::Type::getFloatTy(ctx)
+                                         : llvm::Type::getDoubleTy(ctx);
+    SmallVector<llvm::Type *> params(code[1] - '0', valueTy);
+    auto *type = llvm::FunctionType::get(valueTy, params, false);
+    return ImportSignature{type, type};
+  };
+  auto float16 = [&](StringRef from, StringRef to) {
+    auto [fromCall, fromTarget] = float16ImportType(ctx, from);
+    auto [toCall, toTarget] = float16ImportType(ctx, to);
+    return ImportSignature{
+        llvm::FunctionType::get(toCall, {fromCall}, false),
+        llvm::FunctionType::get(toTarget, {fromTarget}, false)};
+  };
+#define TCC_LIBM_IMPORT(fn, signature)                                         \
+  if (name == #fn)                                                             \
+    return libm(#signature);
+#include "tcc/runtime/LibmImports.def"
+#define TCC_FLOAT16_IMPORT(fn, from, to)                                       \
+  if (name == #fn)                                                             \
+    return float16(#from, #to);
+#include "tcc/runtime/Float16Imports.def"
+  return std::nullopt;
+}
+
+/// `value` as `type`: a bit cast between a 16-bit float and its bits.
+static llvm::Value *asType(llvm::IRBuilder<> &b, llvm::Value *value,
+                           llvm::Type *type) {
+  return value->getType() == type ? value : b.CreateBitCast(value, type);
+}
+
 /// A module that defines each of `names` as a jump through `tcc_imports`,
 /// the table the loader fills with the runtime's functions (schema:
 /// Model.imports), so the kernels link with no undefined symbols. Fails
@@ -233,16 +278,13 @@ importStubs(Location loc, llvm::LLVMContext &ctx, const llvm::Module &kernels,
       llvm::ConstantAggregateZero::get(tableTy), "tcc_imports");
   table->setAlignment(llvm::Align(8));
   for (auto [index, name] : llvm::enumerate(names)) {
-    StringRef signature = libmSignature(name);
-    if (signature.empty())
+    std::optional<ImportSignature> signature = importSignature(ctx, name);
+    if (!signature)
       return emitError(loc, "the generated code calls '")
              << name << "', which the runtime does not offer";
-    llvm::Type *valueTy = signature[0] == 'F' ? llvm::Type::getFloatTy(ctx)
-                                              : llvm::Type::getDoubleTy(ctx);
-    SmallVector<llvm::Type *> params(signature[1] - '0', valueTy);
-    auto *type = llvm::FunctionType::get(valueTy, params, false);
-    auto *stub = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
-                                        name, *module);
+    auto *stub = llvm::Function::Create(signature->call,
+                                        llvm::Function::ExternalLinkage, name,
+                                        *module);
     stub->setVisibility(llvm::GlobalValue::HiddenVisibility);
     stub->addFnAttr(llvm::Attribute::NoUnwind);
     stub->addFnAttr("no-builtins");
@@ -250,11 +292,18 @@ importStubs(Location loc, llvm::LLVMContext &ctx, const llvm::Module &kernels,
     llvm::Value *slot = b.CreateConstInBoundsGEP2_64(tableTy, table, 0, index);
     llvm::Value *target = b.CreateLoad(ptrTy, slot);
     SmallVector<llvm::Value *> args;
-    for (llvm::Argument &arg : stub->args())
-      args.push_back(&arg);
-    llvm::CallInst *call = b.CreateCall(type, target, args);
+    for (auto [arg, type] :
+         llvm::zip(stub->args(), signature->target->params()))
+      args.push_back(asType(b, &arg, type));
+    llvm::CallInst *call = b.CreateCall(signature->target, target, args);
+    // 16-bit integers cross the C ABI zero-extended (the runtime's uint16_t).
+    for (auto [i, type] : llvm::enumerate(signature->target->params()))
+      if (type->isIntegerTy(16))
+        call->addParamAttr(i, llvm::Attribute::ZExt);
+    if (signature->target->getReturnType()->isIntegerTy(16))
+      call->addRetAttr(llvm::Attribute::ZExt);
     call->setTailCall();
-    b.CreateRet(call);
+    b.CreateRet(asType(b, call, signature->call->getReturnType()));
   }
   return module;
 }

@@ -9,6 +9,7 @@
 
 #include "ImportTable.h"
 
+#include "tcc/runtime/Float16.h"
 #include "tcc/runtime/kernels.h"
 
 #include <cstring>
@@ -36,6 +37,11 @@ using D3 = double (*)(double, double, double);
 #define TCC_IMPORT(name, type)                                                 \
   { #name, reinterpret_cast < void *>(static_cast <type>(&::name)) }
 
+// 16-bit float conversions (Float16Imports.def), on bits.
+float f16_to_f32(uint16_t bits) { return halfBitsToFloat(bits); }
+uint16_t f32_to_f16(float value) { return floatToHalfBits(value); }
+uint16_t f32_to_bf16(float value) { return floatToBFloat16Bits(value); }
+
 const Import kImports[] = {
     // Microkernels (kernels.h).
     {"tcc_sgemm", reinterpret_cast<void *>(&tcc_sgemm)},
@@ -52,6 +58,10 @@ const Import kImports[] = {
     // libm.
 #define TCC_LIBM_IMPORT(name, type) TCC_IMPORT(name, type),
 #include "tcc/runtime/LibmImports.def"
+    // 16-bit floats.
+#define TCC_FLOAT16_IMPORT(name, from, to)                                     \
+  {#name, reinterpret_cast<void *>(&from##_to_##to)},
+#include "tcc/runtime/Float16Imports.def"
 };
 
 } // namespace

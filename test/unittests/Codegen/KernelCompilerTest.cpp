@@ -2,6 +2,7 @@
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "LoadedKernels.h"
+#include "tcc/runtime/Float16.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -11,6 +12,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <memory>
 
 using namespace mlir;
@@ -106,6 +109,78 @@ TEST_F(KernelCompilerTest, ExpApproximationIsAccurate) {
       EXPECT_NEAR(out[i], std::exp(double(in[i])),
                   4e-7 * std::exp(double(in[i])))
           << "x = " << in[i];
+  }
+}
+
+TEST_F(KernelCompilerTest, SixteenBitFloatsConvertAsTheRuntimeDefines) {
+  // float -> float16 / bfloat16 -> float, compiled for CPUs with conversion
+  // instructions (F16C; AVX512-BF16 on hosts that have it) and for the
+  // baseline, whose code calls __truncsfhf2 and __extendhfsf2 through the
+  // import table: each gives Float16.h's bits.
+  const char *source = R"mlir(
+    func.func @half(%a: tensor<16xf32>) -> (tensor<16xf16>, tensor<16xf32>) {
+      %0 = tcc.cast %a : tensor<16xf32> to tensor<16xf16>
+      %1 = tcc.cast %0 : tensor<16xf16> to tensor<16xf32>
+      return %0, %1 : tensor<16xf16>, tensor<16xf32>
+    }
+    func.func @bfloat(%a: tensor<16xf32>) -> (tensor<16xbf16>, tensor<16xf32>) {
+      %0 = tcc.cast %a : tensor<16xf32> to tensor<16xbf16>
+      %1 = tcc.cast %0 : tensor<16xbf16> to tensor<16xf32>
+      return %0, %1 : tensor<16xbf16>, tensor<16xf32>
+    })mlir";
+  const float inf = std::numeric_limits<float>::infinity();
+  // Ties to even in both formats, overflow, subnormals, -0, Inf, NaN.
+  const float in[16] = {1.0f + 0x1p-11f,
+                        1.0f + 0x3p-11f,
+                        65519.0f,
+                        65520.0f,
+                        0x1p-24f,
+                        0x1p-25f,
+                        0x3p-25f,
+                        -0.0f,
+                        1.0f + 0x1p-8f,
+                        1.0f + 0x3p-8f,
+                        3e38f,
+                        -inf,
+                        1e-40f,
+                        -0.1f,
+                        inf,
+                        std::numeric_limits<float>::quiet_NaN()};
+  for (const codegen::CpuTarget &target :
+       {codegen::CpuTarget::host(), codegen::CpuTarget::named("x86-64"),
+        codegen::CpuTarget::named("x86-64-v3")}) {
+    SCOPED_TRACE("cpu " + target.cpu);
+    codegen::KernelObject object = compile(source, target);
+    if (target.cpu == "x86-64") // binary16 needs F16C
+      for (const char *name : {"__truncsfhf2", "__extendhfsf2"})
+        EXPECT_NE(llvm::find(object.imports, name), object.imports.end())
+            << name;
+    LoadedKernels loaded(object);
+    for (bool bfloat : {false, true}) {
+      const char *name = bfloat ? "bfloat" : "half";
+      KernelFn convert = loaded.get(name);
+      ASSERT_NE(convert, nullptr);
+      auto kernel = llvm::find_if(
+          object.kernels, [&](const auto &k) { return k.symbol == name; });
+      ASSERT_NE(kernel, object.kernels.end());
+      uint16_t bits[16];
+      float back[16];
+      void *bindings[] = {const_cast<float *>(in), bits, back};
+      convert(bindings, 0, kernel->tiles);
+      for (int i = 0; i < 16; ++i) {
+        uint16_t want = bfloat ? ::tcc::runtime::floatToBFloat16Bits(in[i])
+                               : ::tcc::runtime::floatToHalfBits(in[i]);
+        float wantBack = bfloat ? ::tcc::runtime::bfloat16BitsToFloat(want)
+                                : ::tcc::runtime::halfBitsToFloat(want);
+        if (std::isnan(in[i])) {
+          EXPECT_TRUE(std::isnan(back[i])) << bfloat << " NaN";
+          continue;
+        }
+        EXPECT_EQ(bits[i], want) << (bfloat ? "bf16 " : "f16 ") << in[i];
+        EXPECT_EQ(std::memcmp(&back[i], &wantBack, 4), 0)
+            << (bfloat ? "bf16 " : "f16 ") << in[i] << " back " << back[i];
+      }
+    }
   }
 }
 
