@@ -155,6 +155,10 @@ TEST_F(KernelCompilerTest, SixteenBitFloatsConvertAsTheRuntimeDefines) {
       for (const char *name : {"__truncsfhf2", "__extendhfsf2"})
         EXPECT_NE(llvm::find(object.imports, name), object.imports.end())
             << name;
+    // Code for a CPU above this host's (x86-64-v3 on a VM without AVX) is
+    // compiled, not run.
+    if (!tcc_test::hostRuns(target))
+      continue;
     LoadedKernels loaded(object);
     for (bool bfloat : {false, true}) {
       const char *name = bfloat ? "bfloat" : "half";

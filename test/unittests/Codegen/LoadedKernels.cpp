@@ -4,6 +4,7 @@
 
 #include "Executor/CodeModule.h"
 #include "Executor/ImportTable.h"
+#include "tcc/runtime/CpuFeatures.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,14 @@ using tcc::runtime::detail::CodeModule;
 struct LoadedKernels::Code {
   std::unique_ptr<CodeModule> module;
 };
+
+bool hostRuns(const mlir::tcc::CpuTarget &target) {
+  for (const std::string &name : target.requiredFeatures())
+    if (tcc::runtime::hostCpuFeature(name) !=
+        tcc::runtime::CpuFeatureState::Present)
+      return false;
+  return true;
+}
 
 LoadedKernels::LoadedKernels(const mlir::tcc::KernelObject &object)
     : code_(std::make_unique<Code>()) {

@@ -20,6 +20,10 @@ namespace tcc_test {
 
 using KernelFn = void (*)(void *const *, int64_t, int64_t);
 
+/// Whether this host may run code compiled for `target`, by the runtime's
+/// definition of its CPU (what the loader would decide for an artifact).
+bool hostRuns(const mlir::tcc::CpuTarget &target);
+
 class LoadedKernels {
 public:
   /// Loads `object`; a failure is reported to GoogleTest.
