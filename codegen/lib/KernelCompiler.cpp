@@ -467,9 +467,10 @@ mlir::tcc::compileKernels(
     if (!target.features.empty())
       fn.addFnAttr("target-features", target.features);
     // LLVM keeps to 256-bit vectors on AVX-512 server CPUs (for the clock
-    // speed of older ones); the microkernels run on zmm anyway. With 512:
-    // the encoder's softmax kernel 74-84 -> 61-69 us, its layer norms
-    // 6-28% faster (three alternations).
+    // speed of older ones); the microkernels run on zmm anyway, so the
+    // frequency is paid already and the generated kernels should use the
+    // width (figures: docs/performance.md, "Measurements behind choices in
+    // the code").
     if (wide)
       fn.addFnAttr("prefer-vector-width", "512");
     fn.addFnAttr(llvm::Attribute::NoUnwind);

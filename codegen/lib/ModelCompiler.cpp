@@ -691,9 +691,10 @@ void ModelLowering::lowerLinear(LinearOp op, function_ref<Value(Value)> outside,
   gemm.lda = gemm.k;
   Value w = outside(op.getWeight());
   // At most 4 rows (batch-1 layers) are bound by reading W: tcc_sgemm then
-  // streams W as stored, taking dot products along its rows, which ran
-  // ~1.3x faster than streaming pre-packed panels (kernel bench,
-  // 1x4096x4096). So W is packed only for more rows.
+  // streams W as stored, taking dot products along its rows, which reads
+  // it faster than pre-packed panels (figures: docs/performance.md,
+  // "Measurements behind choices in the code"). So W is packed only for
+  // more rows.
   constexpr int64_t kStreamedRows = 4;
   std::optional<uint32_t> packed;
   if (gemm.m > kStreamedRows)

@@ -26,9 +26,10 @@ private:
   const ThreadPool *saved_;
 };
 
-// Measured on the 2-vCPU development VM, 2 threads, `tcc bench` p50: the
-// encoder layer 2.71-2.82 -> 2.26-2.49 ms, the MLP at batch 1 1.81-1.86 ->
-// 1.62-1.72 ms (many parallel_for calls per run, each a futex wake-up).
+// How long an idle worker spins before it sleeps: a model run makes many
+// short parallel_for calls, and waking a sleeping worker (a futex, on a VM
+// a halted vCPU) costs more than the wait (figures: docs/performance.md,
+// "Measurements behind choices in the code"). TCC_POOL_SPIN_US overrides.
 constexpr int64_t kDefaultSpinMicros = 100;
 
 int64_t spin_micros() {

@@ -49,11 +49,9 @@ namespace {
 /// The pool compiled modules of `numThreads` threads run on: one per thread
 /// count for the whole process, so that compiled modules (and the copies
 /// with_num_threads makes) share their workers. With a pool each, an idle
-/// worker of one module spins (TCC_POOL_SPIN_US) on the second vCPU that
-/// the next module's worker needs: in tcc-model-bench, which runs -O0 then
-/// -O2 back to back, the encoder layer at -O2 and 2 threads measured 5.0
-/// and 5.3 ms against -O0's 3.5-3.6 in some runs (its worker starved, the
-/// run at 1-thread speed).
+/// worker of one module spins (TCC_POOL_SPIN_US) on the vCPU that the next
+/// module's worker needs, which then runs at 1-thread speed (figures:
+/// docs/performance.md, "Measurements behind choices in the code").
 runtime::Status sharedPool(int numThreads, runtime::Pool *out) {
   static std::mutex mutex;
   // Never destroyed, like the eager library's pool: joining workers from a

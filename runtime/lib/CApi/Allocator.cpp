@@ -12,12 +12,9 @@ namespace {
 
 // Blocks this large (model copies with their weights, big arenas) start on
 // a 2 MiB boundary and ask for transparent huge pages: streamed weights then
-// miss the TLB 512x less often. Measured on the development VM (nested
-// paging makes each page walk costly): the compiled MLP 784-4096-4096-10 at
-// batch 1 streamed its weights at 14.2-14.4 GB/s against 10.0-13.1 on 4
-// KiB pages (three alternations in tcc-model-bench). An isolated 64 MiB
-// GEMV varied more: 12.7-14.4 against 6.7-10.2 GB/s in one test, the same
-// on both (12.1-14.4) in another.
+// miss the TLB 512x less often, which matters most on VMs, where nested
+// paging makes each page walk costly (figures: docs/performance.md,
+// "Measurements behind choices in the code").
 // TCC_HUGE_PAGES=0 turns the advice off (e.g. where compaction stalls at
 // load time matter more).
 constexpr size_t kHugePageBytes = size_t(2) << 20;

@@ -69,9 +69,10 @@ enum class PanelPrefetch {
   AllToL1,
 };
 
-// Where B's panels come from. (Reading an unpacked B in place instead ran
-// 2.5x slower even for 8-24 rows of A: the microkernel's strided loads
-// down 32-column panels miss without the overlap that packing gets.)
+// Where B's panels come from. B is never read in place: the microkernel's
+// strided loads down 32-column panels miss without the overlap that packing
+// gets, even for a few rows of A (figures: docs/performance.md,
+// "Measurements behind choices in the code").
 enum class BSource {
   PrePacked, // tcc_sgemm_pack_b's panels
   OnTheFly,  // packed by each task, one kc x nc block (or panel) at a time
@@ -273,11 +274,9 @@ void gemm_task(void *arg, int64_t task) {
 
 // A GEMM of at most kSmallM rows split over columns, in this many chunks
 // per thread, claimed as threads come: a worker woken from sleep starts late
-// (here ~0.1-0.2 ms, a VM's halted vCPU), and with one chunk each the caller
-// then waited for it. The MLP 784-4096-4096-10 at batch 1 and 2 threads,
-// caches evicted before each run, alternating: 0.947-0.969 of the time with
-// 8 chunks per thread (faster in 65-68% of runs), 0.991 with 4; with the
-// worker spinning and the weights in the L3, 1.006 (46%).
+// (a VM's halted vCPU), and with one chunk each the caller then waits for
+// it; with many, the caller takes the late worker's share (figures:
+// docs/performance.md, "Measurements behind choices in the code").
 constexpr int64_t kSmallTasksPerThread = 8;
 
 // A GEMM of at most kSmallM rows split over columns.
@@ -513,13 +512,11 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
     g.source = BSource::OnTheFly;
   } else if (p->packed_b) {
     g.source = BSource::PrePacked;
-    // 64x4096x4096 (64 MiB of W from memory): 78 -> 92 GFLOP/s, now ahead
-    // of packing on the fly (90); into the L2 only it ran 6-7% slower (the
-    // compiled MLP at batch 64). The encoder layer (weights of 0.25-2 MiB,
-    // 5 MiB in all), alternating 200 times in one process: into the L1 over
-    // every block of rows, 6% faster after 256 MiB were written between
-    // runs but 4-6% slower with the weights in the L3; into the L2 over the
-    // first block only, 6% faster and 1% slower.
+    // Weights this large come from memory: their next panel goes to the L1
+    // over every block of rows. Smaller ones may sit in the L3, where that
+    // prefetch costs more than it saves: theirs goes to the L2 over the
+    // first block only, which later blocks then find there (figures:
+    // docs/performance.md, "Measurements behind choices in the code").
     g.prefetch_panels = p->k * p->n >= kPrefetchPackedBFloats
                             ? PanelPrefetch::AllToL1
                             : PanelPrefetch::FirstRowsToL2;
@@ -566,9 +563,8 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   int threads = parallel ? parallel->num_threads : 1;
   plan_tasks(g, threads);
   // A task whose columns are a few panels uses each packed block of A only
-  // that many times: there the microkernel reads row-major A in place (NHWC
-  // convolutions with 64-128 output channels: 5-25% faster), elsewhere A
-  // is packed (GEMMs with 256+ columns: ~8% faster packed, since 12 rows
+  // that many times: there the microkernel reads row-major A in place
+  // (packing would cost more than it saves), elsewhere A is packed (12 rows
   // read in place are 12 streams for the prefetcher instead of one).
   // Either way each element gets the same FMAs in the same order.
   g.direct_a = row_major_a && g.task_cols <= 4 * kPanelWidth;

@@ -49,7 +49,7 @@ int64_t chunk_tiles(const WinogradShape &s) {
 // Floats from one xi's plane of V or M (rows x channels) to the next. The
 // 16 planes are read and written together, so a power-of-two distance
 // (64 KiB for 256 tiles of 64 channels) would put all 16 streams into the
-// same L1 set: a cache line of padding made the input transform 4x faster.
+// same L1 set and evict each other; a cache line of padding spreads them.
 int64_t plane_stride(int64_t rows, int64_t channels) {
   return round_up(rows * channels, 16) + 16;
 }

@@ -27,9 +27,9 @@ namespace kernels {
 constexpr int64_t kWinogradMinChannels = 16;
 
 /// The tiles are the rows of the 16 GEMMs, so few of them reuse each element
-/// of the transformed weights too little: a batch-1 7x7 image (16 tiles) ran
-/// 10-40% slower than im2col (whose GEMM has 49 rows), 14x14 (49 tiles)
-/// 1.2-1.4x faster.
+/// of the transformed weights too little: a batch-1 7x7 image (16 tiles)
+/// runs slower than im2col, 14x14 (49 tiles) faster (figures:
+/// docs/performance.md, "Measurements behind choices in the code").
 constexpr int64_t kWinogradMinTiles = 32;
 
 /// What the Winograd path needs of a checked convolution.

@@ -144,8 +144,8 @@ typedef struct tcc_model_s tcc_model_t;
 /* tcc_model_load_file: use the file's weights in place from a read-only
  * mapping (shared with other processes, paged in on demand) instead of
  * reading them into memory from the allocator, where large models get
- * huge pages: measured on the development VM, runs 2-4% faster for a
- * 5 MiB transformer layer and 10% for 80 MB of MLP weights from memory. */
+ * huge pages and so run faster (docs/performance.md, "Measurements behind
+ * choices in the code"). */
 #define TCC_MODEL_LOAD_FLAG_MAP_FILE 0x2u
 
 typedef struct tcc_model_load_options_t {
