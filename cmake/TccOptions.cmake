@@ -2,8 +2,11 @@
 
 find_program(TCC_CCACHE ccache)
 if(TCC_CCACHE)
-  # CI builds clean clones in other folders: a base dir keeps hashes path-free.
-  set(_launcher ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} ${TCC_CCACHE})
+  # CI builds clean clones in other folders: a base dir keeps hashes
+  # path-free, and NOHASHDIR keeps the build folder out of them too (with -g
+  # ccache hashes it by default, so no clone elsewhere would ever hit).
+  set(_launcher ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
+      CCACHE_NOHASHDIR=1 ${TCC_CCACHE})
   set(CMAKE_C_COMPILER_LAUNCHER ${_launcher})
   set(CMAKE_CXX_COMPILER_LAUNCHER ${_launcher})
 endif()

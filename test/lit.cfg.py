@@ -19,7 +19,7 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixe
 # Tools resolve to the build tree first, then LLVM 19's (FileCheck, not, count).
 # A tool name matches only as a whole word, not inside a path or a longer
 # name (tcc in tcc-opt or in .../bin/tcc-opt).
-for tool in ["tcc-opt", "tcc"]:
+for tool in ["tcc-opt", "tcc-run", "tcc"]:
     path = os.path.join(config.tcc_tools_dir, tool)
     if os.path.exists(path):
         config.substitutions.append((r"(?<![\w./-])%s(?![\w.-])" % tool, path))

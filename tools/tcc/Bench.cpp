@@ -1,13 +1,12 @@
 //===- Bench.cpp - tcc bench: latency and throughput of a model -----------===//
 
+#include "Bench.h"
 #include "CommandLine.h"
-#include "tcc/Frontend/RuntimeDtype.h"
 #include "Json.h"
 #include "ModelIO.h"
 #include "PlanText.h"
 #include "Subcommands.h"
 
-#include "tcc/jit.h"
 #include "tcc/runtime/Artifact.h"
 
 #include <algorithm>
@@ -50,7 +49,8 @@ options:
   --iterations K     timed runs (default 100)
   --warmup W         untimed runs first (default 10)
   --input [NAME=]F   an input from a .npy file (repeat for each)
-  --against-ir F     also time the interpreter on F (the model's tcc IR)
+  --against-ir F     also time the interpreter on F (the model's tcc IR;
+                     `tcc bench` only, not the runtime-only `tcc-run`)
   --evict MIB        write MIB MiB of scratch before each run (cold caches)
   --compare F        also time model F, alternating with MODEL.bin
   --profile          time each plan step (K more runs) and list the top 20
@@ -83,39 +83,6 @@ private:
   std::vector<unsigned char> scratch_;
   unsigned char fill_ = 0;
 };
-
-/// Per-run milliseconds of the interpreter on `irPath` with the inputs the
-/// compiled model ran on; an error message instead when it cannot run.
-std::string timeInterpreter(const std::string &irPath,
-                            const std::vector<runtime::NpyArray> &arrays,
-                            int64_t warmup, int64_t iterations,
-                            CacheEvictor &evictor, std::vector<double> *ms) {
-  try {
-    jit::Interpreter interp = jit::Interpreter::load(irPath);
-    std::vector<Tensor> inputs;
-    for (const runtime::NpyArray &a : arrays) {
-      std::optional<ScalarType> dtype = from_runtime_dtype(a.dtype);
-      if (!dtype)
-        return "an input has a dtype the interpreter cannot take";
-      Tensor t = empty(a.shape, TensorOptions().dtype(*dtype));
-      std::memcpy(t.data_ptr(), a.data.data(), a.data.size());
-      inputs.push_back(t);
-    }
-    for (int64_t i = 0; i < warmup; ++i)
-      interp.run(inputs);
-    for (int64_t i = 0; i < iterations; ++i) {
-      evictor.evict();
-      auto t0 = std::chrono::steady_clock::now();
-      interp.run(inputs);
-      ms->push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-    }
-  } catch (const std::exception &e) {
-    return e.what();
-  }
-  return "";
-}
 
 /// Binds `arrays` (the inputs MODEL.bin runs on) to a session of `other`,
 /// whose inputs must be the same in number, dtype and shape.
@@ -256,7 +223,7 @@ void writeProfileJson(JsonWriter &j, const artifact::Model &m,
 
 } // namespace
 
-int benchMain(int argc, char **argv) {
+int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   const char *cmd = "bench";
   CommandLine args(argc, argv);
   std::string path, value, error, irPath, comparePath;
@@ -266,7 +233,7 @@ int benchMain(int argc, char **argv) {
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
-      std::fputs(kHelp, stdout);
+      printHelp(kHelp);
       return 0;
     }
     if (arg == "--json") {
@@ -302,6 +269,9 @@ int benchMain(int argc, char **argv) {
     } else if (args.option(arg, "--against-ir", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
+      if (!timeInterpreter)
+        return fail(cmd, "--against-ir needs the reference interpreter, which "
+                         "this runtime-only tool lacks: use `tcc bench`");
       irPath = value;
     } else if (args.option(arg, "--input", &value, &error)) {
       if (!error.empty())
@@ -406,10 +376,9 @@ int benchMain(int argc, char **argv) {
 
   double interpreterP50 = 0;
   if (!irPath.empty()) {
-    set_num_threads(int(threads));
     std::vector<double> interpreterMs;
-    error = timeInterpreter(irPath, arrays, warmup, iterations, evictor,
-                            &interpreterMs);
+    error = timeInterpreter(irPath, arrays, int(threads), warmup, iterations,
+                            [&] { evictor.evict(); }, &interpreterMs);
     if (!error.empty())
       return fail(cmd, error.rfind(irPath, 0) == 0 ? error
                                                     : irPath + ": " + error);

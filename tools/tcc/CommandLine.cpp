@@ -42,9 +42,22 @@ bool CommandLine::parsePositive(const std::string &text, const char *name,
   return true;
 }
 
+const char *toolName = "tcc";
+
 int fail(const char *cmd, const std::string &message) {
-  std::fprintf(stderr, "tcc %s: error: %s\n", cmd, message.c_str());
+  std::fprintf(stderr, "%s %s: error: %s\n", toolName, cmd, message.c_str());
   return 1;
+}
+
+void printHelp(const char *help) {
+  // Help texts are written for `tcc`; the runtime-only tool names itself.
+  const char *prefix = "usage: tcc ";
+  size_t n = std::strlen(prefix);
+  if (std::strncmp(help, prefix, n) == 0) {
+    std::printf("usage: %s ", toolName);
+    help += n;
+  }
+  std::fputs(help, stdout);
 }
 
 } // namespace tool

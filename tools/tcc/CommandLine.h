@@ -33,8 +33,15 @@ private:
   int i_ = 1; // argv[0] is the subcommand
 };
 
-// Prints "tcc <cmd>: error: <message>" to stderr and returns 1.
+// The tool running: "tcc" or "tcc-run" (set by dispatchSubcommand).
+extern const char *toolName;
+
+// Prints "<tool> <cmd>: error: <message>" to stderr and returns 1.
 int fail(const char *cmd, const std::string &message);
+
+// Prints a subcommand's help text (which begins "usage: tcc ...") to stdout,
+// naming the tool that runs.
+void printHelp(const char *help);
 
 } // namespace tool
 } // namespace tcc

@@ -158,7 +158,7 @@ int compileMain(int argc, char **argv) {
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
-      std::fputs(kHelp, stdout);
+      printHelp(kHelp);
       return 0;
     }
     if (arg == "-o") {

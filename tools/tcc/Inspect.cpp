@@ -300,7 +300,7 @@ int inspectMain(int argc, char **argv) {
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
-      std::fputs(kHelp, stdout);
+      printHelp(kHelp);
       return 0;
     }
     if (arg == "--json")

@@ -120,7 +120,7 @@ int runIrMain(int argc, char **argv) {
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
-      std::fputs(kHelp, stdout);
+      printHelp(kHelp);
       return 0;
     }
     if (args.option(arg, "--input", &value, &error)) {

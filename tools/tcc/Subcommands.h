@@ -1,13 +1,16 @@
 //===- Subcommands.h - the tcc command's subcommands ------------*- C++ -*-===//
 //
-// Each subcommand is one file with one entry point; tcc.cpp lists them. A
-// subcommand that needs the compiler (MLIR) lives in its own file too, so the
-// runtime-only ones keep linking nothing but libtcc_runtime.
+// Each subcommand is one file with one entry point. tcc.cpp lists them all
+// for `tcc`; tcc-run.cpp lists the runtime-only ones (run, inspect, bench,
+// host) for `tcc-run`, which links nothing but libtcc_runtime. A subcommand
+// that needs the compiler (MLIR) or the eager library lives in its own file.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TCC_TOOLS_TCC_SUBCOMMANDS_H
 #define TCC_TOOLS_TCC_SUBCOMMANDS_H
+
+#include <cstddef>
 
 namespace tcc {
 namespace tool {
@@ -21,12 +24,19 @@ struct Subcommand {
   SubcommandMain main;
 };
 
+/// Runs the subcommand that argv[1] names from `table` (or prints `tool`'s
+/// usage); returns the process exit code.
+int dispatchSubcommand(const char *tool, const Subcommand *table,
+                       size_t count, int argc, char **argv);
+
 int compileMain(int argc, char **argv);
 int runMain(int argc, char **argv);
 int inspectMain(int argc, char **argv);
 int benchMain(int argc, char **argv);
 int runIrMain(int argc, char **argv);
 int hostMain(int argc, char **argv);
+// bench without --against-ir (the runtime-only tool's).
+int runtimeBenchMain(int argc, char **argv);
 
 } // namespace tool
 } // namespace tcc

@@ -20,6 +20,7 @@ for f in "$libdir/libtcc_runtime.a" "$libdir/pkgconfig/tcc_runtime.pc" \
 done
 
 "$maker" add-mul 4 "$work/model.bin"
+"$maker" npy "$work/x.npy" f32 4 1 1 1 1
 expected="output 0 'z': f32[4]
   2 4 6 8"
 check() { # name, output
@@ -40,6 +41,12 @@ flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs tcc_runti
 cc "$src/examples/runtime_c/main.c" $flags -o "$work/pkg-config-example"
 check "pkg-config" "$(LD_LIBRARY_PATH="$libdir" "$work/pkg-config-example" "$work/model.bin")"
 
-# The installed tool finds its library through its RPATH.
+# The installed tools find their library through their RPATH.
 "$prefix/bin/tcc" inspect "$work/model.bin" | grep -q "runs on this host: yes"
 echo "installed tcc: ok"
+# tcc-run runs the model with nothing but the runtime.
+check "installed tcc-run" "$("$prefix/bin/tcc-run" run "$work/model.bin" \
+  --input "$work/x.npy" --input "$work/x.npy")"
+if ldd "$prefix/bin/tcc-run" | grep -E 'LLVM|MLIR'; then
+  echo "installed tcc-run links LLVM or MLIR"; exit 1
+fi
