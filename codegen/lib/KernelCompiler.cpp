@@ -1,7 +1,6 @@
 //===- KernelCompiler.cpp - Kernels to an ELF shared object ---------------===//
 
 #include "tcc/Codegen/KernelCompiler.h"
-#include "tcc/runtime/CpuFeatures.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -31,70 +30,6 @@
 
 using namespace mlir;
 using namespace mlir::tcc;
-
-//===----------------------------------------------------------------------===//
-// Targets
-//===----------------------------------------------------------------------===//
-
-static void initializeTargets() {
-  static const bool once = [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
-    return true;
-  }();
-  (void)once;
-}
-
-CpuTarget CpuTarget::host() {
-  CpuTarget target;
-  target.triple = llvm::sys::getDefaultTargetTriple();
-  target.cpu = llvm::sys::getHostCPUName().str();
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  std::vector<std::string> enabled;
-  for (const auto &feature : features)
-    enabled.push_back((feature.second ? "+" : "-") + feature.first().str());
-  llvm::sort(enabled); // StringMap order is not deterministic
-  target.features = llvm::join(enabled, ",");
-  return target;
-}
-
-CpuTarget CpuTarget::named(StringRef cpu, StringRef triple) {
-  CpuTarget target;
-  target.triple = triple.empty() ? llvm::sys::getDefaultTargetTriple() : triple.str();
-  target.cpu = cpu.str();
-  return target;
-}
-
-std::vector<std::string> CpuTarget::requiredFeatures() const {
-  // Every feature the runtime can check (its table is the one definition of
-  // what a CPU runs) that this subtarget enables: LLVM may emit any of them,
-  // scalar ones (lzcnt, bmi2, movbe) as much as vector ISAs. Less the
-  // features of the architecture's baseline CPU, which every CPU of the
-  // triple has.
-  initializeTargets();
-  std::string error;
-  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!t)
-    return {};
-  llvm::Triple parsed(triple);
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      t->createMCSubtargetInfo(triple, cpu, features));
-  std::unique_ptr<llvm::MCSubtargetInfo> baseline;
-  if (parsed.getArch() == llvm::Triple::x86_64)
-    baseline.reset(t->createMCSubtargetInfo(triple, "x86-64", ""));
-  std::vector<std::string> required;
-  for (const std::string &feature :
-       ::tcc::runtime::cpuFeatureNames(
-           llvm::Triple::getArchTypeName(parsed.getArch()))) {
-    std::string plus = "+" + feature;
-    if (info && info->checkFeatures(plus) &&
-        !(baseline && baseline->checkFeatures(plus)))
-      required.push_back(feature);
-  }
-  return required;
-}
 
 //===----------------------------------------------------------------------===//
 // LLVM IR: the kernel ABI and freestanding helpers
@@ -438,7 +373,7 @@ mlir::tcc::compileKernels(
   if (!module)
     return emitError(loc, "translation of the kernels to LLVM IR failed");
 
-  initializeTargets();
+  initializeLlvmTargets();
   std::string error;
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(target.triple, error);

@@ -34,10 +34,16 @@ loads and runs.
 
 options:
   -o FILE                  the artifact to write (required)
-  --target=cpu             the device to compile for (only cpu for now)
+  --target=NAME            the target to compile for: x86_64 (the registered
+                           ones), or cpu (default) for this machine's
   --cpu=NAME               the CPU to generate code for (default: this
-                           machine's; e.g. x86-64-v3, skylake-avx512, znver4)
-  --target-triple=TRIPLE   the target triple (default: this machine's)
+                           machine's when the target is, else the target's
+                           baseline, x86-64; e.g. x86-64-v3, skylake-avx512,
+                           znver4); an unknown name lists the valid ones
+  --features=+A,-B         CPU features to add or remove (LLVM's names, e.g.
+                           +avx2,-avx512f; `tcc host` lists this machine's)
+  --target-triple=TRIPLE   the triple (default: the target's; its
+                           architecture names the target)
   -O0, -O2                 optimization level (default -O2): -O0 compiles
                            each op as its own kernel, -O2 runs the graph
                            passes (tcc-graph-O2: fusion, ...) first
@@ -60,7 +66,8 @@ options:
 )";
 
 struct Options {
-  std::string input, output, cpu, triple;
+  std::string input, output;
+  mlir::tcc::CpuTargetRequest target;
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
   bool verify = false;
@@ -89,9 +96,12 @@ int compile(const Options &options) {
     return 1;
 
   mlir::tcc::ModelCompileOptions compileOptions;
-  if (!options.cpu.empty() || !options.triple.empty())
-    compileOptions.target = mlir::tcc::CpuTarget::named(
-        options.cpu.empty() ? "generic" : options.cpu, options.triple);
+  std::string targetError;
+  std::optional<mlir::tcc::CpuTarget> target =
+      mlir::tcc::resolveCpuTarget(options.target, &targetError);
+  if (!target)
+    return fail(cmd, targetError);
+  compileOptions.target = *target;
   compileOptions.useMicrokernels = options.microkernels;
   compileOptions.optLevel = options.optLevel;
   compileOptions.configurePassManager = [&](mlir::PassManager &pm) {
@@ -165,20 +175,22 @@ int compileMain(int argc, char **argv) {
       if (args.done())
         return fail(cmd, "-o needs a file name");
       options.output = args.next();
-    } else if (args.option(arg, "--target", &value, &error)) {
-      if (!error.empty())
-        return fail(cmd, error);
-      if (value != "cpu")
-        return fail(cmd, "--target=" + value +
-                             " is not supported; this build compiles for cpu");
-    } else if (args.option(arg, "--cpu", &value, &error)) {
-      if (!error.empty())
-        return fail(cmd, error);
-      options.cpu = value;
     } else if (args.option(arg, "--target-triple", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
-      options.triple = value;
+      options.target.triple = value;
+    } else if (args.option(arg, "--target", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.target.target = value;
+    } else if (args.option(arg, "--cpu", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.target.cpu = value;
+    } else if (args.option(arg, "--features", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.target.features = value;
     } else if (arg == "-O0" || arg == "-O2") {
       options.optLevel = arg == "-O0" ? 0 : 2;
     } else if (arg == "--print-ir-after-all") {

@@ -22,8 +22,8 @@ void printUsage(FILE *out, const char *tool, const Subcommand *table,
 
 } // namespace
 
-int dispatchSubcommand(const char *tool, const Subcommand *table,
-                       size_t count, int argc, char **argv) {
+int dispatchSubcommand(const char *tool, const Subcommand *table, size_t count,
+                       int argc, char **argv) {
   toolName = tool;
   if (argc < 2) {
     printUsage(stderr, tool, table, count);

@@ -97,9 +97,15 @@ std::string compileAndLoad(const TracedGraph &graph,
 
   mlir::tcc::ModelCompileOptions compileOptions;
   compileOptions.optLevel = options.opt_level;
-  if (!options.cpu.empty() || !options.target_triple.empty())
-    compileOptions.target = mlir::tcc::CpuTarget::named(
-        options.cpu.empty() ? "generic" : options.cpu, options.target_triple);
+  mlir::tcc::CpuTargetRequest request;
+  request.cpu = options.cpu;
+  request.triple = options.target_triple;
+  std::string targetError;
+  std::optional<mlir::tcc::CpuTarget> target =
+      mlir::tcc::resolveCpuTarget(request, &targetError);
+  if (!target)
+    return "compiling the trace failed: " + targetError;
+  compileOptions.target = *target;
   mlir::tcc::ModelCompileStats stats;
   mlir::FailureOr<std::vector<uint8_t>> bytes;
   std::string diagnostics;

@@ -267,7 +267,7 @@ TEST(Compile, CompileErrorsBecomeTheWarning) {
   std::vector<Tensor> y = compiled({x});
   std::string warnings = ::testing::internal::GetCapturedStderr();
   EXPECT_FALSE(compiled.is_compiled());
-  // MLIR's diagnostic, as text, is the reason; nothing else was printed.
+  // The compiler's error, as text, is the reason; nothing else was printed.
   EXPECT_NE(compiled.fallback_reason().find(
                 "compiling the trace failed: unknown target triple "
                 "'no-such-triple'"),
@@ -321,6 +321,23 @@ TEST(Compile, ANamedCpuCompiles) {
     EXPECT_TRUE(sameTensors(compiled({x}), {f(x)}, kTol)) << cpu;
     EXPECT_TRUE(sameTensors(compiled({x}), host({x}), 0)) << cpu;
   }
+}
+#endif
+
+#if defined(__x86_64__)
+TEST(Compile, AnUnknownCpuIsRefusedByName) {
+  auto f = [](const Tensor &x) { return x + 1; };
+  jit::CompileOptions options = quietOptions();
+  options.print_warnings = false;
+  options.cpu = "pentium9";
+  auto compiled = jit::compile(f, {ones({3})}, options);
+  EXPECT_FALSE(compiled.is_compiled());
+  EXPECT_NE(compiled.fallback_reason().find(
+                "compiling the trace failed: unknown CPU 'pentium9' for "
+                "target 'x86_64' (CPUs: "),
+            std::string::npos)
+      << compiled.fallback_reason();
+  EXPECT_TRUE(sameTensors(compiled({ones({3})}), {full({3}, 2.0)}, 0));
 }
 #endif
 

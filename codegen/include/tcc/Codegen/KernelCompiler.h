@@ -12,6 +12,8 @@
 #ifndef TCC_CODEGEN_KERNELCOMPILER_H
 #define TCC_CODEGEN_KERNELCOMPILER_H
 
+#include "tcc/Codegen/CpuTarget.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 
@@ -27,22 +29,6 @@ class PassManager;
 } // namespace mlir
 
 namespace mlir::tcc {
-
-/// The CPU that compiled code runs on.
-struct CpuTarget {
-  std::string triple;   // e.g. "x86_64-unknown-linux-gnu"
-  std::string cpu;      // e.g. "znver4"
-  std::string features; // LLVM feature string, e.g. "+avx2,+fma,..."
-
-  /// This machine's CPU, or a named one (`--cpu=`) of the host's triple.
-  static CpuTarget host();
-  static CpuTarget named(StringRef cpu, StringRef triple = "");
-
-  /// The CPU features (LLVM names, e.g. "avx512f") the code may use and the
-  /// running CPU must have: those the runtime can check that this target
-  /// enables beyond its architecture's baseline.
-  std::vector<std::string> requiredFeatures() const;
-};
 
 /// One compiled kernel.
 struct CompiledKernel {

@@ -45,7 +45,8 @@ struct CompileOptions {
   int num_threads = 0;
   /// The CPU to generate code for, as `tcc compile --cpu=` (e.g.
   /// "x86-64-v3"); empty: this machine's. The runtime refuses code that
-  /// needs features this machine lacks (then the program runs eagerly).
+  /// needs features this machine lacks, and an unknown name is refused with
+  /// the valid ones (then the program runs eagerly).
   std::string cpu;
   /// The target triple, as `tcc compile --target-triple=`; empty: this
   /// machine's.
