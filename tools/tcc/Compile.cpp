@@ -7,6 +7,7 @@
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
 #include "tcc/Support/InputGuards.h"
+#include "tcc/runtime/FileWrite.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -131,15 +132,11 @@ int compile(const Options &options) {
   if (mlir::failed(bytes))
     return 1;
 
-  std::error_code ec;
-  llvm::raw_fd_ostream out(options.output, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail(cmd, "cannot write '" + options.output + "': " + ec.message());
-  out.write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
-  out.close();
-  if (out.has_error())
-    return fail(cmd, "cannot write '" + options.output +
-                         "': " + out.error().message());
+  // Whole or not at all: a failed write leaves an existing file as it was.
+  std::string writeError =
+      runtime::writeFileAtomically(options.output, bytes->data(), bytes->size());
+  if (!writeError.empty())
+    return fail(cmd, writeError);
   if (options.stats)
     std::printf("kernels %zu, library calls %zu, copies %zu, arena %llu bytes "
                 "(intermediates %llu), file %zu bytes\n",

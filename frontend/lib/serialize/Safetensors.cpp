@@ -6,6 +6,7 @@
 
 #include "tcc/Frontend/Check.h"
 #include "tcc/Frontend/Factories.h"
+#include "tcc/runtime/FileWrite.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -257,16 +258,9 @@ void save_safetensors(const std::string &path,
                       const OrderedDict<std::string, Tensor> &tensors,
                       const std::map<std::string, std::string> &metadata) {
   std::string bytes = safetensors_serialize(tensors, metadata);
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    TCC_CHECK(out, "cannot open '", tmp, "' for writing");
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    out.flush();
-    TCC_CHECK(out, "writing '", tmp, "' failed");
-  }
-  TCC_CHECK(std::rename(tmp.c_str(), path.c_str()) == 0, "cannot rename '", tmp,
-            "' to '", path, "'");
+  std::string error =
+      runtime::writeFileAtomically(path, bytes.data(), bytes.size());
+  TCC_CHECK(error.empty(), "cannot save: ", error);
 }
 
 SafetensorsContent load_safetensors(const std::string &path) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/runtime/Npy.h"
+#include "tcc/runtime/FileWrite.h"
 
 #include "../Artifact/Checks.h"
 
@@ -331,16 +332,8 @@ Status writeNpy(const std::string &path, tcc_dtype_t dtype,
   std::vector<uint8_t> bytes;
   TCC_RETURN_IF_ERROR(
       encodeNpy(dtype, shape, data, byteSize, &bytes).withContext(path));
-  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "wb"),
-                                              std::fclose);
-  if (!file)
-    return Status(TCC_STATUS_IO_ERROR,
-                  cat(path, ": cannot create: ", std::strerror(errno)));
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size() ||
-      std::fflush(file.get()) != 0)
-    return Status(TCC_STATUS_IO_ERROR,
-                  cat(path, ": write failed: ", std::strerror(errno)));
-  return Status();
+  std::string error = writeFileAtomically(path, bytes.data(), bytes.size());
+  return error.empty() ? Status() : Status(TCC_STATUS_IO_ERROR, error);
 }
 
 } // namespace runtime
