@@ -5,6 +5,7 @@
 #include "../Artifact/Checks.h"
 
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/FileWrite.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -51,19 +52,6 @@ Status checkElfHeader(const uint8_t *elf, size_t size) {
 }
 
 std::string procPath(int fd) { return cat("/proc/self/fd/", fd); }
-
-bool writeAll(int fd, const uint8_t *data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    data += n;
-    size -= size_t(n);
-  }
-  return true;
-}
 
 // An unlinked file in the first usable temporary directory.
 int openTempFile(std::string *errors) {

@@ -29,14 +29,8 @@
 namespace tcc {
 namespace runtime {
 
-namespace file_write_detail {
-
-inline std::string ioError(const std::string &path, const char *what,
-                           int error) {
-  return path + ": " + what + ": " + std::strerror(error);
-}
-
-// Writes all of `data` to `fd`, resuming after partial writes and signals.
+/// Writes all of `data` to `fd`, resuming after partial writes and signals;
+/// false with errno set on failure.
 inline bool writeAll(int fd, const void *data, size_t size) {
   const char *p = static_cast<const char *>(data);
   while (size > 0) {
@@ -49,6 +43,13 @@ inline bool writeAll(int fd, const void *data, size_t size) {
     size -= size_t(n);
   }
   return true;
+}
+
+namespace file_write_detail {
+
+inline std::string ioError(const std::string &path, const char *what,
+                           int error) {
+  return path + ": " + what + ": " + std::strerror(error);
 }
 
 inline std::string writeInPlace(const std::string &path, const void *data,
