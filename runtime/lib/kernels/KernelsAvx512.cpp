@@ -24,7 +24,9 @@ namespace runtime {
 namespace kernels {
 namespace {
 
-#define TCC_TARGET __attribute__((target(TCC_ISA_AVX512_FEATURES)))
+// A subset of TCC_ISA_AVX512_FEATURES, the level that selects this variant:
+// the microkernels need no AVX-512 BW/DQ/VL instructions.
+#define TCC_TARGET __attribute__((target("avx512f,avx2,fma")))
 #define TCC_INLINE TCC_TARGET inline __attribute__((always_inline))
 
 using V = __m512;
