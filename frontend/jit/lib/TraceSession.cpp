@@ -5,10 +5,10 @@
 #include "Types.h"
 
 #include "tcc/IR/TccDialect.h"
+#include "tcc/runtime/FileWrite.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tcc {
@@ -90,38 +90,27 @@ std::string TracedGraph::str() const {
 }
 
 namespace {
-/// Opens `path` for writing or throws naming it.
-std::unique_ptr<llvm::raw_fd_ostream> openForWrite(const std::string &path,
-                                                   bool binary) {
-  std::error_code ec;
-  auto os = std::make_unique<llvm::raw_fd_ostream>(
-      path, ec, binary ? llvm::sys::fs::OF_None : llvm::sys::fs::OF_Text);
-  if (ec)
-    jitError("cannot write " + path + ": " + ec.message());
-  return os;
-}
-
-void closeOrThrow(llvm::raw_fd_ostream &os, const std::string &path) {
-  os.close();
-  if (os.has_error()) {
-    std::string message = os.error().message();
-    os.clear_error();
-    jitError("cannot write " + path + ": " + message);
-  }
+/// Writes `bytes` to `path` whole or not at all (an existing file stays as
+/// it was when writing fails), or throws naming the path.
+void writeOrThrow(const std::string &path, const std::string &bytes) {
+  std::string error =
+      runtime::writeFileAtomically(path, bytes.data(), bytes.size());
+  if (!error.empty())
+    jitError("cannot write " + error);
 }
 } // namespace
 
 void TracedGraph::save(const std::string &path) const {
-  auto os = openForWrite(path, /*binary=*/false);
-  state_->module.get()->print(*os);
-  closeOrThrow(*os, path);
+  writeOrThrow(path, str());
 }
 
 void TracedGraph::save_bytecode(const std::string &path) const {
-  auto os = openForWrite(path, /*binary=*/true);
-  if (mlir::failed(mlir::writeBytecodeToFile(state_->module.get(), *os)))
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (mlir::failed(mlir::writeBytecodeToFile(state_->module.get(), os)))
     jitError("cannot write bytecode to " + path);
-  closeOrThrow(*os, path);
+  os.flush();
+  writeOrThrow(path, bytes);
 }
 
 std::vector<Tensor> TracedGraph::run(const std::vector<Tensor> &inputs) const {
