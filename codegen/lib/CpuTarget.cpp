@@ -185,6 +185,7 @@ mlir::tcc::resolveCpuTarget(const CpuTargetRequest &request,
   target.triple = triple;
 
   if (!request.features.empty()) {
+    std::vector<std::string> features;
     for (StringRef feature : llvm::split(request.features, ',')) {
       feature = feature.trim();
       bool known = (feature.starts_with("+") || feature.starts_with("-")) &&
@@ -198,10 +199,11 @@ mlir::tcc::resolveCpuTarget(const CpuTargetRequest &request,
                  "+avx2,-avx512f; `tcc host` lists this machine's)";
         return std::nullopt;
       }
+      features.push_back(feature.str());
     }
-    target.features = target.features.empty()
-                          ? request.features
-                          : target.features + "," + request.features;
+    if (!target.features.empty())
+      features.insert(features.begin(), target.features);
+    target.features = llvm::join(features, ",");
   }
   return target;
 }

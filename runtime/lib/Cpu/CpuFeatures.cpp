@@ -269,14 +269,15 @@ std::vector<std::string> cpuFeatureNames(std::string_view arch) {
   return names;
 }
 
-std::vector<std::string> knownCpuFeatures() {
+const std::vector<std::string> &knownCpuFeatures() {
   static const std::vector<std::string> names = cpuFeatureNames(hostCpuArch());
   return names;
 }
 
 Isa hostIsa() {
-  static const Isa isa =
-      detail::isaFor([](std::string_view name) { return hostCpuHasAll(name); });
+  static const Isa isa = detail::isaFor([](std::string_view name) {
+    return hostCpuFeature(name) == CpuFeatureState::Present;
+  });
   return isa;
 }
 

@@ -75,9 +75,4 @@ TEST(CpuTarget, NamedCpusRequireWhatLlvmMayEmitForThem) {
   for (const char *name : {"avx512f", "avx512bw", "avx512dq", "avx512vl",
                            "avx512cd", "avx2", "fma"})
     EXPECT_TRUE(contains(v4, name)) << name;
-
-  // Every required name is one the runtime can check.
-  std::vector<std::string> known = cpuFeatureNames("x86_64");
-  for (const std::string &name : v4)
-    EXPECT_TRUE(contains(known, name)) << name;
 }

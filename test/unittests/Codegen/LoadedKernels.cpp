@@ -6,6 +6,8 @@
 #include "Executor/ImportTable.h"
 #include "tcc/runtime/CpuFeatures.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <gtest/gtest.h>
 
 namespace tcc_test {
@@ -18,11 +20,8 @@ struct LoadedKernels::Code {
 };
 
 bool hostRuns(const mlir::tcc::CpuTarget &target) {
-  for (const std::string &name : target.requiredFeatures())
-    if (tcc::runtime::hostCpuFeature(name) !=
-        tcc::runtime::CpuFeatureState::Present)
-      return false;
-  return true;
+  return tcc::runtime::hostCpuHasAll(
+      llvm::join(target.requiredFeatures(), ","));
 }
 
 LoadedKernels::LoadedKernels(const mlir::tcc::KernelObject &object)

@@ -14,7 +14,6 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
-
 #include <string>
 #include <vector>
 

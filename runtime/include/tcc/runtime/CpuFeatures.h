@@ -1,5 +1,4 @@
-//===- CpuFeatures.h - What this CPU may run: the one definition -*- C++
-//-*-===//
+//===- CpuFeatures.h - What this CPU may run: one definition ----*- C++ -*-===//
 //
 // Every decision that depends on the host CPU reads it from here: the
 // loader's check of an artifact's required features, the ISA level the
@@ -51,8 +50,8 @@ TCC_RUNTIME_API const char *hostCpuArch();
 /// cpu_features. Empty for architectures without a table.
 TCC_RUNTIME_API std::vector<std::string> cpuFeatureNames(std::string_view arch);
 
-/// cpuFeatureNames(hostCpuArch()).
-TCC_RUNTIME_API std::vector<std::string> knownCpuFeatures();
+/// cpuFeatureNames(hostCpuArch()), computed once.
+TCC_RUNTIME_API const std::vector<std::string> &knownCpuFeatures();
 
 //===----------------------------------------------------------------------===//
 // ISA levels of the hand-written kernels and eager loops
