@@ -469,5 +469,9 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   return 0;
 }
 
+int runtimeBenchMain(int argc, char **argv) {
+  return runBench(argc, argv, InterpreterTimer());
+}
+
 } // namespace tool
 } // namespace tcc

@@ -1,6 +1,5 @@
 //===- Dispatch.cpp - choosing a subcommand from argv ---------------------===//
 
-#include "Bench.h"
 #include "CommandLine.h"
 #include "Subcommands.h"
 
@@ -41,10 +40,6 @@ int dispatchSubcommand(const char *tool, const Subcommand *table, size_t count,
   std::fprintf(stderr, "%s: error: unknown subcommand '%s'\n\n", tool, name);
   printUsage(stderr, tool, table, count);
   return 1;
-}
-
-int runtimeBenchMain(int argc, char **argv) {
-  return runBench(argc, argv, InterpreterTimer());
 }
 
 } // namespace tool

@@ -50,13 +50,6 @@ HostFeatures hostFeatures() {
   return h;
 }
 
-void writeStrings(JsonWriter &j, const std::vector<std::string> &v) {
-  j.beginInlineArray();
-  for (const std::string &s : v)
-    j.value(s);
-  j.endArray();
-}
-
 std::string joined(const std::vector<std::string> &v) {
   std::string s;
   for (const std::string &name : v)
@@ -79,7 +72,8 @@ int hostMain(int argc, char **argv) {
     if (arg == "--json")
       json = true;
     else
-      return fail(cmd, "unexpected argument '" + arg + "' (see tcc host --help)");
+      return fail(cmd,
+                  "unexpected argument '" + arg + "' (see tcc host --help)");
   }
   HostFeatures h = hostFeatures();
   const char *isa = runtime::isaName(runtime::hostIsa());
@@ -90,9 +84,9 @@ int hostMain(int argc, char **argv) {
     j.key("arch");
     j.value(runtime::hostCpuArch());
     j.key("features");
-    writeStrings(j, h.present);
+    writeStringsJson(j, h.present);
     j.key("absent");
-    writeStrings(j, h.absent);
+    writeStringsJson(j, h.absent);
     j.key("isa");
     j.value(isa);
     j.key("active_isa");

@@ -94,13 +94,6 @@ void writeTensorsJson(
   j.endArray();
 }
 
-void writeStringsJson(JsonWriter &j, const std::vector<std::string> &v) {
-  j.beginInlineArray();
-  for (const std::string &s : v)
-    j.value(s);
-  j.endArray();
-}
-
 void writeStepJson(JsonWriter &j, const Model &m, uint32_t index,
                    const Step &step) {
   j.beginObject();

@@ -108,6 +108,14 @@ private:
   bool afterKey_ = false;
 };
 
+/// `v` as a JSON array of strings on one line.
+inline void writeStringsJson(JsonWriter &j, const std::vector<std::string> &v) {
+  j.beginInlineArray();
+  for (const std::string &s : v)
+    j.value(s);
+  j.endArray();
+}
+
 } // namespace tool
 } // namespace tcc
 
