@@ -19,27 +19,24 @@ using namespace mlir::tcc;
 
 namespace {
 
-/// A registered CPU target: an architecture the runtime can check features
-/// of, its default triple and the CPU every processor of it matches.
-struct RegisteredCpuTarget {
-  const char *name;
+/// A CPU architecture the runtime can check features of
+/// (tcc/runtime/CpuFeatures.h): its default triple and the CPU every
+/// processor of it matches.
+struct CpuArchitecture {
+  const char *name; // LLVM's
   const char *triple;
   const char *baselineCpu;
 };
 
-constexpr RegisteredCpuTarget kCpuTargets[] = {
+constexpr CpuArchitecture kCpuArchitectures[] = {
     {"x86_64", "x86_64-unknown-linux-gnu", "x86-64"},
 };
 
-const RegisteredCpuTarget *findTarget(StringRef name) {
-  for (const RegisteredCpuTarget &t : kCpuTargets)
-    if (name == t.name)
-      return &t;
+const CpuArchitecture *findArchitecture(StringRef name) {
+  for (const CpuArchitecture &a : kCpuArchitectures)
+    if (name == a.name)
+      return &a;
   return nullptr;
-}
-
-std::string archOf(StringRef triple) {
-  return llvm::Triple::getArchTypeName(llvm::Triple(triple).getArch()).str();
 }
 
 /// "a, b, c" of `names`, sorted.
@@ -49,6 +46,14 @@ std::string listOf(std::vector<std::string> names) {
 }
 
 } // namespace
+
+std::string mlir::tcc::llvmArchOf(StringRef triple) {
+  return llvm::Triple::getArchTypeName(llvm::Triple(triple).getArch()).str();
+}
+
+std::string mlir::tcc::hostTriple() {
+  return llvm::sys::getDefaultTargetTriple();
+}
 
 void mlir::tcc::initializeLlvmTargets() {
   static const bool once = [] {
@@ -93,13 +98,12 @@ std::vector<std::string> CpuTarget::requiredFeatures() const {
   const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!t)
     return {};
-  std::string arch = archOf(triple);
+  std::string arch = llvmArchOf(triple);
   std::unique_ptr<llvm::MCSubtargetInfo> info(
       t->createMCSubtargetInfo(triple, cpu, features));
   std::unique_ptr<llvm::MCSubtargetInfo> baseline;
-  if (const RegisteredCpuTarget *registered = findTarget(arch))
-    baseline.reset(
-        t->createMCSubtargetInfo(triple, registered->baselineCpu, ""));
+  if (const CpuArchitecture *known = findArchitecture(arch))
+    baseline.reset(t->createMCSubtargetInfo(triple, known->baselineCpu, ""));
   std::vector<std::string> required;
   for (const std::string &feature : ::tcc::runtime::cpuFeatureNames(arch)) {
     std::string plus = "+" + feature;
@@ -110,43 +114,23 @@ std::vector<std::string> CpuTarget::requiredFeatures() const {
   return required;
 }
 
-std::vector<std::string> mlir::tcc::cpuTargetNames() {
-  std::vector<std::string> names;
-  for (const RegisteredCpuTarget &t : kCpuTargets)
-    names.push_back(t.name);
-  return names;
-}
-
 std::optional<CpuTarget>
-mlir::tcc::resolveCpuTarget(const CpuTargetRequest &request,
+mlir::tcc::resolveCpuTarget(StringRef name, const TargetRequest &request,
                             std::string *error) {
   initializeLlvmTargets();
-  const std::string hostTriple = llvm::sys::getDefaultTargetTriple();
-  const std::string hostArch = archOf(hostTriple);
-  // The target: named, or the triple's architecture, or this machine's.
-  std::string name = request.target;
-  if (!request.triple.empty() &&
-      llvm::Triple(request.triple).getArch() == llvm::Triple::UnknownArch) {
-    *error = "unknown target triple '" + request.triple + "'";
-    return std::nullopt;
-  }
-  if (name.empty() && !request.triple.empty())
-    name = archOf(request.triple);
-  if (name.empty() || name == "cpu" || name == "host")
-    name = hostArch;
-  const bool namesHost = name == hostArch;
-  const RegisteredCpuTarget *registered = findTarget(name);
+  const CpuArchitecture *registered = findArchitecture(name);
   if (!registered) {
-    *error = "unknown target '" + name +
-             "' (targets: " + listOf(cpuTargetNames()) +
-             ", or cpu for this machine's)";
+    *error = "no CPU architecture '" + name.str() + "'";
     return std::nullopt;
   }
+  const std::string hostTriple = mlir::tcc::hostTriple();
+  const bool namesHost = name == llvmArchOf(hostTriple);
   std::string triple = request.triple;
   if (triple.empty())
     triple = namesHost ? hostTriple : registered->triple;
-  if (archOf(triple) != name) {
-    *error = "the triple '" + triple + "' is not for target '" + name + "'";
+  if (llvmArchOf(triple) != name) {
+    *error = "the triple '" + triple + "' is not for target '" + name.str() +
+             "'";
     return std::nullopt;
   }
   std::string lookupError;
@@ -177,7 +161,7 @@ mlir::tcc::resolveCpuTarget(const CpuTargetRequest &request,
       for (const llvm::SubtargetSubTypeKV &kv :
            generic->getAllProcessorDescriptions())
         cpus.push_back(kv.Key);
-      *error = "unknown CPU '" + target.cpu + "' for target '" + name +
+      *error = "unknown CPU '" + target.cpu + "' for target '" + name.str() +
                "' (CPUs: " + listOf(cpus) + ")";
       return std::nullopt;
     }
@@ -194,7 +178,8 @@ mlir::tcc::resolveCpuTarget(const CpuTargetRequest &request,
                                   return feature.drop_front() == kv.Key;
                                 });
       if (!known) {
-        *error = "unknown feature '" + feature.str() + "' for target '" + name +
+        *error = "unknown feature '" + feature.str() + "' for target '" +
+                 name.str() +
                  "' (write +NAME or -NAME with LLVM's names, e.g. "
                  "+avx2,-avx512f; `tcc host` lists this machine's)";
         return std::nullopt;

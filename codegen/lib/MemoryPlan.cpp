@@ -1,19 +1,19 @@
 //===- MemoryPlan.cpp - Arena offsets from buffer lifetimes ---------------===//
 
 #include "tcc/Codegen/MemoryPlan.h"
+#include "tcc/runtime/ArtifactFormat.h"
 
 #include <algorithm>
 #include <numeric>
 
 using namespace mlir::tcc;
 
-static constexpr uint64_t kAlignment = 64;
-
-static uint64_t alignUp(uint64_t n) {
-  return (n + kAlignment - 1) / kAlignment * kAlignment;
+static uint64_t alignUp(uint64_t n, uint64_t alignment) {
+  return (n + alignment - 1) / alignment * alignment;
 }
 
-ArenaPlan mlir::tcc::planArena(const std::vector<BufferLifetime> &buffers) {
+ArenaPlan mlir::tcc::planArena(const std::vector<BufferLifetime> &buffers,
+                               uint64_t alignment) {
   ArenaPlan plan;
   plan.offsets.assign(buffers.size(), 0);
   std::vector<size_t> order(buffers.size());
@@ -30,7 +30,7 @@ ArenaPlan mlir::tcc::planArena(const std::vector<BufferLifetime> &buffers) {
   for (size_t i : order) {
     const BufferLifetime &life = buffers[i];
     plan.totalBytes += life.bytes;
-    uint64_t size = alignUp(std::max<uint64_t>(life.bytes, 1));
+    uint64_t size = alignUp(std::max<uint64_t>(life.bytes, 1), alignment);
     // First gap between placed buffers that are alive at the same time.
     uint64_t offset = 0;
     for (const Placed &other : placed) {
@@ -40,7 +40,7 @@ ArenaPlan mlir::tcc::planArena(const std::vector<BufferLifetime> &buffers) {
         continue;
       if (other.begin >= offset + size)
         break;
-      offset = alignUp(other.end);
+      offset = alignUp(other.end, alignment);
     }
     plan.offsets[i] = offset;
     Placed entry{offset, offset + size, &life};
@@ -52,4 +52,8 @@ ArenaPlan mlir::tcc::planArena(const std::vector<BufferLifetime> &buffers) {
     plan.arenaBytes = std::max(plan.arenaBytes, offset + size);
   }
   return plan;
+}
+
+ArenaPlan mlir::tcc::planArena(const std::vector<BufferLifetime> &buffers) {
+  return planArena(buffers, ::tcc::runtime::kArtifactAlignment);
 }

@@ -10,6 +10,7 @@
 
 #include "ConstantEvaluator.h"
 #include "tcc/Passes/Passes.h"
+#include "tcc/Passes/TargetCapabilities.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -354,7 +355,20 @@ struct LinearAbsorbsFlattenedTranspose : OpRewritePattern<LinearOp> {
 };
 
 struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
+  using TccConvertLayoutBase::TccConvertLayoutBase;
+  explicit ConvertLayoutPass(const TargetCapabilities &target)
+      : target(&target) {
+    targetName = target.name().str();
+  }
+
+  LogicalResult initialize(MLIRContext *context) override {
+    return resolveTargetCapabilities(context, getArgument(), targetName,
+                                     target);
+  }
+
   void runOnOperation() override {
+    if (!target->prefersChannelsLast())
+      return;
     func::FuncOp func = getOperation();
     int64_t transposesBefore = countRuntimeTransposes(func);
     // The function as it was, restored when the conversion does not pay.
@@ -388,6 +402,13 @@ struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
     if (converted > 0 && added > converted)
       func.getBody().takeBody(original->getBody());
   }
+
+  const TargetCapabilities *target = nullptr;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+tcc::createTccConvertLayout(const TargetCapabilities &target) {
+  return std::make_unique<ConvertLayoutPass>(target);
+}

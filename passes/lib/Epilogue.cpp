@@ -1,19 +1,13 @@
-//===- Epilogue.cpp - GEMM/convolution epilogues the runtime fuses --------===//
+//===- Epilogue.cpp - GEMM/convolution epilogues --------------------------===//
 
 #include "tcc/Passes/Epilogue.h"
 #include "tcc/IR/TccOps.h"
+#include "tcc/Passes/TargetCapabilities.h"
 
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::tcc;
-
-bool tcc::isEpilogueAnchor(Operation *op) {
-  if (!isa<MatmulOp, LinearOp, Conv2dOp>(op) || op->getNumResults() != 1)
-    return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && type.getElementType().isF32();
-}
 
 /// The output dimension that bias values index.
 static int64_t channelAxis(Operation *anchor) {
@@ -69,7 +63,8 @@ static std::optional<EpilogueActivation> activationOf(Operation *op,
   return std::nullopt;
 }
 
-Epilogue tcc::matchEpilogue(Operation *anchor) {
+Epilogue tcc::matchEpilogue(Operation *anchor,
+                            const TargetCapabilities &target) {
   Epilogue e;
   e.anchor = anchor;
   e.ops.push_back(anchor);
@@ -79,6 +74,7 @@ Epilogue tcc::matchEpilogue(Operation *anchor) {
   if (auto conv = dyn_cast<Conv2dOp>(anchor))
     haveBias = static_cast<bool>(conv.getBias());
   Value current = anchor->getResult(0);
+  double min = 0, max = 0;
   while (current.hasOneUse() && e.activation == EpilogueActivation::None) {
     Operation *user = *current.getUsers().begin();
     if (user->getBlock() != anchor->getBlock() ||
@@ -96,8 +92,11 @@ Epilogue tcc::matchEpilogue(Operation *anchor) {
       } else {
         break;
       }
-    } else if (auto act = activationOf(user, e.clampMin, e.clampMax)) {
+    } else if (auto act = activationOf(user, min, max);
+               act && target.appliesActivation(*act)) {
       e.activation = *act;
+      e.clampMin = min;
+      e.clampMax = max;
     } else {
       break;
     }
@@ -107,14 +106,16 @@ Epilogue tcc::matchEpilogue(Operation *anchor) {
   return e;
 }
 
-std::optional<Epilogue> tcc::matchEpilogueGroup(ArrayRef<Operation *> ops) {
+std::optional<Epilogue>
+tcc::matchEpilogueGroup(ArrayRef<Operation *> ops,
+                        const TargetCapabilities &target) {
   SmallVector<Operation *> compute;
   for (Operation *op : ops)
     if (!isa<ConstantOp>(op))
       compute.push_back(op);
-  if (compute.empty() || !isEpilogueAnchor(compute.front()))
+  if (compute.empty() || !target.isEpilogueAnchor(compute.front()))
     return std::nullopt;
-  Epilogue e = matchEpilogue(compute.front());
+  Epilogue e = matchEpilogue(compute.front(), target);
   if (e.ops != compute)
     return std::nullopt;
   return e;

@@ -20,6 +20,7 @@
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/Passes.h"
+#include "tcc/Codegen/Target.h"
 #include "tcc/IR/TccDialect.h"
 #include "tcc/Passes/Passes.h"
 #include "tcc/Support/InputGuards.h"
@@ -36,6 +37,7 @@ static int tccOptMain(int argc, char **argv) {
   tcc::registerKernelPipelines();
   tcc::registerTccPasses();
   tcc::registerGraphPipelines();
+  tcc::registerTargets();
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);

@@ -6,6 +6,7 @@
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
+#include "tcc/Codegen/Target.h"
 #include "tcc/Support/InputGuards.h"
 #include "tcc/runtime/FileWrite.h"
 
@@ -68,7 +69,7 @@ options:
 
 struct Options {
   std::string input, output;
-  mlir::tcc::CpuTargetRequest target;
+  mlir::tcc::TargetRequest target;
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
   bool verify = false;
@@ -98,11 +99,10 @@ int compile(const Options &options) {
 
   mlir::tcc::ModelCompileOptions compileOptions;
   std::string targetError;
-  std::optional<mlir::tcc::CpuTarget> target =
-      mlir::tcc::resolveCpuTarget(options.target, &targetError);
-  if (!target)
+  compileOptions.target =
+      mlir::tcc::resolveTarget(options.target, &targetError);
+  if (!compileOptions.target)
     return fail(cmd, targetError);
-  compileOptions.target = *target;
   compileOptions.useMicrokernels = options.microkernels;
   compileOptions.optLevel = options.optLevel;
   compileOptions.configurePassManager = [&](mlir::PassManager &pm) {

@@ -10,6 +10,7 @@
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
+#include "tcc/Codegen/Target.h"
 #include "tcc/Frontend/RuntimeDtype.h"
 #include "tcc/runtime/Runtime.h"
 
@@ -97,15 +98,13 @@ std::string compileAndLoad(const TracedGraph &graph,
 
   mlir::tcc::ModelCompileOptions compileOptions;
   compileOptions.optLevel = options.opt_level;
-  mlir::tcc::CpuTargetRequest request;
+  mlir::tcc::TargetRequest request;
   request.cpu = options.cpu;
   request.triple = options.target_triple;
   std::string targetError;
-  std::optional<mlir::tcc::CpuTarget> target =
-      mlir::tcc::resolveCpuTarget(request, &targetError);
-  if (!target)
+  compileOptions.target = mlir::tcc::resolveTarget(request, &targetError);
+  if (!compileOptions.target)
     return "compiling the trace failed: " + targetError;
-  compileOptions.target = *target;
   mlir::tcc::ModelCompileStats stats;
   mlir::FailureOr<std::vector<uint8_t>> bytes;
   std::string diagnostics;

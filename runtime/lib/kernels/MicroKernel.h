@@ -69,10 +69,10 @@ using PackBPanelFn = void (*)(const float *b, int64_t k_stride,
 using ActivateFn = void (*)(float *x, int64_t n, int activation,
                             float clamp_min, float clamp_max);
 
-/// GEMMs with at most kSmallM rows (matrix-vector products, batch-1 layers)
-/// skip packing and walk B in the order it is stored, so that it streams
-/// from memory at full bandwidth.
-constexpr int kSmallM = 4;
+/// GEMMs with at most kSmallM rows skip packing and walk B in the order it
+/// is stored (kernels.h's TCC_SGEMM_STREAMED_ROWS, which the compiler reads
+/// too).
+constexpr int kSmallM = TCC_SGEMM_STREAMED_ROWS;
 struct SmallGemm {
   int64_t m, n, k;
   // A(r, kk) = a[r * a_row_stride + kk * a_col_stride]

@@ -9,6 +9,7 @@
 #include "PassTestSupport.h"
 
 #include "tcc/Passes/Passes.h"
+#include "tcc/Passes/TargetCapabilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/Passes.h"
@@ -298,7 +299,8 @@ TEST(ConvertLayout, TracedNetworkHasNoTransposesInside) {
   expectSameResults(source, nhwc, 1e-4);
   // The -O2 graph pipeline (fusion too) leaves the same single transpose.
   std::string o2 = runPasses(source, [](mlir::OpPassManager &pm) {
-    mlir::tcc::buildGraphPipeline(pm, 2);
+    mlir::tcc::buildGraphPipeline(
+        pm, 2, *mlir::tcc::lookupTargetCapabilities("x86_64"));
   });
   EXPECT_EQ(countOf(o2, "tcc.transpose"), 1) << o2;
   EXPECT_EQ(countOf(o2, "tcc.batch_norm"), 0) << o2;

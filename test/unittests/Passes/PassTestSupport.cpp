@@ -2,6 +2,7 @@
 
 #include "PassTestSupport.h"
 
+#include "tcc/Codegen/Target.h"
 #include "tcc/IR/TccDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,8 @@ namespace tcc {
 namespace passtest {
 
 std::string runPasses(const std::string &source, const AddPasses &add) {
+  // Passes that ask the target find it by name (x86_64 by default).
+  mlir::tcc::registerTargets();
   mlir::DialectRegistry registry;
   registry.insert<mlir::tcc::TccDialect, mlir::func::FuncDialect>();
   mlir::MLIRContext context(registry);

@@ -1,14 +1,16 @@
 //===- CpuTarget.h - The CPU compiled code runs on --------------*- C++ -*-===//
 //
-// A CPU target is an LLVM triple, CPU and feature string. Users name one
-// with `--target NAME [--cpu CPU] [--features +a,-b]` (tcc compile) or the
-// jit's CompileOptions; resolveCpuTarget checks the names against LLVM and
-// the registered targets and says what is wrong, listing the valid names.
+// A CPU target is an LLVM triple, CPU and feature string, shared by the CPU
+// targets (Targets/X86, later AArch64): resolveCpuTarget checks a request's
+// triple, CPU and features against LLVM and says what is wrong, listing the
+// valid names.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TCC_CODEGEN_CPUTARGET_H
 #define TCC_CODEGEN_CPUTARGET_H
+
+#include "tcc/Codegen/TargetRequest.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -35,31 +37,21 @@ struct CpuTarget {
   std::vector<std::string> requiredFeatures() const;
 };
 
-/// What a user asks for.
-struct CpuTargetRequest {
-  /// A registered target ("x86_64"), or "cpu" or "host": this machine's
-  /// architecture; "": the triple's, else this machine's.
-  std::string target;
-  /// Overrides the target's triple (default: this machine's for its own
-  /// architecture, else the target's); its architecture must be the
-  /// target's.
-  std::string triple;
-  /// "" or "native": this machine's CPU and features when the target is this
-  /// machine's (same triple), else the architecture's baseline CPU. Host
-  /// features are never put on another triple.
-  std::string cpu;
-  /// "+name,-name,...": added to the CPU's features.
-  std::string features;
-};
-
-/// The registered CPU targets' names ("x86_64"): the architectures whose
-/// features the runtime can check.
-std::vector<std::string> cpuTargetNames();
-
-/// The target `request` names, or nothing with `*error` saying what is
-/// wrong (an unknown target or CPU lists the valid names).
-std::optional<CpuTarget> resolveCpuTarget(const CpuTargetRequest &request,
+/// The CPU of architecture `arch` (LLVM's name, "x86_64", one the
+/// runtime can check features of) that `request` names: its triple
+/// (default: this machine's when `arch` is this machine's, else the
+/// architecture's), CPU and features. Nothing, with `*error` saying what is
+/// wrong, when the triple is of another architecture or the CPU or a
+/// feature is unknown.
+std::optional<CpuTarget> resolveCpuTarget(StringRef arch,
+                                          const TargetRequest &request,
                                           std::string *error);
+
+/// LLVM's architecture name of `triple` ("x86_64"), "unknown" for none.
+std::string llvmArchOf(StringRef triple);
+
+/// This machine's triple.
+std::string hostTriple();
 
 /// Registers LLVM's targets once (idempotent).
 void initializeLlvmTargets();

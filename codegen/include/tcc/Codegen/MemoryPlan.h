@@ -1,8 +1,8 @@
 //===- MemoryPlan.h - Arena offsets from buffer lifetimes -------*- C++ -*-===//
 //
 // Buffers whose lifetimes do not overlap share arena bytes. Lifetimes are
-// inclusive ranges of execution-plan steps; offsets are 64-byte aligned and
-// decided at compile time.
+// inclusive ranges of execution-plan steps; offsets are aligned (to the
+// target's buffer alignment) and decided at compile time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,10 @@ struct ArenaPlan {
 
 /// Places buffers greedily, largest first, at the lowest aligned offset free
 /// over their lifetime. Deterministic: ties keep the input order.
+/// `alignment` is a power of two.
+ArenaPlan planArena(const std::vector<BufferLifetime> &buffers,
+                    uint64_t alignment);
+/// At the runtime's arena alignment (kArtifactAlignment).
 ArenaPlan planArena(const std::vector<BufferLifetime> &buffers);
 
 } // namespace mlir::tcc

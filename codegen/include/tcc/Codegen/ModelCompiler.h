@@ -1,10 +1,11 @@
 //===- ModelCompiler.h - A tcc module to a model artifact -------*- C++ -*-===//
 //
 // Compiles the entry function of a tcc module into the bytes of a `model.bin`
-// (runtime/schema/artifact.fbs): each op becomes a step of the execution
-// plan (a generated kernel, a microkernel call, or nothing for views), every
-// intermediate value a buffer in one arena planned from lifetimes, every
-// constant bytes in the constants segment.
+// (runtime/schema/artifact.fbs) for a target (Target.h): the graph passes,
+// then the target-neutral planner (Planner.cpp), which makes each op a step
+// of the execution plan (a generated kernel, a library call of the target,
+// or nothing for views), every intermediate value a buffer in one arena
+// planned from lifetimes, every constant bytes in the constants segment.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,17 +18,22 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <functional>
+#include <memory>
 
 namespace mlir::tcc {
 
+class Target;
+
 struct ModelCompileOptions {
-  CpuTarget target = CpuTarget::host();
+  /// Where the code runs (resolveTarget); null: this machine.
+  std::shared_ptr<const Target> target;
   /// 0: each op its own kernel; 2: the graph passes (fusion, folding) first.
   int optLevel = 2;
   /// Applied to every pass manager the compile runs (IR printing, timing).
   std::function<void(PassManager &)> configurePassManager;
-  /// fp32 matmuls run as calls of the runtime's tcc_sgemm rather than as
-  /// generated loops.
+  /// Ops the target has library calls for (on x86-64, fp32 GEMM and
+  /// convolution through the runtime's microkernels) run as those calls
+  /// rather than as generated loops.
   bool useMicrokernels = true;
 };
 

@@ -1,8 +1,10 @@
-//===- Epilogue.h - GEMM/convolution epilogues the runtime fuses -*- C++ -*-===//
+//===- Epilogue.h - GEMM/convolution epilogues ------------------*- C++ -*-===//
 //
-// One description of what the runtime's fp32 microkernels can apply to an
-// output tile, shared by the pass that forms epilogue groups and the code
-// generator that turns them into library calls.
+// The epilogue a library call applies to an output tile while it is still
+// in registers, act(anchor + bias + residual), shared by the pass that forms
+// epilogue groups and the code generator that turns them into library calls.
+// Which anchors and activations qualify is the target's answer
+// (TargetCapabilities), not this file's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +18,13 @@
 
 namespace mlir::tcc {
 
+class TargetCapabilities;
+
 enum class EpilogueActivation { None, Relu, Clamp, Gelu, GeluTanh, Silu, Sigmoid, Tanh };
 
 /// act(anchor + bias + residual) over the anchor's output.
 struct Epilogue {
-  Operation *anchor = nullptr; // f32 tcc.matmul, tcc.linear or tcc.conv2d
+  Operation *anchor = nullptr; // tcc.matmul, tcc.linear or tcc.conv2d
   Value bias;                  // per output channel, or null
   Value residual;              // the output's shape, or null
   EpilogueActivation activation = EpilogueActivation::None;
@@ -28,16 +32,15 @@ struct Epilogue {
   SmallVector<Operation *> ops; // anchor first, then the chain
 };
 
-/// Whether `op` can anchor an epilogue: an fp32 matmul, linear or conv2d.
-bool isEpilogueAnchor(Operation *op);
-
-/// The longest chain after `anchor` that fits the epilogue, following each
-/// value's single user. `usersOk(op)` decides whether an op may join.
-Epilogue matchEpilogue(Operation *anchor);
+/// The longest chain after `anchor` (one the target's isEpilogueAnchor
+/// accepts) that fits the epilogue, following each value's single user; the
+/// activation must be one the target applies.
+Epilogue matchEpilogue(Operation *anchor, const TargetCapabilities &target);
 
 /// The epilogue of a group of ops (in order, anchor first), or nullopt when
-/// the group is not exactly an anchor and a chain that fits.
-std::optional<Epilogue> matchEpilogueGroup(ArrayRef<Operation *> ops);
+/// the group is not exactly an anchor and a chain that fit `target`.
+std::optional<Epilogue> matchEpilogueGroup(ArrayRef<Operation *> ops,
+                                           const TargetCapabilities &target);
 
 } // namespace mlir::tcc
 

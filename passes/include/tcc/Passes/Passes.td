@@ -161,7 +161,9 @@ def TccFoldBatchNorm : Pass<"tcc-fold-batch-norm", "::mlir::func::FuncOp"> {
 def TccConvertLayout : Pass<"tcc-convert-layout", "::mlir::func::FuncOp"> {
   let summary = "Rewrite NCHW convolution and pooling to NHWC, cancelling transposes";
   let description = [{
-    The CPU microkernels run convolution channels-last. Each `conv2d`,
+    Runs where the target's convolutions want channels-last
+    (`TargetCapabilities::prefersChannelsLast`, true for the CPU
+    microkernels) and leaves the function alone elsewhere. Each `conv2d`,
     `max_pool2d`, `avg_pool2d` and `adaptive_avg_pool2d` in `nchw` layout
     becomes its `nhwc` form between two `tcc.transpose`s (`[0, 2, 3, 1]` in,
     `[0, 3, 1, 2]` out); a conv's weight is transposed OIHW -> OHWI. Then the
@@ -202,24 +204,32 @@ def TccConvertLayout : Pass<"tcc-convert-layout", "::mlir::func::FuncOp"> {
     %y = tcc.transpose %r {permutation = array<i64: 0, 3, 1, 2>} : tensor<1x6x6x4xf32> -> tensor<1x4x6x6xf32>
     ```
   }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"x86_64\"",
+           "The registered code generation target whose capabilities "
+           "decide (TargetCapabilities.h)">
+  ];
   let dependentDialects = ["::mlir::tcc::TccDialect"];
 }
 
 def TccFuseEpilogues : Pass<"tcc-fuse-epilogues", "::mlir::func::FuncOp"> {
   let summary = "Fuse bias, residual add and activation into fp32 GEMMs and convolutions";
   let description = [{
-    The runtime's fp32 microkernels apply `act(acc + bias + residual)` while
-    the output tile is still in registers. This pass groups an fp32
-    `tcc.matmul`, `tcc.linear` or `tcc.conv2d` with the ops that follow it
-    and fit that epilogue into one `tcc.fusion`, anchor first: an add of a
-    per-output-channel bias (when the anchor has none), an add of a tensor of
-    the output's shape (a residual), and one final activation (relu, clamp,
-    gelu, silu, sigmoid, tanh). Each op in the chain must be the only user of
-    the one before, so no intermediate is needed elsewhere.
+    A target's library calls (on x86-64, the runtime's fp32 microkernels)
+    apply `act(acc + bias + residual)` while the output tile is still in
+    registers. This pass groups each op the target calls an epilogue anchor
+    (on x86-64, an fp32 `tcc.matmul`, `tcc.linear` or `tcc.conv2d`) with
+    the ops that follow it and fit that epilogue into one `tcc.fusion`,
+    anchor first: an add of a per-output-channel bias (when the anchor has
+    none), an add of a tensor of the output's shape (a residual), and one
+    final activation the target applies (x86-64: relu, clamp, gelu, silu,
+    sigmoid, tanh). Each op in the chain must be the only user of the one
+    before, so no intermediate is needed elsewhere.
 
-    What never fuses, and why: ops after the activation (the microkernel
+    What never fuses, and why: ops after the activation (the library call
     applies it last); a second bias; a broadcasting add that is neither a
-    bias nor a residual; other dtypes than f32 (no microkernel).
+    bias nor a residual; anchors the target has no library call for (on
+    x86-64, other dtypes than f32).
 
     Before:
     ```mlir
@@ -238,6 +248,11 @@ def TccFuseEpilogues : Pass<"tcc-fuse-epilogues", "::mlir::func::FuncOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"targetName", "target", "std::string", /*default=*/"\"x86_64\"",
+           "The registered code generation target whose capabilities "
+           "decide (TargetCapabilities.h)">
+  ];
   let dependentDialects = ["::mlir::tcc::TccDialect"];
 }
 

@@ -29,6 +29,11 @@ extern "C" {
 #define TCC_KERNELS_ABI_VERSION 2
 #define TCC_PACKED_B_VERSION 1
 
+/* GEMMs of at most this many rows (matrix-vector products, batch-1 layers)
+ * skip packing and stream B as stored, at the memory's full bandwidth; a
+ * compiler packs constant weights only for GEMMs of more rows. */
+#define TCC_SGEMM_STREAMED_ROWS 4
+
 /* Status codes returned by kernels. */
 typedef enum tcc_kernel_status {
   TCC_KERNEL_OK = 0,
