@@ -20,16 +20,18 @@ using namespace mlir::tcc;
 namespace {
 
 /// A CPU architecture the runtime can check features of
-/// (tcc/runtime/CpuFeatures.h): its default triple and the CPU every
-/// processor of it matches.
+/// (tcc/runtime/CpuFeatures.h): its default triple, the CPU every processor
+/// of it matches, and the LLVM feature without which a CPU of its LLVM
+/// target cannot run the triple's code (LLVM aborts on such a subtarget).
 struct CpuArchitecture {
   const char *name; // LLVM's
   const char *triple;
   const char *baselineCpu;
+  const char *essentialFeature;
 };
 
 constexpr CpuArchitecture kCpuArchitectures[] = {
-    {"x86_64", "x86_64-unknown-linux-gnu", "x86-64"},
+    {"x86_64", "x86_64-unknown-linux-gnu", "x86-64", "64bit"},
 };
 
 const CpuArchitecture *findArchitecture(StringRef name) {
@@ -37,6 +39,15 @@ const CpuArchitecture *findArchitecture(StringRef name) {
     if (name == a.name)
       return &a;
   return nullptr;
+}
+
+/// Whether `cpu` with `features` has the architecture's essential feature.
+bool runsArchitecture(const llvm::Target &target, StringRef triple,
+                      StringRef cpu, StringRef features,
+                      const CpuArchitecture &arch) {
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target.createMCSubtargetInfo(triple, cpu, features));
+  return info && info->checkFeatures(std::string("+") + arch.essentialFeature);
 }
 
 /// "a, b, c" of `names`, sorted.
@@ -156,13 +167,21 @@ mlir::tcc::resolveCpuTarget(StringRef name, const TargetRequest &request,
   } else {
     target = CpuTarget::named(native ? registered->baselineCpu : request.cpu,
                               triple);
-    if (!generic->isCPUStringValid(target.cpu)) {
+    // LLVM knows CPUs of its whole target (i386 for x86_64): only those
+    // that run the triple's code are valid.
+    const bool known = generic->isCPUStringValid(target.cpu);
+    if (!known ||
+        !runsArchitecture(*llvmTarget, triple, target.cpu, "", *registered)) {
       std::vector<std::string> cpus;
       for (const llvm::SubtargetSubTypeKV &kv :
            generic->getAllProcessorDescriptions())
-        cpus.push_back(kv.Key);
-      *error = "unknown CPU '" + target.cpu + "' for target '" + name.str() +
-               "' (CPUs: " + listOf(cpus) + ")";
+        if (runsArchitecture(*llvmTarget, triple, kv.Key, "", *registered))
+          cpus.push_back(kv.Key);
+      std::string what =
+          known ? "CPU '" + target.cpu + "' cannot run " + name.str() + " code"
+                : "unknown CPU '" + target.cpu + "' for target '" +
+                      name.str() + "'";
+      *error = what + " (CPUs: " + listOf(cpus) + ")";
       return std::nullopt;
     }
   }
@@ -189,6 +208,13 @@ mlir::tcc::resolveCpuTarget(StringRef name, const TargetRequest &request,
     if (!target.features.empty())
       features.insert(features.begin(), target.features);
     target.features = llvm::join(features, ",");
+    if (!runsArchitecture(*llvmTarget, triple, target.cpu, target.features,
+                          *registered)) {
+      *error = "--features must not remove " +
+               std::string(registered->essentialFeature) + ", which every " +
+               name.str() + " CPU has";
+      return std::nullopt;
+    }
   }
   return target;
 }

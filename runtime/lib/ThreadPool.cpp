@@ -1,6 +1,7 @@
 //===- ThreadPool.cpp - The intra-op thread pool --------------------------===//
 
 #include "tcc/runtime/ThreadPool.h"
+#include "tcc/runtime/tcc_runtime.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -51,9 +52,11 @@ inline void cpu_relax() {
 }
 
 void check_thread_count(int num_threads) {
-  if (num_threads < 1)
-    throw std::invalid_argument("thread pool: num_threads must be >= 1, got " +
-                                std::to_string(num_threads));
+  if (num_threads < 1 || num_threads > TCC_MAX_THREADS)
+    throw std::invalid_argument(
+        "thread pool: num_threads must be 1 to " +
+        std::to_string(TCC_MAX_THREADS) + ", got " +
+        std::to_string(num_threads));
 }
 } // namespace
 
@@ -94,10 +97,20 @@ void ThreadPool::resize(int num_threads) {
 }
 
 void ThreadPool::start_workers(int count) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  stopping_ = false;
-  for (int i = 0; i < count; ++i)
-    workers_.emplace_back([this] { worker_loop(); });
+  try {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = false;
+    workers_.reserve(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i)
+      workers_.emplace_back([this] { worker_loop(); });
+  } catch (...) {
+    // The system ran out of threads: a joinable std::thread destroyed (by
+    // the constructor's unwinding) would terminate the process, so join the
+    // workers that did start before passing the error on.
+    stop_workers();
+    num_threads_ = 1;
+    throw;
+  }
 }
 
 void ThreadPool::stop_workers() {

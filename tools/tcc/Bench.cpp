@@ -45,9 +45,9 @@ whose speed drifts slows both alike; the report adds its latency, the ratio
 of the medians and in how many iterations it was the faster.
 
 options:
-  --threads N        intra-op threads (default 1)
-  --iterations K     timed runs (default 100)
-  --warmup W         untimed runs first (default 10)
+  --threads N        intra-op threads (default 1, at most 1024)
+  --iterations K     timed runs (default 100, at most 10000000)
+  --warmup W         untimed runs first (default 10, at most 10000000)
   --input [NAME=]F   an input from a .npy file (repeat for each)
   --against-ir F     also time the interpreter on F (the model's tcc IR;
                      `tcc bench` only, not the runtime-only `tcc-run`)
@@ -242,17 +242,20 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
       profile = true;
     } else if (args.option(arg, "--threads", &value, &error)) {
       if (!error.empty() ||
-          !CommandLine::parsePositive(value, "--threads", &threads, &error))
+          !CommandLine::parsePositive(value, "--threads", &threads, &error,
+                                      TCC_MAX_THREADS))
         return fail(cmd, error);
     } else if (args.option(arg, "--iterations", &value, &error)) {
-      if (!error.empty() || !CommandLine::parsePositive(value, "--iterations",
-                                                        &iterations, &error))
+      if (!error.empty() ||
+          !CommandLine::parsePositive(value, "--iterations", &iterations,
+                                      &error, CommandLine::kMaxIterations))
         return fail(cmd, error);
     } else if (args.option(arg, "--warmup", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
       if (value != "0" &&
-          !CommandLine::parsePositive(value, "--warmup", &warmup, &error))
+          !CommandLine::parsePositive(value, "--warmup", &warmup, &error,
+                                      CommandLine::kMaxIterations))
         return fail(cmd, error);
       if (value == "0")
         warmup = 0;

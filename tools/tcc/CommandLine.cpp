@@ -30,12 +30,18 @@ bool CommandLine::option(const std::string &arg, const char *name,
 }
 
 bool CommandLine::parsePositive(const std::string &text, const char *name,
-                                int64_t *out, std::string *error) {
+                                int64_t *out, std::string *error,
+                                int64_t max) {
   char *end = nullptr;
   errno = 0;
   long long v = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno == ERANGE || v < 1) {
     *error = std::string(name) + " '" + text + "' is not a positive integer";
+    return false;
+  }
+  if (v > max) {
+    *error = std::string(name) + " " + text + " is more than " +
+             std::to_string(max);
     return false;
   }
   *out = v;

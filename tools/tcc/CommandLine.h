@@ -3,6 +3,8 @@
 #ifndef TCC_TOOLS_TCC_COMMANDLINE_H
 #define TCC_TOOLS_TCC_COMMANDLINE_H
 
+#include "tcc/runtime/tcc_runtime.h"
+
 #include <cstdint>
 #include <string>
 
@@ -23,9 +25,13 @@ public:
   bool option(const std::string &arg, const char *name, std::string *value,
               std::string *error);
 
-  // Parses a positive count for `name`, or sets *error.
+  // Parses a positive count for `name`, at most `max`, or sets *error.
   static bool parsePositive(const std::string &text, const char *name,
-                            int64_t *out, std::string *error);
+                            int64_t *out, std::string *error,
+                            int64_t max = INT64_MAX);
+
+  // The limits on counts the runtime verbs take.
+  static constexpr int64_t kMaxIterations = 10'000'000;
 
 private:
   int argc_;

@@ -23,7 +23,7 @@ bound by name). Each input's dtype and shape must match the model's.
 options:
   --input [NAME=]FILE.npy    an input (repeat for each)
   --output [NAME=]FILE.npy   where to save an output (repeat for each)
-  --threads N                intra-op threads (default 1)
+  --threads N                intra-op threads (default 1, at most 1024)
   --help                     this text
 )";
 
@@ -51,7 +51,8 @@ int runMain(int argc, char **argv) {
       outputs.push_back(parseNamedPath(value));
     } else if (args.option(arg, "--threads", &value, &error)) {
       if (!error.empty() ||
-          !CommandLine::parsePositive(value, "--threads", &threads, &error))
+          !CommandLine::parsePositive(value, "--threads", &threads, &error,
+                                      TCC_MAX_THREADS))
         return fail(cmd, error);
     } else if (arg.size() > 1 && arg[0] == '-') {
       return fail(cmd, "unknown option '" + arg + "' (see tcc run --help)");

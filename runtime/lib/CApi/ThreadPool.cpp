@@ -23,10 +23,11 @@ tcc_status_t tcc_thread_pool_create(int32_t num_threads,
                                     tcc_thread_pool_t **out_pool) {
   if (!out_pool)
     return tcc_status_make(TCC_STATUS_INVALID_ARGUMENT, "out_pool is NULL");
-  if (num_threads < 1)
+  if (num_threads < 1 || num_threads > TCC_MAX_THREADS)
     return tcc_status_make(
         TCC_STATUS_INVALID_ARGUMENT,
-        ("num_threads is " + std::to_string(num_threads) + ", must be >= 1")
+        ("num_threads is " + std::to_string(num_threads) + ", must be 1 to " +
+         std::to_string(TCC_MAX_THREADS))
             .c_str());
   try {
     *out_pool = new tcc_thread_pool_s(num_threads);

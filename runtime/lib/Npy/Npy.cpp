@@ -18,6 +18,8 @@
 #include <cstring>
 #include <memory>
 
+#include <sys/stat.h>
+
 namespace tcc {
 namespace runtime {
 
@@ -269,12 +271,21 @@ Status readNpy(const std::string &path, NpyArray *out) {
   if (!file)
     return Status(errno == ENOENT ? TCC_STATUS_NOT_FOUND : TCC_STATUS_IO_ERROR,
                   cat(path, ": cannot open: ", std::strerror(errno)));
+  // Only a regular file has a size to trust: a device or pipe (/dev/zero)
+  // could be read until memory runs out.
+  struct stat st;
+  if (::fstat(::fileno(file.get()), &st) != 0 || !S_ISREG(st.st_mode))
+    return Status(TCC_STATUS_INVALID_ARGUMENT,
+                  cat(path, ": not a regular file"));
   std::vector<uint8_t> bytes;
-  uint8_t buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0)
-    bytes.insert(bytes.end(), buffer, buffer + n);
-  if (std::ferror(file.get()))
+  try {
+    bytes.resize(static_cast<size_t>(st.st_size));
+  } catch (const std::exception &) {
+    return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                  cat(path, ": out of memory reading ", st.st_size, " bytes"));
+  }
+  size_t n = std::fread(bytes.data(), 1, bytes.size(), file.get());
+  if (std::ferror(file.get()) || n != bytes.size())
     return Status(TCC_STATUS_IO_ERROR, cat(path, ": read error"));
   return parseNpy(bytes.data(), bytes.size(), out).withContext(path);
 }

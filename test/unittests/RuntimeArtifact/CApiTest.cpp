@@ -167,6 +167,10 @@ TEST(CApi, NullArgumentsAreErrorsNotCrashes) {
   tcc_thread_pool_t *pool = nullptr;
   EXPECT_TCC_ERROR(tcc_thread_pool_create(0, &pool),
                    TCC_STATUS_INVALID_ARGUMENT, "num_threads is 0");
+  // A count past the stated limit is refused before any thread starts.
+  EXPECT_TCC_ERROR(tcc_thread_pool_create(TCC_MAX_THREADS + 1, &pool),
+                   TCC_STATUS_INVALID_ARGUMENT, "must be 1 to 1024");
+  EXPECT_EQ(pool, nullptr);
 }
 
 // Counts what goes through an allocator, to check it is used and balanced.

@@ -121,8 +121,14 @@ TCC_RUNTIME_API const char *tcc_dtype_name(tcc_dtype_t dtype);
 
 typedef struct tcc_thread_pool_s tcc_thread_pool_t;
 
+/* The most threads a pool may have. */
+#define TCC_MAX_THREADS 1024
+
 /* A pool that runs work on `num_threads` threads, the calling thread
- * included (num_threads - 1 workers). Many sessions may share one pool. */
+ * included (num_threads - 1 workers), 1 <= num_threads <= TCC_MAX_THREADS.
+ * Many sessions may share one pool. When the system cannot start that many
+ * threads, returns TCC_STATUS_RESOURCE_EXHAUSTED with no thread left
+ * running. */
 TCC_RUNTIME_API tcc_status_t
 tcc_thread_pool_create(int32_t num_threads, tcc_thread_pool_t **out_pool);
 TCC_RUNTIME_API void tcc_thread_pool_retain(tcc_thread_pool_t *pool);
