@@ -6,6 +6,7 @@
 #include "tcc/Passes/Epilogue.h"
 #include "tcc/Passes/Passes.h"
 
+#include "tcc/runtime/ArtifactActivation.h"
 #include "tcc/runtime/ArtifactBuilder.h"
 #include "tcc/runtime/kernels.h"
 
@@ -562,17 +563,7 @@ void ModelLowering::addKernel(Operation *op) {
 }
 
 static artifact::Activation toArtifact(EpilogueActivation activation) {
-  switch (activation) {
-  case EpilogueActivation::None: return artifact::Activation::None;
-  case EpilogueActivation::Relu: return artifact::Activation::Relu;
-  case EpilogueActivation::Clamp: return artifact::Activation::Clamp;
-  case EpilogueActivation::Gelu: return artifact::Activation::Gelu;
-  case EpilogueActivation::GeluTanh: return artifact::Activation::GeluTanh;
-  case EpilogueActivation::Silu: return artifact::Activation::Silu;
-  case EpilogueActivation::Sigmoid: return artifact::Activation::Sigmoid;
-  case EpilogueActivation::Tanh: return artifact::Activation::Tanh;
-  }
-  return artifact::Activation::None;
+  return ::tcc::runtime::toArtifactActivation(int(activation));
 }
 
 static std::unique_ptr<artifact::EpilogueT>
