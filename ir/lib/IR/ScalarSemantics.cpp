@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <cmath>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -57,6 +58,8 @@ IntResult onInts(int64_t a, int64_t b, IntElement e, Fn fn) {
   [](int64_t x, IntElement e) {                                                \
     return onInt(x, e, [](auto v) { return ops::FN(v); });                     \
   }
+// Float remainder and floor division return an optional that always holds
+// a value (only integer division by zero has none); comparisons give bool.
 #define TCC_FLOAT_BINARY(FN)                                                   \
   [](double a, double b) { return double(*std::optional(ops::FN(a, b))); }
 #define TCC_INT_BINARY(FN)                                                     \
