@@ -139,6 +139,25 @@ Value scalarSign(OpBuilder &b, Location loc, tcc::SignOp, ValueRange v,
   return select(b, loc, isNan, x, sign);
 }
 
+/// ln x. MLIR's f32 approximation clamps its input to the smallest normal
+/// float, so subnormal inputs are scaled by 2^23 into the normal range and
+/// the result moved back by 23 ln 2.
+Value scalarLog(OpBuilder &b, Location loc, tcc::LogOp, ValueRange v, bool) {
+  Value x = v[0];
+  if (!x.getType().isF32())
+    return b.create<math::LogOp>(loc, x);
+  Type type = x.getType();
+  Value tiny = cmpf(b, loc, arith::CmpFPredicate::OLT, x,
+                    floatConstant(b, loc, type, 0x1p-126));
+  Value scaled = select(
+      b, loc, tiny,
+      b.create<arith::MulFOp>(loc, x, floatConstant(b, loc, type, 0x1p23)), x);
+  Value log = b.create<math::LogOp>(loc, scaled);
+  Value shifted = b.create<arith::SubFOp>(
+      loc, log, floatConstant(b, loc, type, 23 * M_LN2));
+  return select(b, loc, tiny, shifted, log);
+}
+
 /// 1 / (1 + exp(-x)): exp overflows to inf for very negative x, giving 0.
 Value sigmoid(OpBuilder &b, Location loc, Value x) {
   Value one = floatConstant(b, loc, x.getType(), 1.0);
@@ -411,10 +430,15 @@ Value floatFmod(OpBuilder &b, Location loc, Value x, Value y) {
     return select(nb, l, cmpi(nb, l, P::uge, m, my),
                   nb.create<arith::SubIOp>(l, m, my), m);
   };
+  // One subtraction per step suffices only while m < 2 my, which a
+  // subnormal y's small significand breaks: start from mx mod my (y's
+  // significand is never 0 here; invalid cases divide by 1 and are replaced).
+  Value safeMy = select(b, loc, invalid, one, my);
+  Value start = b.create<arith::RemUIOp>(loc, mx, safeMy);
   auto loop = b.create<scf::ForOp>(
       loc, indexConstant(b, loc, 0),
       b.create<arith::IndexCastUIOp>(loc, b.getIndexType(), steps),
-      indexConstant(b, loc, 1), ValueRange{mx},
+      indexConstant(b, loc, 1), ValueRange{start},
       [&](OpBuilder &nb, Location l, Value, ValueRange m) {
         Value next = nb.create<arith::ShLIOp>(l, reduceOnce(nb, l, m[0]), one);
         nb.create<scf::YieldOp>(l, next);
@@ -605,7 +629,7 @@ void tcc::lowering::populateElementwisePatterns(const TypeConverter &converter,
   addPattern<ReluOp>(c, p, scalarRelu);
   addPattern<SignOp>(c, p, scalarSign);
   addPattern<ExpOp>(c, p, mathUnary<math::ExpOp, ExpOp>);
-  addPattern<LogOp>(c, p, mathUnary<math::LogOp, LogOp>);
+  addPattern<LogOp>(c, p, scalarLog);
   addPattern<Log1pOp>(c, p, mathUnary<math::Log1pOp, Log1pOp>);
   addPattern<SqrtOp>(c, p, mathUnary<math::SqrtOp, SqrtOp>);
   addPattern<RsqrtOp>(c, p, mathUnary<math::RsqrtOp, RsqrtOp>);

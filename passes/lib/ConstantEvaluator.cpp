@@ -2,13 +2,14 @@
 
 #include "ConstantEvaluator.h"
 
+#include "tcc/IR/ScalarSemantics.h"
 #include "tcc/IR/TccOps.h"
+#include "tcc/runtime/ScalarOps.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 #include <cstring>
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -185,7 +186,8 @@ std::optional<ConstantData> castTo(const ConstantData &in,
   ElementKind from = in.kind(), to = out.kind();
   for (int64_t i = 0; i < in.numElements(); ++i) {
     if (to == ElementKind::Bool) {
-      out.setInt(i, isFloat(from) ? in.getFloat(i) != 0.0 : in.getInt(i) != 0);
+      out.setInt(i, isFloat(from) ? ::tcc::scalar::toBool(in.getFloat(i))
+                                  : ::tcc::scalar::toBool(in.getInt(i)));
     } else if (isFloat(to)) {
       if (isFloat(from)) {
         out.setFloat(i, in.getFloat(i));
@@ -201,14 +203,12 @@ std::optional<ConstantData> castTo(const ConstantData &in,
                              APFloat::rmNearestTiesToEven);
       out.setFloat(i, value.convertToDouble());
     } else if (isFloat(from)) {
-      double v = std::trunc(in.getFloat(i));
-      unsigned width = type.getElementTypeBitWidth();
-      double limit =
-          std::ldexp(1.0, width - (to == ElementKind::Unsigned ? 0 : 1));
-      double lowest = to == ElementKind::Unsigned ? 0.0 : -limit;
-      if (!(v >= lowest && v < limit))
+      std::optional<int64_t> v = ::tcc::scalar::floatToInteger(
+          in.getFloat(i), type.getElementTypeBitWidth(),
+          to == ElementKind::Unsigned);
+      if (!v)
         return std::nullopt;
-      out.setInt(i, static_cast<int64_t>(v));
+      out.setInt(i, *v);
     } else {
       out.setInt(i, in.getInt(i));
     }
@@ -217,130 +217,31 @@ std::optional<ConstantData> castTo(const ConstantData &in,
 }
 
 //===----------------------------------------------------------------------===//
-// Pointwise arithmetic
+// Pointwise arithmetic, through the scalar semantics table
 //===----------------------------------------------------------------------===//
 
-using FloatUnary = std::function<double(double)>;
-using IntUnary = std::function<std::optional<int64_t>(int64_t)>;
-using FloatBinary = std::function<double(double, double)>;
-using IntBinary = std::function<std::optional<int64_t>(int64_t, int64_t)>;
-
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
-/// A unary op's per-element functions; either may be empty (not covered).
-struct UnaryFns {
-  FloatUnary onFloat;
-  IntUnary onInt;
-};
-
-// Integer arithmetic wraps (two's complement), so it runs on uint64_t.
-int64_t wrap(uint64_t v) { return static_cast<int64_t>(v); }
-
-std::optional<UnaryFns> unaryFns(Operation *op) {
-  auto same = [](int64_t x) -> std::optional<int64_t> { return x; };
-  return llvm::TypeSwitch<Operation *, std::optional<UnaryFns>>(op)
-      .Case([](NegOp) {
-        return UnaryFns{[](double x) { return -x; },
-                        [](int64_t x) -> std::optional<int64_t> {
-                          return wrap(0 - uint64_t(x));
-                        }};
-      })
-      .Case([](AbsOp) {
-        return UnaryFns{[](double x) { return std::fabs(x); },
-                        [](int64_t x) -> std::optional<int64_t> {
-                          return x < 0 ? wrap(0 - uint64_t(x)) : x;
-                        }};
-      })
-      .Case([](ReluOp) {
-        return UnaryFns{
-            [](double x) { return std::isnan(x) || x > 0 ? x : 0.0; },
-            [](int64_t x) -> std::optional<int64_t> { return x < 0 ? 0 : x; }};
-      })
-      .Case([](SignOp) {
-        return UnaryFns{[](double x) {
-                          return std::isnan(x) ? x : (x > 0) - (x < 0) + 0.0;
-                        },
-                        [](int64_t x) -> std::optional<int64_t> {
-                          return (x > 0) - (x < 0);
-                        }};
-      })
-      .Case([](LogicalNotOp) {
-        return UnaryFns{nullptr, [](int64_t x) -> std::optional<int64_t> {
-                          return x == 0;
-                        }};
-      })
-      .Case([&](DropoutOp) {
-        return UnaryFns{[](double x) { return x; }, same};
-      })
-      .Case([](ClampOp clamp) {
-        std::optional<double> lo, hi;
-        if (clamp.getMin())
-          lo = clamp.getMin()->convertToDouble();
-        if (clamp.getMax())
-          hi = clamp.getMax()->convertToDouble();
-        // PyTorch: min(max(x, lo), hi); NaN stays NaN.
-        auto fn = [lo, hi](double x) {
-          if (std::isnan(x))
-            return x;
-          if (lo)
-            x = std::max(x, *lo);
-          if (hi)
-            x = std::min(x, *hi);
-          return x;
-        };
-        return UnaryFns{fn, [fn](int64_t x) -> std::optional<int64_t> {
-                          // Exact in double only below 2^53.
-                          if (std::fabs(double(x)) >= 0x1p53)
-                            return std::nullopt;
-                          return static_cast<int64_t>(fn(double(x)));
-                        }};
-      })
-      .Case([](GeluOp gelu) {
-        if (gelu.getApproximate() == GeluApproximation::tanh)
-          return UnaryFns{[](double x) {
-                            const double k = std::sqrt(2.0 / M_PI);
-                            return 0.5 * x *
-                                   (1.0 +
-                                    std::tanh(k * (x + 0.044715 * x * x * x)));
-                          },
-                          nullptr};
-        return UnaryFns{[](double x) {
-                          return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-                        },
-                        nullptr};
-      })
-#define TCC_FLOAT_UNARY(OP, EXPR)                                              \
-  .Case([](OP) { return UnaryFns{[](double x) { return EXPR; }, nullptr}; })
-          TCC_FLOAT_UNARY(ExpOp, std::exp(x)) TCC_FLOAT_UNARY(
-              LogOp, std::log(x)) TCC_FLOAT_UNARY(Log1pOp, std::log1p(x))
-              TCC_FLOAT_UNARY(SqrtOp, std::sqrt(x))
-                  TCC_FLOAT_UNARY(RsqrtOp, 1.0 / std::sqrt(x))
-                      TCC_FLOAT_UNARY(TanhOp, std::tanh(x)) TCC_FLOAT_UNARY(
-                          SigmoidOp, sigmoid(x)) TCC_FLOAT_UNARY(SiluOp,
-                                                                 x * sigmoid(x))
-                          TCC_FLOAT_UNARY(ErfOp, std::erf(x))
-                              TCC_FLOAT_UNARY(SinOp, std::sin(x))
-                                  TCC_FLOAT_UNARY(CosOp, std::cos(x))
-                                      TCC_FLOAT_UNARY(FloorOp, std::floor(x))
-                                          TCC_FLOAT_UNARY(CeilOp, std::ceil(x))
-      // nearbyint rounds half to even in the default mode, as torch.round.
-      TCC_FLOAT_UNARY(RoundOp, std::nearbyint(x))
-#undef TCC_FLOAT_UNARY
-      .Default([](Operation *) { return std::nullopt; });
+/// How the scalar functions see `data`'s integer elements (getInt already
+/// sign- or zero-extends them).
+std::optional<IntElement> intElement(const ConstantData &data) {
+  return intElementOf(data.type.getElementType());
 }
 
-std::optional<ConstantData>
-applyUnary(const ConstantData &in, const UnaryFns &fns, RankedTensorType type) {
+std::optional<ConstantData> applyUnary(const ConstantData &in,
+                                       const ScalarFunctions &fns,
+                                       RankedTensorType type) {
   ConstantData out = ConstantData::zeros(type);
-  bool floats = isFloat(in.kind());
-  if ((floats && !fns.onFloat) || (!floats && !fns.onInt))
+  if (isFloat(in.kind())) {
+    if (!fns.floatUnary)
+      return std::nullopt;
+    for (int64_t i = 0; i < in.numElements(); ++i)
+      out.setFloat(i, fns.floatUnary(in.getFloat(i)));
+    return out;
+  }
+  std::optional<IntElement> kind = intElement(in);
+  if (!fns.intUnary || !kind)
     return std::nullopt;
   for (int64_t i = 0; i < in.numElements(); ++i) {
-    if (floats) {
-      out.setFloat(i, fns.onFloat(in.getFloat(i)));
-      continue;
-    }
-    std::optional<int64_t> r = fns.onInt(in.getInt(i));
+    std::optional<int64_t> r = fns.intUnary(in.getInt(i), *kind);
     if (!r)
       return std::nullopt;
     out.setInt(i, *r);
@@ -348,125 +249,13 @@ applyUnary(const ConstantData &in, const UnaryFns &fns, RankedTensorType type) {
   return out;
 }
 
-/// NaN-propagating maximum/minimum; -0 orders below +0 (IEEE 754-2019).
-double maximum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nan("");
-  if (a == b)
-    return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-double minimum(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nan("");
-  if (a == b)
-    return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-
-/// Python's floor division and remainder on integers; nullopt for a zero
-/// divisor or the overflowing INT_MIN / -1.
-std::optional<std::pair<int64_t, int64_t>> floorDivMod(int64_t a, int64_t b) {
-  if (b == 0 || (a == INT64_MIN && b == -1))
-    return std::nullopt;
-  int64_t q = a / b, r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) {
-    q -= 1;
-    r += b;
-  }
-  return std::pair{q, r};
-}
-
-struct BinaryFns {
-  FloatBinary onFloat;
-  IntBinary onInt;
-};
-
-std::optional<BinaryFns> binaryFns(Operation *op) {
-  using I = std::optional<int64_t>;
-  auto compare = [](auto pred) {
-    return BinaryFns{[pred](double a, double b) { return double(pred(a, b)); },
-                     [pred](int64_t a, int64_t b) -> I { return pred(a, b); }};
-  };
-  return llvm::TypeSwitch<Operation *, std::optional<BinaryFns>>(op)
-      .Case([](AddOp) {
-        return BinaryFns{[](double a, double b) { return a + b; },
-                         [](int64_t a, int64_t b) -> I {
-                           return wrap(uint64_t(a) + uint64_t(b));
-                         }};
-      })
-      .Case([](SubOp) {
-        return BinaryFns{[](double a, double b) { return a - b; },
-                         [](int64_t a, int64_t b) -> I {
-                           return wrap(uint64_t(a) - uint64_t(b));
-                         }};
-      })
-      .Case([](MulOp) {
-        return BinaryFns{[](double a, double b) { return a * b; },
-                         [](int64_t a, int64_t b) -> I {
-                           return wrap(uint64_t(a) * uint64_t(b));
-                         }};
-      })
-      .Case([](DivOp) {
-        return BinaryFns{[](double a, double b) { return a / b; }, nullptr};
-      })
-      .Case([](PowOp) {
-        return BinaryFns{[](double a, double b) { return std::pow(a, b); },
-                         nullptr};
-      })
-      .Case([](MaximumOp) {
-        return BinaryFns{
-            maximum, [](int64_t a, int64_t b) -> I { return std::max(a, b); }};
-      })
-      .Case([](MinimumOp) {
-        return BinaryFns{
-            minimum, [](int64_t a, int64_t b) -> I { return std::min(a, b); }};
-      })
-      .Case([](RemainderOp) {
-        return BinaryFns{nullptr, [](int64_t a, int64_t b) -> I {
-                           if (auto qr = floorDivMod(a, b))
-                             return qr->second;
-                           return std::nullopt;
-                         }};
-      })
-      .Case([](FloorDivideOp) {
-        return BinaryFns{nullptr, [](int64_t a, int64_t b) -> I {
-                           if (auto qr = floorDivMod(a, b))
-                             return qr->first;
-                           return std::nullopt;
-                         }};
-      })
-      // Comparisons with NaN are false, except !=.
-      .Case([&](EqOp) { return compare(std::equal_to<>()); })
-      .Case([&](NeOp) { return compare(std::not_equal_to<>()); })
-      .Case([&](LtOp) { return compare(std::less<>()); })
-      .Case([&](LeOp) { return compare(std::less_equal<>()); })
-      .Case([&](GtOp) { return compare(std::greater<>()); })
-      .Case([&](GeOp) { return compare(std::greater_equal<>()); })
-      .Case([](LogicalAndOp) {
-        return BinaryFns{nullptr, [](int64_t a, int64_t b) -> I {
-                           return a != 0 && b != 0;
-                         }};
-      })
-      .Case([](LogicalOrOp) {
-        return BinaryFns{nullptr, [](int64_t a, int64_t b) -> I {
-                           return a != 0 || b != 0;
-                         }};
-      })
-      .Case([](LogicalXorOp) {
-        return BinaryFns{nullptr, [](int64_t a, int64_t b) -> I {
-                           return (a != 0) != (b != 0);
-                         }};
-      })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
 std::optional<ConstantData> applyBinary(const ConstantData &lhs,
                                         const ConstantData &rhs,
-                                        const BinaryFns &fns,
+                                        const ScalarFunctions &fns,
                                         RankedTensorType type) {
   bool floats = isFloat(lhs.kind());
-  if ((floats && !fns.onFloat) || (!floats && !fns.onInt))
+  std::optional<IntElement> kind = intElement(lhs);
+  if (floats ? !fns.floatBinary : (!fns.intBinary || !kind))
     return std::nullopt;
   ConstantData out = ConstantData::zeros(type);
   bool floatResult = isFloat(out.kind());
@@ -478,14 +267,14 @@ std::optional<ConstantData> applyBinary(const ConstantData &lhs,
   for (int64_t i = 0; i < out.numElements(); ++i, walk.next()) {
     int64_t a = walk.current()[0], b = walk.current()[1];
     if (floats) {
-      double r = fns.onFloat(lhs.getFloat(a), rhs.getFloat(b));
+      double r = fns.floatBinary(lhs.getFloat(a), rhs.getFloat(b));
       if (floatResult)
         out.setFloat(i, r);
       else
         out.setInt(i, r != 0.0); // a comparison
       continue;
     }
-    std::optional<int64_t> r = fns.onInt(lhs.getInt(a), rhs.getInt(b));
+    std::optional<int64_t> r = fns.intBinary(lhs.getInt(a), rhs.getInt(b), *kind);
     if (!r)
       return std::nullopt;
     out.setInt(i, *r);
@@ -550,11 +339,12 @@ mlir::tcc::evaluateConstantOp(Operation *op, ArrayRef<ConstantData> operands) {
           .Default([](Operation *) { return std::nullopt; });
   if (moved)
     return moved;
+  std::optional<ScalarFunctions> fns = scalarFunctions(op);
+  if (!fns)
+    return std::nullopt;
   if (operands.size() == 1)
-    if (std::optional<UnaryFns> fns = unaryFns(op))
-      return applyUnary(first, *fns, type);
+    return applyUnary(first, *fns, type);
   if (operands.size() == 2)
-    if (std::optional<BinaryFns> fns = binaryFns(op))
-      return applyBinary(operands[0], operands[1], *fns, type);
+    return applyBinary(operands[0], operands[1], *fns, type);
   return std::nullopt;
 }

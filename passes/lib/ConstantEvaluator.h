@@ -9,10 +9,12 @@
 //
 // Covered: reshape, transpose, broadcast_to, slice, concat, pad, cast, the
 // unary and binary pointwise ops, comparisons, logical ops, select, clamp,
-// gelu, dropout. Floats are computed in double and rounded once to the
-// element type (for +, -, *, / and sqrt that is the correctly rounded result;
-// transcendental functions may differ from the runtime's kernels in the last
-// bit). Integers wrap as the eager ops do.
+// gelu, dropout. What each pointwise op computes per element comes from
+// tcc/IR/ScalarSemantics.h, the table the dialect's folders use too. Floats
+// are computed in double and rounded once to the element type (for +, -, *,
+// / and sqrt that is the correctly rounded result; transcendental functions
+// may differ from the runtime's kernels in the last bit). Integers wrap as
+// the eager ops do.
 //
 //===----------------------------------------------------------------------===//
 

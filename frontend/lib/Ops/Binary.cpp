@@ -12,6 +12,7 @@
 
 #include "tcc/Frontend/Factories.h"
 #include "tcc/Frontend/Functions.h"
+#include "tcc/runtime/ScalarOps.h"
 
 #include <cmath>
 #include <cstring>
@@ -156,13 +157,8 @@ template <bool IsMax> Tensor minMaxKernel(const Tensor &a, const Tensor &b) {
         using M = opmath_t<T>;
         return [](T x, T y) -> T {
           M mx = M(x), my = M(y);
-          if constexpr (std::is_floating_point<M>::value) {
-            if (mx != mx)
-              return x;
-            if (my != my)
-              return y;
-          }
-          return IsMax ? (mx > my ? x : y) : (mx < my ? x : y);
+          return T(IsMax ? ::tcc::scalar::maximum(mx, my)
+                         : ::tcc::scalar::minimum(mx, my));
         };
       });
 }

@@ -1,7 +1,9 @@
 //===- Unary.cpp - Elementwise math on one tensor -------------------------===//
 //
 // Each op: its OpDef, its kernel and its backward formula. Float functions
-// of integer tensors compute in the default float type, as in PyTorch.
+// of integer tensors compute in the default float type, as in PyTorch. What
+// a kernel computes per element is tcc/runtime/ScalarOps.h's definition, with
+// the vectorizable float approximations of VecMath.h (EagerMath).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 
 #include "tcc/Frontend/Factories.h"
 #include "tcc/Frontend/Functions.h"
+#include "tcc/runtime/ScalarOps.h"
 
 #include <cmath>
 
@@ -98,6 +101,11 @@ void unaryInplaceKernel(const Tensor &self, const char *name, TypesTag types,
     };                                                                         \
   }
 
+/// The kernel of ScalarOps.h's FN, in opmath with the eager elementary
+/// functions where FN takes them.
+#define TCC_SCALAR_FN(FN) TCC_FLOAT_FN((::tcc::scalar::FN(x)))
+#define TCC_MATH_FN(FN) TCC_FLOAT_FN((::tcc::scalar::FN<M, EagerMath>(x)))
+
 #define TCC_FORMULA(CAPTURES, BODY)                                            \
   [&](const Tensor &self, const Tensor &out) -> FunctionNode::Formula {        \
     (void)self;                                                                \
@@ -113,11 +121,6 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 constexpr double kTwoOverSqrtPi = 1.12837916709551257390;
 constexpr double kSqrt2OverPi = 0.79788456080286535588;
 
-template <class M> M geluTanh(M x) {
-  M inner = M(kSqrt2OverPi) * (x + M(0.044715) * x * x * x);
-  return M(0.5) * x * (M(1) + vtanh(inner));
-}
-
 } // namespace
 } // namespace detail
 
@@ -128,37 +131,37 @@ Tensor neg(const Tensor &self) {
             "Negation, the `-` operator, on a bool tensor is not supported. "
             "If you are trying to invert a mask, use the `~` or "
             "`logical_not()` operator instead.");
-  return unaryOp(kNeg, self, false, Types::Numeric, TCC_FLOAT_FN(-x),
+  return unaryOp(kNeg, self, false, Types::Numeric, TCC_SCALAR_FN(neg),
                  TCC_FORMULA(, { return {-g[0]}; }));
 }
 
 Tensor abs(const Tensor &self) {
   return unaryOp(kAbs, self, false, Types::Numeric,
-                 TCC_FLOAT_FN(x < M(0) ? M(-x) : x),
+                 TCC_SCALAR_FN(abs),
                  TCC_FORMULA(SAVE_SELF, {
                    return {g[0] * n.unpack(sx).sign()};
                  }));
 }
 
 Tensor exp(const Tensor &self) {
-  return unaryOp(kExp, self, true, Types::Floating, TCC_FLOAT_FN(vexp(x)),
+  return unaryOp(kExp, self, true, Types::Floating, TCC_MATH_FN(exp),
                  TCC_FORMULA(SAVE_OUT, { return {g[0] * n.unpack(so)}; }));
 }
 
 Tensor log(const Tensor &self) {
-  return unaryOp(kLog, self, true, Types::Floating, TCC_FLOAT_FN(vlog(x)),
+  return unaryOp(kLog, self, true, Types::Floating, TCC_MATH_FN(log),
                  TCC_FORMULA(SAVE_SELF, { return {g[0] / n.unpack(sx)}; }));
 }
 
 Tensor log1p(const Tensor &self) {
-  return unaryOp(kLog1p, self, true, Types::Floating, TCC_FLOAT_FN(vlog1p(x)),
+  return unaryOp(kLog1p, self, true, Types::Floating, TCC_MATH_FN(log1p),
                  TCC_FORMULA(SAVE_SELF, {
                    return {g[0] / (n.unpack(sx) + 1)};
                  }));
 }
 
 Tensor sqrt(const Tensor &self) {
-  return unaryOp(kSqrt, self, true, Types::Floating, TCC_FLOAT_FN(std::sqrt(x)),
+  return unaryOp(kSqrt, self, true, Types::Floating, TCC_SCALAR_FN(sqrt),
                  TCC_FORMULA(SAVE_OUT, {
                    return {g[0] / (2 * n.unpack(so))};
                  }));
@@ -166,7 +169,7 @@ Tensor sqrt(const Tensor &self) {
 
 Tensor rsqrt(const Tensor &self) {
   return unaryOp(kRsqrt, self, true, Types::Floating,
-                 TCC_FLOAT_FN(M(1) / std::sqrt(x)), TCC_FORMULA(SAVE_OUT, {
+                 TCC_SCALAR_FN(rsqrt), TCC_FORMULA(SAVE_OUT, {
                    Tensor y = n.unpack(so);
                    return {g[0] * y * y * y * -0.5};
                  }));
@@ -183,21 +186,21 @@ Tensor reciprocal(const Tensor &self) {
 Tensor square(const Tensor &self) { return pow(self, 2); }
 
 Tensor sin(const Tensor &self) {
-  return unaryOp(kSin, self, true, Types::Floating, TCC_FLOAT_FN(std::sin(x)),
+  return unaryOp(kSin, self, true, Types::Floating, TCC_MATH_FN(sin),
                  TCC_FORMULA(SAVE_SELF, {
                    return {g[0] * n.unpack(sx).cos()};
                  }));
 }
 
 Tensor cos(const Tensor &self) {
-  return unaryOp(kCos, self, true, Types::Floating, TCC_FLOAT_FN(std::cos(x)),
+  return unaryOp(kCos, self, true, Types::Floating, TCC_MATH_FN(cos),
                  TCC_FORMULA(SAVE_SELF, {
                    return {-g[0] * n.unpack(sx).sin()};
                  }));
 }
 
 Tensor tanh(const Tensor &self) {
-  return unaryOp(kTanh, self, true, Types::Floating, TCC_FLOAT_FN(vtanh(x)),
+  return unaryOp(kTanh, self, true, Types::Floating, TCC_MATH_FN(tanh),
                  TCC_FORMULA(SAVE_OUT, {
                    Tensor y = n.unpack(so);
                    return {g[0] * (1 - y * y)};
@@ -206,7 +209,7 @@ Tensor tanh(const Tensor &self) {
 
 Tensor sigmoid(const Tensor &self) {
   return unaryOp(kSigmoid, self, true, Types::Floating,
-                 TCC_FLOAT_FN(vsigmoid(x)), TCC_FORMULA(SAVE_OUT, {
+                 TCC_MATH_FN(sigmoid), TCC_FORMULA(SAVE_OUT, {
                    Tensor y = n.unpack(so);
                    return {g[0] * y * (1 - y)};
                  }));
@@ -215,7 +218,7 @@ Tensor sigmoid(const Tensor &self) {
 Tensor relu(const Tensor &self) {
   TCC_CHECK(self.dtype() != kBool, "relu is not implemented for bool tensors");
   return unaryOp(kRelu, self, false, Types::Numeric,
-                 TCC_FLOAT_FN(x > M(0) ? x : M(0)), TCC_FORMULA(SAVE_OUT, {
+                 TCC_SCALAR_FN(relu), TCC_FORMULA(SAVE_OUT, {
                    return {where(n.unpack(so) > 0, g[0], 0)};
                  }));
 }
@@ -231,10 +234,10 @@ Tensor gelu(const Tensor &self, const std::string &approximate) {
         IterConfig cfg = config("gelu", true);
         if (useTanh)
           return unaryElementwise(Tensor(), self, cfg, Types::Floating,
-                                  TCC_FLOAT_FN(geluTanh(x)));
+                                  TCC_MATH_FN(geluTanh));
         return unaryElementwise(
             Tensor(), self, cfg, Types::Floating,
-            TCC_FLOAT_FN(M(0.5) * x * (M(1) + verf(x * M(1.0 / kSqrt2)))));
+            TCC_MATH_FN(gelu));
       },
       [&](const Tensor &) -> FunctionNode::Formula {
         return [sx = SavedVariable(self, false), useTanh](
@@ -256,7 +259,7 @@ Tensor gelu(const Tensor &self, const std::string &approximate) {
 
 Tensor silu(const Tensor &self) {
   return unaryOp(kSilu, self, true, Types::Floating,
-                 TCC_FLOAT_FN(x * vsigmoid(x)), TCC_FORMULA(SAVE_SELF, {
+                 TCC_MATH_FN(silu), TCC_FORMULA(SAVE_SELF, {
                    Tensor x = n.unpack(sx);
                    Tensor s = x.sigmoid();
                    return {g[0] * s * (1 + x * (1 - s))};
@@ -264,7 +267,7 @@ Tensor silu(const Tensor &self) {
 }
 
 Tensor erf(const Tensor &self) {
-  return unaryOp(kErf, self, true, Types::Floating, TCC_FLOAT_FN(verf(x)),
+  return unaryOp(kErf, self, true, Types::Floating, TCC_MATH_FN(erf),
                  TCC_FORMULA(SAVE_SELF, {
                    Tensor x = n.unpack(sx);
                    return {g[0] * kTwoOverSqrtPi * (-(x * x)).exp()};
@@ -275,22 +278,22 @@ Tensor erf(const Tensor &self) {
 
 Tensor sign(const Tensor &self) {
   return unaryOp(kSign, self, false, Types::All,
-                 TCC_FLOAT_FN(M((M(0) < x) - (x < M(0)))), TCC_ZERO_GRAD);
+                 TCC_SCALAR_FN(sign), TCC_ZERO_GRAD);
 }
 
 Tensor floor(const Tensor &self) {
   return unaryOp(kFloor, self, false, Types::Numeric,
-                 TCC_FLOAT_FN(std::floor(x)), TCC_ZERO_GRAD);
+                 TCC_SCALAR_FN(floor), TCC_ZERO_GRAD);
 }
 
 Tensor ceil(const Tensor &self) {
-  return unaryOp(kCeil, self, false, Types::Numeric, TCC_FLOAT_FN(std::ceil(x)),
+  return unaryOp(kCeil, self, false, Types::Numeric, TCC_SCALAR_FN(ceil),
                  TCC_ZERO_GRAD);
 }
 
 Tensor round(const Tensor &self) {
   return unaryOp(kRound, self, false, Types::Numeric,
-                 TCC_FLOAT_FN(std::nearbyint(x)), TCC_ZERO_GRAD);
+                 TCC_SCALAR_FN(round), TCC_ZERO_GRAD);
 }
 
 Tensor pow(const Tensor &self, const Scalar &e) {
@@ -361,16 +364,13 @@ Tensor clamp(const Tensor &self, std::optional<Scalar> min,
             Tensor(), self, cfg, Types::Numeric, [&](auto tag) {
               using T = typename decltype(tag)::type;
               using M = opmath_t<T>;
-              bool hasLo = bool(min), hasHi = bool(max);
-              M lo = hasLo ? min->to<M>() : M(0);
-              M hi = hasHi ? max->to<M>() : M(0);
+              std::optional<M> lo, hi;
+              if (min)
+                lo = min->to<M>();
+              if (max)
+                hi = max->to<M>();
               return [=](T v) -> T {
-                M x = M(v);
-                if (hasLo)
-                  x = x < lo ? lo : x;
-                if (hasHi)
-                  x = hi < x ? hi : x;
-                return T(x);
+                return T(::tcc::scalar::clamp(M(v), lo, hi));
               };
             });
       },
@@ -414,7 +414,7 @@ Tensor logical_not(const Tensor &self) {
                                   using T = typename decltype(tag)::type;
                                   using M = opmath_t<T>;
                                   return [](T x) -> bool {
-                                    return M(x) == M(0);
+                                    return ::tcc::scalar::logicalNot(M(x));
                                   };
                                 });
       },
@@ -488,7 +488,7 @@ const Tensor &Tensor::relu_() const {
       kRelu, *this, {*this},
       [&] {
         unaryInplaceKernel(*this, "relu_", Types::Numeric,
-                           TCC_FLOAT_FN(x > M(0) ? x : M(0)));
+                           TCC_SCALAR_FN(relu));
       },
       [&](const Tensor &v) { return tcc::relu(v); }, noAttrs, false);
 }

@@ -157,6 +157,19 @@ inline double vtanh(double x) { return std::tanh(x); }
 inline double vsigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 inline double verf(double x) { return std::erf(x); }
 
+/// The elementary functions the eager kernels give tcc/runtime/ScalarOps.h:
+/// the approximations above for float, libm for double.
+struct EagerMath {
+  template <class T> static T exp(T x) { return vexp(x); }
+  template <class T> static T log(T x) { return vlog(x); }
+  template <class T> static T log1p(T x) { return vlog1p(x); }
+  template <class T> static T tanh(T x) { return vtanh(x); }
+  template <class T> static T erf(T x) { return verf(x); }
+  template <class T> static T sin(T x) { return std::sin(x); }
+  template <class T> static T cos(T x) { return std::cos(x); }
+  template <class T> static T pow(T x, T y) { return std::pow(x, y); }
+};
+
 } // namespace detail
 } // namespace tcc
 

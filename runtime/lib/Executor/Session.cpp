@@ -11,6 +11,7 @@
 #include "../Artifact/Checks.h"
 #include "../Artifact/Conv2dArgs.h"
 
+#include "tcc/runtime/ArtifactActivation.h"
 #include "tcc/runtime/ArtifactFormat.h"
 #include "tcc/runtime/kernels.h"
 
@@ -53,7 +54,7 @@ tcc_epilogue toEpilogue(const Epilogue *e, uint8_t *const *addresses,
   out.residual = residual;
   out.ld_residual = ldResidual;
   out.beta = e->beta();
-  out.activation = int32_t(e->activation());
+  out.activation = tcc::runtime::fromArtifactActivation(e->activation());
   out.clamp_min = e->clamp_min();
   out.clamp_max = e->clamp_max();
   return out;

@@ -389,14 +389,25 @@ tcc_kernel_status check_parallel(const tcc_parallel *parallel) {
   return TCC_KERNEL_OK;
 }
 
+/// Whether `activation` is one of Activations.def.
+bool is_known_activation(int32_t activation) {
+  switch (activation) {
+#define TCC_ACTIVATION(Name, NAME, value) case value:
+#include "tcc/runtime/Activations.def"
+#undef TCC_ACTIVATION
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 tcc_kernel_status check_epilogue(const tcc_epilogue *e, int64_t n,
                                  bool check_residual_ld) {
   if (!e)
     return TCC_KERNEL_OK;
-  if (e->activation < TCC_ACTIVATION_NONE ||
-      e->activation > TCC_ACTIVATION_TANH)
+  if (!is_known_activation(e->activation))
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "epilogue: unknown activation %d",
                 e->activation);
   if (e->activation == TCC_ACTIVATION_CLAMP && !(e->clamp_min <= e->clamp_max))

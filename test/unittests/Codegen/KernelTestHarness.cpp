@@ -384,7 +384,10 @@ void runOne(KernelFn fn, const tcc::CompiledKernel &kernel, KernelCase &c) {
         c.maxRelativeError = std::max(
             c.maxRelativeError, error / std::max(std::fabs(expected), 1e-30));
       }
-      if (!close(got, expected, c.tolerance) && failures++ < 5)
+      bool sameZero = !c.signedZeros || expected != 0 ||
+                      std::signbit(got) == std::signbit(expected);
+      if ((!close(got, expected, c.tolerance) || !sameZero) &&
+          failures++ < 5)
         ADD_FAILURE() << c.name << ": output " << o << " at "
                       << formatIndex(want, i) << " is " << got << ", expected "
                       << expected << " (reference " << want.values[i] << ")";

@@ -83,6 +83,8 @@ struct KernelCase {
   Tolerance tolerance;
   /// When positive, the tile count the kernel must expose (tcc.tiles).
   int64_t expectedTiles = 0;
+  /// When set, an expected zero also needs the expected sign (-0 vs +0).
+  bool signedZeros = false;
   // Filled by runCases: the largest relative error (|got - want| /
   // max(|want|, 1e-30)) and absolute error over finite expected values.
   double maxRelativeError = 0;

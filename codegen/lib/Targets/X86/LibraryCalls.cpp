@@ -3,6 +3,7 @@
 #include "LibraryCalls.h"
 
 #include "tcc/IR/TccOps.h"
+#include "tcc/runtime/ArtifactActivation.h"
 #include "tcc/runtime/kernels.h"
 
 #include <cstring>
@@ -19,17 +20,7 @@ bool x86::isLibraryCallAnchor(Operation *op) {
 }
 
 static artifact::Activation toArtifact(EpilogueActivation activation) {
-  switch (activation) {
-  case EpilogueActivation::None: return artifact::Activation::None;
-  case EpilogueActivation::Relu: return artifact::Activation::Relu;
-  case EpilogueActivation::Clamp: return artifact::Activation::Clamp;
-  case EpilogueActivation::Gelu: return artifact::Activation::Gelu;
-  case EpilogueActivation::GeluTanh: return artifact::Activation::GeluTanh;
-  case EpilogueActivation::Silu: return artifact::Activation::Silu;
-  case EpilogueActivation::Sigmoid: return artifact::Activation::Sigmoid;
-  case EpilogueActivation::Tanh: return artifact::Activation::Tanh;
-  }
-  return artifact::Activation::None;
+  return ::tcc::runtime::toArtifactActivation(int(activation));
 }
 
 static std::unique_ptr<artifact::EpilogueT>

@@ -15,6 +15,7 @@
 #include "../Types.h"
 
 #include "tcc/IR/TccOps.h"
+#include "tcc/runtime/ScalarOps.h"
 
 #include <cmath>
 
@@ -178,51 +179,20 @@ std::optional<Scalar> boundOf(std::optional<llvm::APFloat> bound,
   return Scalar(int64_t(v));
 }
 
-/// Python's floor division and remainder, elementwise in the operands'
-/// dtype (opmath f32 for f16/bf16), as PyTorch defines them. The eager
-/// library has no op for them yet, so the interpreter computes them here.
+/// Python's floor division and remainder (tcc/runtime/ScalarOps.h),
+/// elementwise in the operands' dtype (opmath f32 for f16/bf16). The eager
+/// library has no op for them yet, so the interpreter computes them here;
+/// an integer zero divisor raises, as in PyTorch.
 template <class T> T floorDivide(T a, T b) {
-  if constexpr (std::is_floating_point<T>::value) {
-    if (b == 0)
-      return a / b;
-    T mod = std::fmod(a, b);
-    T div = (a - mod) / b;
-    if (mod != 0 && ((b < 0) != (mod < 0)))
-      div -= T(1);
-    if (div == 0)
-      return std::copysign(T(0), a / b);
-    T floored = std::floor(div);
-    if (div - floored > T(0.5))
-      floored += T(1);
-    return floored;
-  } else {
-    if (b == 0)
-      throw Error("ZeroDivisionError");
-    if (b == -1) // min / -1 wraps, as two's complement arithmetic does
-      return T(uint64_t(0) - uint64_t(a));
-    T q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-      --q;
-    return q;
-  }
+  if (std::optional<T> q = ::tcc::scalar::floorDivide(a, b))
+    return *q;
+  throw Error("ZeroDivisionError");
 }
 
 template <class T> T remainderOf(T a, T b) {
-  if constexpr (std::is_floating_point<T>::value) {
-    T mod = std::fmod(a, b);
-    if (mod != 0 && ((b < 0) != (mod < 0)))
-      mod += b;
-    return mod;
-  } else {
-    if (b == 0)
-      throw Error("ZeroDivisionError");
-    if (b == -1)
-      return T(0);
-    T mod = a % b;
-    if (mod != 0 && ((b < 0) != (mod < 0)))
-      mod += b;
-    return mod;
-  }
+  if (std::optional<T> r = ::tcc::scalar::remainder(a, b))
+    return *r;
+  throw Error("ZeroDivisionError");
 }
 
 /// Runs `f` over a and b broadcast to `shape`, in compute type C (double for

@@ -20,7 +20,12 @@ namespace mlir::tcc {
 
 class TargetCapabilities;
 
-enum class EpilogueActivation { None, Relu, Clamp, Gelu, GeluTanh, Silu, Sigmoid, Tanh };
+/// The runtime's tcc_activation, value for value (one list: Activations.def).
+enum class EpilogueActivation {
+#define TCC_ACTIVATION(Name, NAME, value) Name = value,
+#include "tcc/runtime/Activations.def"
+#undef TCC_ACTIVATION
+};
 
 /// act(anchor + bias + residual) over the anchor's output.
 struct Epilogue {

@@ -60,15 +60,12 @@ typedef struct tcc_parallel {
  * Epilogues fused into GEMM and convolution
  *-------------------------------------------------------------------------*/
 
+/* TCC_ACTIVATION_NONE, _RELU, _CLAMP, _GELU, _GELU_TANH, _SILU, _SIGMOID,
+ * _TANH: the list and its values are in Activations.def. */
 typedef enum tcc_activation {
-  TCC_ACTIVATION_NONE = 0,
-  TCC_ACTIVATION_RELU = 1,
-  TCC_ACTIVATION_CLAMP = 2, /* clamp(x, clamp_min, clamp_max), e.g. relu6 */
-  TCC_ACTIVATION_GELU = 3,  /* exact (erf) form, as torch.nn.GELU() */
-  TCC_ACTIVATION_GELU_TANH = 4,
-  TCC_ACTIVATION_SILU = 5,
-  TCC_ACTIVATION_SIGMOID = 6,
-  TCC_ACTIVATION_TANH = 7,
+#define TCC_ACTIVATION(Name, NAME, value) TCC_ACTIVATION_##NAME = value,
+#include "tcc/runtime/Activations.def"
+#undef TCC_ACTIVATION
 } tcc_activation;
 
 /* out[m][n] = activation(alpha * acc[m][n] + bias + beta * residual[m][n]),

@@ -1,0 +1,120 @@
+//===- ActivationSemanticsTest.cpp - Epilogues vs tcc/runtime/ScalarOps.h -===//
+//
+// The microkernels apply activations with their own vector code, which
+// cannot call the scalar definition of each op (tcc/runtime/ScalarOps.h), so
+// this test holds every activation of Activations.def to it at the edges of
+// the float domain: NaN, +-inf, +-0, subnormals, the smallest normal and the
+// largest finite value, through C = act(1 * x). relu and clamp must match
+// exactly, the sign of zero included; the others within a few ulp (results
+// that tiny may flush to zero).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelReference.h"
+
+#include "tcc/runtime/ScalarOps.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+using namespace tcc_test;
+namespace ops = tcc::scalar;
+
+namespace {
+
+constexpr float kClampMin = -2.0f, kClampMax = 3.0f;
+
+/// What activation `act` computes on x, by the scalar definition, in double.
+double definition(int act, double x) {
+  switch (act) {
+  case TCC_ACTIVATION_NONE:
+    return x;
+  case TCC_ACTIVATION_RELU:
+    return ops::relu(x);
+  case TCC_ACTIVATION_CLAMP:
+    return ops::clamp<double>(x, kClampMin, kClampMax);
+  case TCC_ACTIVATION_GELU:
+    return ops::gelu(x);
+  case TCC_ACTIVATION_GELU_TANH:
+    return ops::geluTanh(x);
+  case TCC_ACTIVATION_SILU:
+    return ops::silu(x);
+  case TCC_ACTIVATION_SIGMOID:
+    return ops::sigmoid(x);
+  case TCC_ACTIVATION_TANH:
+    return ops::tanh(x);
+  }
+  ADD_FAILURE() << "activation " << act << " has no definition here";
+  return NAN;
+}
+
+std::vector<float> edgeValues() {
+  using L = std::numeric_limits<float>;
+  std::vector<float> values = {L::quiet_NaN()};
+  for (float m : {0.0f, L::denorm_min(), L::min() / 2, L::min(), 0.5f, 1.0f,
+                  2.5f, 7.0f, 30.0f, 100.0f, L::max(), L::infinity()}) {
+    values.push_back(m);
+    values.push_back(-m);
+  }
+  return values;
+}
+
+TEST(ActivationSemantics, EveryActivationFollowsTheDefinitionAtTheEdges) {
+  std::vector<float> xs = edgeValues();
+  const int64_t n = int64_t(xs.size());
+  int checked = 0;
+#define TCC_ACTIVATION(Name, NAME, value) {value, #Name},
+  const std::pair<int, const char *> activations[] = {
+#include "tcc/runtime/Activations.def"
+  };
+#undef TCC_ACTIVATION
+  for (auto [act, name] : activations) {
+    float one = 1.0f;
+    std::vector<float> out(xs.size());
+    tcc_epilogue e{};
+    e.alpha = 1.0f;
+    e.activation = act;
+    e.clamp_min = kClampMin;
+    e.clamp_max = kClampMax;
+    tcc_sgemm_args p{};
+    p.m = 1;
+    p.n = n;
+    p.k = 1;
+    p.a = &one;
+    p.lda = 1;
+    p.b = xs.data();
+    p.ldb = n;
+    p.c = out.data();
+    p.ldc = n;
+    p.epilogue = &e;
+    ASSERT_EQ(tcc_sgemm(&p, nullptr), TCC_KERNEL_OK) << name;
+    bool exact = activation_relative_tolerance(act) == 0;
+    for (int64_t j = 0; j < n; ++j) {
+      // The GEMM accumulates 1 * x onto +0: x exactly, except that -0
+      // becomes +0.
+      float acc = 0.0f + xs[j];
+      float want = float(definition(act, acc));
+      float got = out[j];
+      bool ok;
+      if (std::isnan(want))
+        ok = std::isnan(got);
+      else if (std::isinf(want) || std::isinf(got))
+        ok = got == want;
+      else if (exact)
+        ok = got == want && std::signbit(got) == std::signbit(want);
+      else // 1e-12: the definition's 1 + erf(.) and 1 + tanh(.) in gelu
+           // cancel for very negative x, even in double
+        ok = std::fabs(double(got) - want) <=
+             activation_relative_tolerance(act) * std::fabs(want) + 1e-12;
+      EXPECT_TRUE(ok) << name << "(" << xs[j] << "): got " << got
+                      << ", the definition gives " << want;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 1);
+}
+
+} // namespace
