@@ -13,6 +13,7 @@
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/StepKinds.h"
 #include "tcc/runtime/kernels.h"
 
 #include <cstring>
@@ -155,6 +156,8 @@ public:
     TCC_RETURN_IF_ERROR(checkVersions());
     TCC_RETURN_IF_ERROR(checkSegments(layout));
     constantBytes_ = layout->constantsSize;
+    TCC_RETURN_IF_ERROR(checkCodeModules());
+    TCC_RETURN_IF_ERROR(checkMemorySpaces());
     TCC_RETURN_IF_ERROR(checkSpecs(m_.inputs(), "input", &inputBytes_));
     TCC_RETURN_IF_ERROR(checkSpecs(m_.outputs(), "output", &outputBytes_));
     TCC_RETURN_IF_ERROR(checkBuffers());
@@ -195,7 +198,7 @@ private:
                      " inside the padding after the header (truncated?)");
     TCC_RETURN_IF_ERROR(checkZero(headerEnd, paddedEnd, "header padding"));
     uint64_t end = paddedEnd;
-    bool seen[2] = {false, false};
+    bool seenConstants = false;
     const auto *segments = m_.segments();
     if (!elementsAligned(segments, alignof(uint64_t)))
       return corrupt("segment table is misaligned");
@@ -207,9 +210,11 @@ private:
       const char *kind =
           s->kind() == SegmentKind::Constants ? "constants" : "code";
       what += cat(" (", kind, ")");
-      if (seen[int(s->kind())])
-        return corrupt(what, ": a second ", kind, " segment");
-      seen[int(s->kind())] = true;
+      if (s->kind() == SegmentKind::Constants) {
+        if (seenConstants)
+          return corrupt(what, ": a second ", kind, " segment");
+        seenConstants = true;
+      }
       if (s->size() == 0)
         return corrupt(what, ": empty (an empty segment is omitted)");
       uint64_t expected = alignToArtifact(end);
@@ -226,9 +231,6 @@ private:
       if (s->kind() == SegmentKind::Constants) {
         layout->constantsOffset = s->offset();
         layout->constantsSize = s->size();
-      } else {
-        layout->codeOffset = s->offset();
-        layout->codeSize = s->size();
       }
       end = segEnd;
     }
@@ -236,6 +238,72 @@ private:
       return corrupt("file has ", fileSize_ - end,
                      " bytes after the end of its last part at byte ", end);
     return Status();
+  }
+
+  // Each module names its loader and owns its code segment, if any; every
+  // code segment belongs to exactly one module. Whether this runtime has a
+  // loader for the kind is the executor's question (checkHostSupports), so
+  // tools can inspect models for other targets.
+  Status checkCodeModules() {
+    const auto *modules = m_.code_modules();
+    const auto *segments = m_.segments();
+    uint32_t numSegments = segments ? segments->size() : 0;
+    std::vector<int> owner(numSegments, -1);
+    for (uint32_t i = 0; modules && i < modules->size(); ++i) {
+      const CodeModule *module = modules->Get(i);
+      std::string what = cat("code module ", i);
+      if (!isCleanString(module->kind()) || module->kind()->size() == 0)
+        return corrupt(what, ": kind is empty or contains a NUL byte");
+      for (const auto *s : {module->target_triple(), module->cpu(),
+                            module->gpu_arch()})
+        if (s && !isCleanString(s))
+          return corrupt(what, ": a target string contains a NUL byte");
+      const auto *features = module->cpu_features();
+      for (uint32_t j = 0; features && j < features->size(); ++j)
+        if (!isCleanString(features->Get(j)))
+          return corrupt(what, ": cpu feature ", j, " contains a NUL byte");
+      const auto *imports = module->imports();
+      for (uint32_t j = 0; imports && j < imports->size(); ++j)
+        if (!isSymbolName(imports->Get(j)))
+          return corrupt(what, ": import ", j, ": not a valid symbol name");
+      int32_t segment = module->code_segment();
+      if (segment == -1)
+        continue;
+      if (segment < 0 || uint32_t(segment) >= numSegments)
+        return corrupt(what, ": code segment ", segment, " out of range (",
+                       numSegments, " segments)");
+      if (segments->Get(uint32_t(segment))->kind() != SegmentKind::Code)
+        return corrupt(what, ": segment ", segment, " is not a code segment");
+      if (owner[uint32_t(segment)] != -1)
+        return corrupt(what, ": segment ", segment,
+                       " is already the code of module ",
+                       owner[uint32_t(segment)]);
+      owner[uint32_t(segment)] = int(i);
+    }
+    for (uint32_t i = 0; i < numSegments; ++i)
+      if (segments->Get(i)->kind() == SegmentKind::Code && owner[i] == -1)
+        return corrupt("segment ", i, " (code): no code module uses it");
+    return Status();
+  }
+
+  Status checkMemorySpaces() {
+    const auto *spaces = m_.memory_spaces();
+    for (uint32_t i = 0; spaces && i < spaces->size(); ++i) {
+      const MemorySpace *space = spaces->Get(i);
+      if (space->kind() != MemoryKind::Host &&
+          space->kind() != MemoryKind::Device)
+        return corrupt("memory space ", i, ": unknown kind ",
+                       int(space->kind()));
+      if (space->kind() == MemoryKind::Device &&
+          space->code_module() >= numModules())
+        return corrupt("memory space ", i, ": code module ", space->code_module(),
+                       " out of range (", numModules(), " code modules)");
+    }
+    return Status();
+  }
+
+  uint32_t numModules() const {
+    return m_.code_modules() ? m_.code_modules()->size() : 0;
   }
 
   Status checkSpecs(const Vector<Offset<TensorSpec>> *specs, const char *kind,
@@ -267,10 +335,21 @@ private:
         return corrupt(what, ": byte_size ", b->byte_size(), " but ",
                        dtypeName(b->dtype()), shapeString(b->shape()),
                        " takes ", bytes, " bytes");
+      uint32_t numSpaces = m_.memory_spaces() ? m_.memory_spaces()->size() : 0;
+      if (b->space() >= numSpaces)
+        return corrupt(what, ": memory space ", b->space(), " out of range (",
+                       numSpaces, " memory spaces)");
+      const MemorySpace *space = m_.memory_spaces()->Get(b->space());
+      bool bound =
+          b->storage() == Storage::Input || b->storage() == Storage::Output;
+      if (bound && space->kind() != MemoryKind::Host)
+        return corrupt(what, ": ", storageName(b->storage()),
+                       " buffers are host memory, but memory space ",
+                       b->space(), " is device memory");
       uint64_t region = 0;
       switch (b->storage()) {
       case Storage::Arena:
-        region = m_.arena_bytes();
+        region = space->arena_bytes();
         break;
       case Storage::Constant:
         region = constantBytes_;
@@ -325,25 +404,21 @@ private:
 
   Status checkKernels() {
     const auto *kernels = m_.kernels();
-    for (uint32_t i = 0; kernels && i < kernels->size(); ++i)
+    for (uint32_t i = 0; kernels && i < kernels->size(); ++i) {
       if (!isSymbolName(kernels->Get(i)->symbol()))
         return corrupt("kernel ", i, ": symbol is not a valid name");
+      if (kernels->Get(i)->code_module() >= numModules())
+        return corrupt("kernel ", i, ": code module ",
+                       kernels->Get(i)->code_module(), " out of range (",
+                       numModules(), " code modules)");
+    }
     return Status();
   }
 
   // Names shown to users must be printable in full.
   Status checkStrings() {
-    for (const auto *s : {m_.tcc_version(), m_.target_triple(), m_.cpu()})
-      if (s && !isCleanString(s))
-        return corrupt("a version or target string contains a NUL byte");
-    const auto *features = m_.cpu_features();
-    for (uint32_t i = 0; features && i < features->size(); ++i)
-      if (!isCleanString(features->Get(i)))
-        return corrupt("cpu feature ", i, " contains a NUL byte");
-    const auto *imports = m_.imports();
-    for (uint32_t i = 0; imports && i < imports->size(); ++i)
-      if (!isSymbolName(imports->Get(i)))
-        return corrupt("import ", i, ": not a valid symbol name");
+    if (m_.tcc_version() && !isCleanString(m_.tcc_version()))
+      return corrupt("the version string contains a NUL byte");
     return Status();
   }
 
@@ -386,10 +461,29 @@ private:
     for (uint32_t i = 0; plan && i < plan->size(); ++i) {
       const Step *step = plan->Get(i);
       std::string where = cat("plan step ", i);
+      if (!isCleanString(step->kind()))
+        return corrupt(where, ": kind contains a NUL byte");
+      const char *known = stepKindName(step->op_type());
+      // A kind this runtime does not know comes from a newer writer; a
+      // known kind with an unknown op type is a damaged header.
+      if (!known && !isStepKindName(step->kind()->str()))
+        return Status(TCC_STATUS_UNIMPLEMENTED,
+                      cat(where, ": step kind '", step->kind()->str(),
+                          "' is not known to this runtime (it runs ",
+                          knownStepKinds(), ")"));
+      if (!known)
+        return corrupt(where, ": unknown operation type ",
+                       int(step->op_type()));
+      if (step->kind()->str() != known)
+        return corrupt(where, ": kind '", step->kind()->str(),
+                       "' but its op is a ", known);
+      if (step->code_module() >= numModules())
+        return corrupt(where, ": code module ", step->code_module(),
+                       " out of range (", numModules(), " code modules)");
       switch (step->op_type()) {
       case Op::KernelCall:
-        TCC_RETURN_IF_ERROR(checkKernelCall(*step->op_as_KernelCall(),
-                                            where + " (KernelCall)"));
+        TCC_RETURN_IF_ERROR(checkKernelCall(
+            *step->op_as_KernelCall(), step->code_module(), where + " (KernelCall)"));
         break;
       case Op::Sgemm:
         TCC_RETURN_IF_ERROR(
@@ -410,12 +504,17 @@ private:
     return Status();
   }
 
-  Status checkKernelCall(const KernelCall &call, const std::string &where) {
+  Status checkKernelCall(const KernelCall &call, uint32_t module,
+                         const std::string &where) {
     uint32_t numKernels = m_.kernels() ? m_.kernels()->size() : 0;
     if (call.kernel() >= numKernels)
       return corrupt(where, ": kernel index ", call.kernel(), " out of range (",
                      numKernels, " kernels)");
     const Kernel *kernel = m_.kernels()->Get(call.kernel());
+    if (kernel->code_module() != module)
+      return corrupt(where, ": runs on code module ", module, " but kernel '",
+                     kernel->symbol()->str(), "' is in module ",
+                     kernel->code_module());
     uint32_t numBindings = call.bindings() ? call.bindings()->size() : 0;
     if (numBindings != kernel->num_bindings())
       return corrupt(where, ": ", numBindings, " bindings but kernel '",

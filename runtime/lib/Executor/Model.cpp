@@ -36,6 +36,39 @@ tensorInfos(const flatbuffers::Vector<flatbuffers::Offset<TensorSpec>> *specs) {
   return infos;
 }
 
+// Maps module `index`'s code and fills its import table; `*out` stays null
+// for a module without code.
+Status loadModule(const Model &m, const tcc::runtime::Artifact &artifact,
+                  uint32_t index, uint32_t flags,
+                  std::unique_ptr<tcc::runtime::detail::CodeModule> *out) {
+  const CodeModule *module = m.code_modules()->Get(index);
+  tcc::runtime::Artifact::Code code = artifact.moduleCode(index);
+  uint32_t numImports = module->imports() ? module->imports()->size() : 0;
+  if (!code.data) {
+    if (numImports)
+      return tcc::runtime::detail::corrupt(
+          "the model has kernels or imports but no code segment");
+    return Status();
+  }
+  TCC_RETURN_IF_ERROR(tcc::runtime::detail::CodeModule::load(
+      code.data, code.size, flags & TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE,
+      out));
+  // Imports first: nothing in the code may run before its table is filled.
+  if (!numImports)
+    return Status();
+  std::vector<void *> entries;
+  for (uint32_t i = 0; i < numImports; ++i) {
+    std::string name = module->imports()->Get(i)->str();
+    void *address = tcc::runtime::detail::findImport(name);
+    if (!address)
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    cat("the code imports '", name,
+                        "', which this runtime does not provide"));
+    entries.push_back(address);
+  }
+  return (*out)->fillImportTable(entries);
+}
+
 } // namespace
 
 // A kernel touching less than this (all its bindings together) runs its
@@ -50,35 +83,25 @@ Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
   TCC_RETURN_IF_ERROR(tcc::runtime::checkHostSupports(m));
 
   std::unique_ptr<tcc_model_s> model(new tcc_model_s());
+  uint32_t numModules = m.code_modules() ? m.code_modules()->size() : 0;
+  for (uint32_t i = 0; i < numModules; ++i) {
+    std::unique_ptr<tcc::runtime::detail::CodeModule> code;
+    Status loaded = loadModule(m, *artifact, i, flags, &code);
+    if (!loaded.ok() && numModules > 1) // named only when there are several
+      return std::move(loaded).withContext(cat("code module ", i));
+    TCC_RETURN_IF_ERROR(std::move(loaded));
+    model->code.push_back(std::move(code));
+  }
   uint32_t numKernels = m.kernels() ? m.kernels()->size() : 0;
-  uint32_t numImports = m.imports() ? m.imports()->size() : 0;
-  if ((numKernels || numImports) && !artifact->code())
-    return tcc::runtime::detail::corrupt(
-        "the model has kernels or imports but no code segment");
-  if (artifact->code()) {
-    TCC_RETURN_IF_ERROR(tcc::runtime::detail::CodeModule::load(
-        artifact->code(), artifact->codeBytes(),
-        flags & TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE, &model->code));
-  }
-  // Imports first: nothing in the code may run before its table is filled.
-  if (numImports) {
-    std::vector<void *> entries;
-    for (uint32_t i = 0; i < numImports; ++i) {
-      std::string name = m.imports()->Get(i)->str();
-      void *address = tcc::runtime::detail::findImport(name);
-      if (!address)
-        return Status(TCC_STATUS_UNIMPLEMENTED,
-                      cat("the code imports '", name,
-                          "', which this runtime does not provide"));
-      entries.push_back(address);
-    }
-    TCC_RETURN_IF_ERROR(model->code->fillImportTable(entries));
-  }
   for (uint32_t i = 0; i < numKernels; ++i) {
     void *address;
-    std::string symbol = m.kernels()->Get(i)->symbol()->str();
-    TCC_RETURN_IF_ERROR(
-        model->code->resolve(symbol, &address).withContext(cat("kernel ", i)));
+    const Kernel *kernel = m.kernels()->Get(i);
+    const auto &code = model->code[kernel->code_module()]; // validated in range
+    if (!code)
+      return tcc::runtime::detail::corrupt(
+          "the model has kernels or imports but no code segment");
+    TCC_RETURN_IF_ERROR(code->resolve(kernel->symbol()->str(), &address)
+                            .withContext(cat("kernel ", i)));
     model->kernels.push_back(reinterpret_cast<tcc_kernel_fn>(address));
   }
   const auto *plan = m.plan();

@@ -43,7 +43,8 @@ struct TensorInfo {
 struct tcc_model_s {
   std::atomic<int> refs{1};
   std::unique_ptr<tcc::runtime::Artifact> artifact;
-  std::unique_ptr<tcc::runtime::detail::CodeModule> code;
+  // By index of Model.code_modules; null for a module without code.
+  std::vector<std::unique_ptr<tcc::runtime::detail::CodeModule>> code;
   std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
   std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
   uint32_t maxBindings = 0; // over all KernelCalls
@@ -53,7 +54,8 @@ struct tcc_model_s {
 
   const tcc::artifact::Model &header() const { return artifact->model(); }
 
-  // Checks the host, maps the code, resolves every kernel and import.
+  // Checks the host, maps each module's code, resolves every kernel and
+  // import.
   static tcc::runtime::Status
   create(std::unique_ptr<tcc::runtime::Artifact> artifact, uint32_t flags,
          tcc_model_s **out);
@@ -66,7 +68,7 @@ struct tcc_session_s {
   bool hasParallel = false;
   tcc_parallel parallel{};
 
-  uint8_t *arena = nullptr;
+  std::vector<uint8_t *> arenas; // by memory space; null when empty
   std::vector<const void *> inputs; // caller's buffers, nullptr: unbound
   std::vector<void *> boundOutputs; // caller's buffers, nullptr: own
   std::vector<void *> ownOutputs;   // allocated on first use

@@ -92,15 +92,20 @@ Status tcc_session_s::create(tcc_model_s *model,
   session->bindings.assign(model->maxBindings, nullptr);
 
   const tcc_allocator_t &a = session->allocator;
-  if (m.arena_bytes() > 0) {
-    if (m.arena_bytes() > SIZE_MAX)
+  // Every space is host memory (the model's load checked it).
+  const auto *spaces = m.memory_spaces();
+  session->arenas.assign(spaces ? spaces->size() : 0, nullptr);
+  for (uint32_t i = 0; i < session->arenas.size(); ++i) {
+    uint64_t bytes = spaces->Get(i)->arena_bytes();
+    if (bytes == 0)
+      continue;
+    if (bytes > SIZE_MAX)
       return Status(TCC_STATUS_RESOURCE_EXHAUSTED, "arena too large");
-    session->arena = static_cast<uint8_t *>(a.alloc(
-        a.self, size_t(m.arena_bytes()), tcc::runtime::kArtifactAlignment));
-    if (!session->arena)
-      return Status(
-          TCC_STATUS_RESOURCE_EXHAUSTED,
-          cat("cannot allocate the ", m.arena_bytes(), "-byte arena"));
+    session->arenas[i] = static_cast<uint8_t *>(
+        a.alloc(a.self, size_t(bytes), tcc::runtime::kArtifactAlignment));
+    if (!session->arenas[i])
+      return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                    cat("cannot allocate the ", bytes, "-byte arena"));
   }
 
   // A conv2d's workspace need depends on the thread count, known only now.
@@ -138,8 +143,9 @@ Status tcc_session_s::create(tcc_model_s *model,
 }
 
 tcc_session_s::~tcc_session_s() {
-  if (arena)
-    allocator.free(allocator.self, arena);
+  for (uint8_t *arena : arenas)
+    if (arena)
+      allocator.free(allocator.self, arena);
   if (workspace)
     allocator.free(allocator.self, workspace);
   for (void *p : ownOutputs)
@@ -180,7 +186,7 @@ Status tcc_session_s::run() {
     uint8_t *base = nullptr;
     switch (b->storage()) {
     case Storage::Arena:
-      base = arena;
+      base = arenas[b->space()];
       break;
     case Storage::Constant:
       base = constants; // read-only: validation lets nothing write it
