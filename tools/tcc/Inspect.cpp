@@ -9,11 +9,11 @@
 #include "CommandLine.h"
 #include "Json.h"
 #include "ModelIO.h"
-#include "PlanText.h"
 #include "Subcommands.h"
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/StepKinds.h"
 
 #include <cctype>
 #include <cstdio>
@@ -52,6 +52,14 @@ std::string tensorText(DType dtype, const flatbuffers::Vector<int64_t> *shape) {
 }
 
 std::string str(const flatbuffers::String *s) { return s ? s->str() : ""; }
+
+std::vector<std::string> strings(
+    const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>> *v) {
+  std::vector<std::string> out;
+  for (uint32_t i = 0; v && i < v->size(); ++i)
+    out.push_back(v->Get(i)->str());
+  return out;
+}
 
 uint32_t moduleCount(const Model &m) {
   return m.code_modules() ? m.code_modules()->size() : 0;
@@ -128,77 +136,39 @@ void writeTensorsJson(
   j.endArray();
 }
 
-void writeStepJson(JsonWriter &j, const Model &m, uint32_t index,
-                   const Step &step) {
+/// A step as its kind describes it (tcc/runtime/StepKinds.h): index, kind,
+/// the kind's own fields, source ops, and where it runs.
+void writeStepJson(JsonWriter &j, const Model &m, uint32_t index) {
+  runtime::StepDescription step = runtime::describeStep(m, index);
   j.beginObject();
   j.key("index");
   j.value(uint64_t(index));
   j.key("op");
-  j.value(opName(step.op_type()));
-  switch (step.op_type()) {
-  case Op::KernelCall: {
-    const KernelCall *c = step.op_as_KernelCall();
-    j.key("symbol");
-    j.value(m.kernels()->Get(c->kernel())->symbol()->str());
-    j.key("tiles");
-    j.value(int64_t(c->tiles()));
-    j.key("bindings");
-    j.beginInlineArray();
-    for (uint32_t i = 0; c->bindings() && i < c->bindings()->size(); ++i)
-      j.value(uint64_t(c->bindings()->Get(i)));
-    j.endArray();
-    break;
-  }
-  case Op::Sgemm: {
-    const Sgemm *g = step.op_as_Sgemm();
-    // Operands as buffer indices with their layouts: how a matmul reads a
-    // transposed or sliced operand in place.
-    for (auto [k, v] :
-         {std::pair("m", g->m()), std::pair("n", g->n()),
-          std::pair("k", g->k()), std::pair("batch", g->batch()),
-          std::pair("a", int64_t(g->a())), std::pair("lda", g->lda()),
-          std::pair("a_batch_stride", g->a_batch_stride()),
-          std::pair("b", int64_t(g->b())), std::pair("ldb", g->ldb()),
-          std::pair("b_batch_stride", g->b_batch_stride()),
-          std::pair("c", int64_t(g->c())), std::pair("ldc", g->ldc()),
-          std::pair("c_batch_stride", g->c_batch_stride())}) {
-      j.key(k);
-      j.value(int64_t(v));
+  j.value(step.kind);
+  for (const runtime::StepField &field : step.fields) {
+    j.key(field.key);
+    switch (field.type) {
+    case runtime::StepField::Type::Int:
+      j.value(field.number);
+      break;
+    case runtime::StepField::Type::Bool:
+      j.value(field.number != 0);
+      break;
+    case runtime::StepField::Type::String:
+      j.value(field.text);
+      break;
+    case runtime::StepField::Type::IntList:
+      j.beginInlineArray();
+      for (int64_t v : field.list)
+        j.value(v);
+      j.endArray();
+      break;
     }
-    for (auto [k, v] : {std::pair("trans_a", bool(g->trans_a())),
-                        std::pair("trans_b", bool(g->trans_b())),
-                        std::pair("b_packed", bool(g->b_packed()))}) {
-      j.key(k);
-      j.value(v);
-    }
-    break;
-  }
-  case Op::Conv2d: {
-    const Conv2d *c = step.op_as_Conv2d();
-    j.key("layout");
-    j.value(c->nhwc() ? "nhwc" : "nchw");
-    for (auto [k, v] : {std::pair("batch", c->batch()),
-                        std::pair("in_channels", c->in_channels()),
-                        std::pair("out_channels", c->out_channels()),
-                        std::pair("kernel_height", c->kernel_height()),
-                        std::pair("kernel_width", c->kernel_width()),
-                        std::pair("groups", c->groups())}) {
-      j.key(k);
-      j.value(int64_t(v));
-    }
-    break;
-  }
-  case Op::Copy:
-    j.key("bytes");
-    j.value(uint64_t(step.op_as_Copy()->bytes()));
-    break;
-  default:
-    break;
   }
   j.key("source_ops");
-  writeStringsJson(j, sourceOps(m, step));
+  writeStringsJson(j, step.sourceOps);
   j.key("code_module");
-  j.value(uint64_t(step.code_module()));
+  j.value(uint64_t(m.plan()->Get(index)->code_module()));
   j.endObject();
 }
 
@@ -273,7 +243,7 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
   j.key("kernels");
   j.beginArray();
   for (uint32_t i = 0; m.plan() && i < m.plan()->size(); ++i)
-    writeStepJson(j, m, i, *m.plan()->Get(i));
+    writeStepJson(j, m, i);
   j.endArray();
   j.key("buffers");
   j.beginArray();
@@ -348,9 +318,9 @@ void printText(const runtime::Artifact &a, const runtime::Status &host) {
   uint32_t steps = m.plan() ? m.plan()->size() : 0;
   std::printf("plan: %u step%s\n", steps, steps == 1 ? "" : "s");
   for (uint32_t i = 0; i < steps; ++i) {
-    const Step &step = *m.plan()->Get(i);
-    std::printf("  %u %s\n", i, stepSummary(m, step).c_str());
-    for (const std::string &op : sourceOps(m, step))
+    runtime::StepDescription step = runtime::describeStep(m, i);
+    std::printf("  %u %s\n", i, step.summary.c_str());
+    for (const std::string &op : step.sourceOps)
       std::printf("      %s\n", op.c_str());
   }
   for (uint32_t i = 0; i < moduleCount(m); ++i) {

@@ -9,7 +9,9 @@
 #include "Validator.h"
 
 #include "Checks.h"
-#include "Conv2dArgs.h"
+#include "StepChecks.h"
+
+#include "../Steps/StepKind.h"
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
@@ -30,24 +32,6 @@ using namespace tcc::artifact;
 using flatbuffers::Offset;
 using flatbuffers::String;
 using flatbuffers::Vector;
-
-const char *dtypeName(DType d) {
-  return tcc_dtype_name(static_cast<tcc_dtype_t>(d));
-}
-
-const char *storageName(Storage s) {
-  switch (s) {
-  case Storage::Arena:
-    return "arena";
-  case Storage::Constant:
-    return "constants";
-  case Storage::Input:
-    return "input";
-  case Storage::Output:
-    return "output";
-  }
-  return "unknown storage";
-}
 
 std::string shapeString(const Vector<int64_t> *shape) {
   std::string s = "[";
@@ -113,36 +97,6 @@ Status shapeBytes(const Vector<int64_t> *shape, DType dtype,
     }
   }
   *outBytes = bytes;
-  return Status();
-}
-
-// Elements spanned by `batch` matrices of rows x cols with row stride `ld`
-// and batch stride `batchStride` (all validated non-negative): the largest
-// element index touched plus one, or 0 when nothing is touched.
-Status matrixSpan(int64_t batch, int64_t rows, int64_t cols, int64_t ld,
-                  int64_t batchStride, const std::string &what, uint64_t *out) {
-  *out = 0;
-  if (batch == 0 || rows == 0 || cols == 0)
-    return Status();
-  if (ld < cols)
-    return corrupt(what, ": leading dimension ", ld, " is less than ", cols,
-                   " columns");
-  uint64_t a, b, span;
-  if (!checkedMul(uint64_t(batch - 1), uint64_t(batchStride), &a) ||
-      !checkedMul(uint64_t(rows - 1), uint64_t(ld), &b) ||
-      !checkedAdd(a, b, &span) || !checkedAdd(span, uint64_t(cols), &span))
-    return corrupt(what, ": extent overflows 64-bit sizes");
-  *out = span;
-  return Status();
-}
-
-Status checkedProduct(std::initializer_list<int64_t> factors,
-                      const std::string &what, uint64_t *out) {
-  uint64_t p = 1;
-  for (int64_t f : factors)
-    if (f < 0 || !checkedMul(p, uint64_t(f), &p))
-      return corrupt(what, ": size overflows 64-bit sizes");
-  *out = p;
   return Status();
 }
 
@@ -392,7 +346,7 @@ private:
       std::string what =
           cat(storageName(storage), " '", spec->name()->str(), "'");
       const Buffer *b = nullptr;
-      TCC_RETURN_IF_ERROR(buffer(spec->buffer(), what, &b));
+      TCC_RETURN_IF_ERROR(check_.buffer(spec->buffer(), what, &b));
       if (b->storage() != storage || b->index() != i || b->offset() != 0 ||
           !sameShape(b->shape(), spec->shape()))
         return corrupt(what, ": buffer ", spec->buffer(), " is not ",
@@ -422,40 +376,6 @@ private:
     return Status();
   }
 
-  Status buffer(int64_t index, const std::string &what, const Buffer **out) {
-    uint32_t n = m_.buffers() ? m_.buffers()->size() : 0;
-    if (index < 0 || uint64_t(index) >= n)
-      return corrupt(what, ": buffer index ", index, " out of range (", n,
-                     " buffers)");
-    *out = m_.buffers()->Get(uint32_t(index));
-    return Status();
-  }
-
-  static Status requireDType(const Buffer *b, DType dtype,
-                             const std::string &what) {
-    if (b->dtype() != dtype)
-      return corrupt(what, ": dtype ", dtypeName(b->dtype()), ", expected ",
-                     dtypeName(dtype));
-    return Status();
-  }
-
-  static Status requireWritable(const Buffer *b, const std::string &what) {
-    if (b->storage() != Storage::Arena && b->storage() != Storage::Output)
-      return corrupt(what, ": written but stored in ",
-                     storageName(b->storage()),
-                     " (only arena and outputs are writable)");
-    return Status();
-  }
-
-  static Status requireElements(const Buffer *b, uint64_t needed,
-                                const std::string &what) {
-    uint64_t has = b->byte_size() / dtypeSize(b->dtype());
-    if (needed > has)
-      return corrupt(what, ": accesses ", needed,
-                     " elements but the buffer has ", has);
-    return Status();
-  }
-
   Status checkPlan() {
     const auto *plan = m_.plan();
     for (uint32_t i = 0; plan && i < plan->size(); ++i) {
@@ -463,253 +383,31 @@ private:
       std::string where = cat("plan step ", i);
       if (!isCleanString(step->kind()))
         return corrupt(where, ": kind contains a NUL byte");
-      const char *known = stepKindName(step->op_type());
+      const StepKind *kind = findStepKind(step->op_type());
       // A kind this runtime does not know comes from a newer writer; a
       // known kind with an unknown op type is a damaged header.
-      if (!known && !isStepKindName(step->kind()->str()))
+      if (!kind && !isStepKindName(step->kind()->str()))
         return Status(TCC_STATUS_UNIMPLEMENTED,
                       cat(where, ": step kind '", step->kind()->str(),
                           "' is not known to this runtime (it runs ",
                           knownStepKinds(), ")"));
-      if (!known)
+      if (!kind)
         return corrupt(where, ": unknown operation type ",
                        int(step->op_type()));
-      if (step->kind()->str() != known)
+      if (step->kind()->str() != kind->name)
         return corrupt(where, ": kind '", step->kind()->str(),
-                       "' but its op is a ", known);
+                       "' but its op is a ", kind->name);
       if (step->code_module() >= numModules())
         return corrupt(where, ": code module ", step->code_module(),
                        " out of range (", numModules(), " code modules)");
-      switch (step->op_type()) {
-      case Op::KernelCall:
-        TCC_RETURN_IF_ERROR(checkKernelCall(
-            *step->op_as_KernelCall(), step->code_module(), where + " (KernelCall)"));
-        break;
-      case Op::Sgemm:
-        TCC_RETURN_IF_ERROR(
-            checkSgemm(*step->op_as_Sgemm(), where + " (Sgemm)"));
-        break;
-      case Op::Conv2d:
-        TCC_RETURN_IF_ERROR(
-            checkConv2d(*step->op_as_Conv2d(), where + " (Conv2d)"));
-        break;
-      case Op::Copy:
-        TCC_RETURN_IF_ERROR(checkCopy(*step->op_as_Copy(), where + " (Copy)"));
-        break;
-      default:
-        return corrupt(where, ": unknown operation type ",
-                       int(step->op_type()));
-      }
+      TCC_RETURN_IF_ERROR(kind->validate(
+          check_, *step, cat(where, " (", EnumNameOp(step->op_type()), ")")));
     }
-    return Status();
-  }
-
-  Status checkKernelCall(const KernelCall &call, uint32_t module,
-                         const std::string &where) {
-    uint32_t numKernels = m_.kernels() ? m_.kernels()->size() : 0;
-    if (call.kernel() >= numKernels)
-      return corrupt(where, ": kernel index ", call.kernel(), " out of range (",
-                     numKernels, " kernels)");
-    const Kernel *kernel = m_.kernels()->Get(call.kernel());
-    if (kernel->code_module() != module)
-      return corrupt(where, ": runs on code module ", module, " but kernel '",
-                     kernel->symbol()->str(), "' is in module ",
-                     kernel->code_module());
-    uint32_t numBindings = call.bindings() ? call.bindings()->size() : 0;
-    if (numBindings != kernel->num_bindings())
-      return corrupt(where, ": ", numBindings, " bindings but kernel '",
-                     kernel->symbol()->str(), "' takes ",
-                     kernel->num_bindings());
-    for (uint32_t j = 0; j < numBindings; ++j) {
-      const Buffer *b = nullptr;
-      TCC_RETURN_IF_ERROR(
-          buffer(call.bindings()->Get(j), cat(where, ": binding ", j), &b));
-    }
-    if (call.tiles() < 1)
-      return corrupt(where, ": tiles ", call.tiles(), " is less than 1");
-    return Status();
-  }
-
-  Status checkEpilogue(const Epilogue *e, uint64_t biasElements,
-                       uint64_t outputSpan, const std::string &where) {
-    if (!e)
-      return Status();
-    if (uint8_t(e->activation()) > uint8_t(Activation::MAX))
-      return corrupt(where, ": unknown activation ", int(e->activation()));
-    if (e->bias() != -1) {
-      const Buffer *b = nullptr;
-      std::string what = where + ": epilogue bias";
-      TCC_RETURN_IF_ERROR(buffer(e->bias(), what, &b));
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, what));
-      TCC_RETURN_IF_ERROR(requireElements(b, biasElements, what));
-    }
-    if (e->residual() != -1) {
-      const Buffer *b = nullptr;
-      std::string what = where + ": epilogue residual";
-      TCC_RETURN_IF_ERROR(buffer(e->residual(), what, &b));
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, what));
-      TCC_RETURN_IF_ERROR(requireElements(b, outputSpan, what));
-    }
-    return Status();
-  }
-
-  Status checkSgemm(const Sgemm &g, const std::string &where) {
-    for (int64_t v :
-         {g.m(), g.n(), g.k(), g.lda(), g.ldb(), g.ldc(), g.a_batch_stride(),
-          g.b_batch_stride(), g.c_batch_stride()})
-      if (v < 0)
-        return corrupt(where, ": negative size, leading dimension or stride");
-    if (g.batch() < 1)
-      return corrupt(where, ": batch ", g.batch(), " is less than 1");
-    // Sizes fit the kernels' int64 arithmetic with room to spare.
-    uint64_t mnk = 0;
-    TCC_RETURN_IF_ERROR(checkedProduct({g.m(), g.n(), g.k(), 4}, where, &mnk));
-
-    const Buffer *a = nullptr, *b = nullptr, *c = nullptr;
-    TCC_RETURN_IF_ERROR(buffer(g.a(), where + ": a", &a));
-    TCC_RETURN_IF_ERROR(buffer(g.b(), where + ": b", &b));
-    TCC_RETURN_IF_ERROR(buffer(g.c(), where + ": c", &c));
-    TCC_RETURN_IF_ERROR(requireDType(a, DType::F32, where + ": a"));
-    TCC_RETURN_IF_ERROR(requireDType(c, DType::F32, where + ": c"));
-    TCC_RETURN_IF_ERROR(requireWritable(c, where + ": c"));
-
-    uint64_t span = 0;
-    TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.trans_a() ? g.k() : g.m(),
-                                   g.trans_a() ? g.m() : g.k(), g.lda(),
-                                   g.a_batch_stride(), where + ": a", &span));
-    TCC_RETURN_IF_ERROR(requireElements(a, span, where + ": a"));
-
-    if (g.b_packed()) {
-      std::string what = where + ": packed b";
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::U8, what));
-      if (b->storage() != Storage::Constant && b->storage() != Storage::Arena)
-        return corrupt(what, ": must be in the constants or the arena");
-      if (b->offset() % kArtifactAlignment != 0 ||
-          g.b_batch_stride() % int64_t(kArtifactAlignment) != 0)
-        return corrupt(what, ": offset and batch stride must be multiples of ",
-                       kArtifactAlignment);
-      uint64_t packed = tcc_sgemm_packed_b_size(g.k(), g.n()), first;
-      if (!checkedMul(uint64_t(g.batch() - 1), uint64_t(g.b_batch_stride()),
-                      &first) ||
-          !checkedAdd(first, packed, &span))
-        return corrupt(what, ": extent overflows 64-bit sizes");
-      TCC_RETURN_IF_ERROR(requireElements(b, span, what));
-    } else {
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, where + ": b"));
-      TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.trans_b() ? g.n() : g.k(),
-                                     g.trans_b() ? g.k() : g.n(), g.ldb(),
-                                     g.b_batch_stride(), where + ": b", &span));
-      TCC_RETURN_IF_ERROR(requireElements(b, span, where + ": b"));
-    }
-
-    TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.m(), g.n(), g.ldc(),
-                                   g.c_batch_stride(), where + ": c", &span));
-    TCC_RETURN_IF_ERROR(requireElements(c, span, where + ": c"));
-    const Epilogue *e = g.epilogue();
-    return checkEpilogue(e, e && e->bias_per_row() ? g.m() : g.n(), span,
-                         where);
-  }
-
-  Status checkConv2d(const Conv2d &c, const std::string &where) {
-    for (int64_t v :
-         {c.batch(), c.in_channels(), c.in_height(), c.in_width(),
-          c.out_channels(), c.kernel_height(), c.kernel_width(), c.stride_h(),
-          c.stride_w(), c.dilation_h(), c.dilation_w(), c.groups()})
-      if (v < 1)
-        return corrupt(where, ": a size, stride, dilation or group count is "
-                              "less than 1");
-    if (c.pad_h() < 0 || c.pad_w() < 0)
-      return corrupt(where, ": negative padding");
-    if (c.in_channels() % c.groups() != 0 || c.out_channels() % c.groups() != 0)
-      return corrupt(where, ": channels ", c.in_channels(), "->",
-                     c.out_channels(), " are not divisible by groups ",
-                     c.groups());
-    int64_t outSize[2];
-    const int64_t in[2] = {c.in_height(), c.in_width()};
-    const int64_t pad[2] = {c.pad_h(), c.pad_w()};
-    const int64_t dil[2] = {c.dilation_h(), c.dilation_w()};
-    const int64_t ker[2] = {c.kernel_height(), c.kernel_width()};
-    const int64_t stride[2] = {c.stride_h(), c.stride_w()};
-    for (int d = 0; d < 2; ++d) {
-      uint64_t padded, effective;
-      if (!checkedMul(uint64_t(pad[d]), 2, &padded) ||
-          !checkedAdd(padded, uint64_t(in[d]), &padded) ||
-          !checkedMul(uint64_t(dil[d]), uint64_t(ker[d] - 1), &effective) ||
-          padded > uint64_t(INT64_MAX) || effective >= uint64_t(INT64_MAX))
-        return corrupt(where, ": spatial sizes overflow");
-      effective += 1;
-      if (effective > padded)
-        return corrupt(where, ": the dilated kernel (", effective,
-                       ") is larger than the padded input (", padded, ")");
-      outSize[d] = int64_t((padded - effective) / uint64_t(stride[d]) + 1);
-    }
-    uint64_t inputElems = 0, weightElems = 0, outputElems = 0;
-    TCC_RETURN_IF_ERROR(checkedProduct(
-        {c.batch(), c.in_channels(), c.in_height(), c.in_width()}, where,
-        &inputElems));
-    TCC_RETURN_IF_ERROR(
-        checkedProduct({c.out_channels(), c.in_channels() / c.groups(),
-                        c.kernel_height(), c.kernel_width()},
-                       where, &weightElems));
-    TCC_RETURN_IF_ERROR(
-        checkedProduct({c.batch(), c.out_channels(), outSize[0], outSize[1]},
-                       where, &outputElems));
-
-    const Buffer *input = nullptr, *weight = nullptr, *output = nullptr;
-    TCC_RETURN_IF_ERROR(buffer(c.input(), where + ": input", &input));
-    TCC_RETURN_IF_ERROR(buffer(c.weight(), where + ": weight", &weight));
-    TCC_RETURN_IF_ERROR(buffer(c.output(), where + ": output", &output));
-    TCC_RETURN_IF_ERROR(requireDType(input, DType::F32, where + ": input"));
-    TCC_RETURN_IF_ERROR(requireDType(output, DType::F32, where + ": output"));
-    TCC_RETURN_IF_ERROR(requireWritable(output, where + ": output"));
-    TCC_RETURN_IF_ERROR(requireElements(input, inputElems, where + ": input"));
-    if (c.weight_packed()) {
-      std::string what = where + ": packed weight";
-      TCC_RETURN_IF_ERROR(requireDType(weight, DType::U8, what));
-      if (weight->storage() != Storage::Constant)
-        return corrupt(what, ": must be a constant");
-      if (weight->offset() % kArtifactAlignment != 0)
-        return corrupt(what, ": offset must be a multiple of ",
-                       kArtifactAlignment);
-      tcc_conv2d_args args = conv2dArgs(c);
-      uint64_t packed = tcc_conv2d_packed_weight_size(&args);
-      if (packed == 0)
-        return corrupt(what, ": this convolution takes no packed weights");
-      TCC_RETURN_IF_ERROR(requireElements(weight, packed, what));
-    } else {
-      TCC_RETURN_IF_ERROR(requireDType(weight, DType::F32, where + ": weight"));
-      TCC_RETURN_IF_ERROR(
-          requireElements(weight, weightElems, where + ": weight"));
-    }
-    TCC_RETURN_IF_ERROR(
-        requireElements(output, outputElems, where + ": output"));
-    if (c.workspace() != -1) {
-      const Buffer *w = nullptr;
-      TCC_RETURN_IF_ERROR(buffer(c.workspace(), where + ": workspace", &w));
-      if (w->storage() != Storage::Arena)
-        return corrupt(where, ": workspace is not in the arena");
-      if (w->offset() % kArtifactAlignment != 0)
-        return corrupt(where, ": workspace offset is not a multiple of ",
-                       kArtifactAlignment);
-    }
-    return checkEpilogue(c.epilogue(), uint64_t(c.out_channels()), outputElems,
-                         where);
-  }
-
-  Status checkCopy(const Copy &copy, const std::string &where) {
-    const Buffer *src = nullptr, *dst = nullptr;
-    TCC_RETURN_IF_ERROR(buffer(copy.src(), where + ": src", &src));
-    TCC_RETURN_IF_ERROR(buffer(copy.dst(), where + ": dst", &dst));
-    TCC_RETURN_IF_ERROR(requireWritable(dst, where + ": dst"));
-    if (copy.bytes() > src->byte_size() || copy.bytes() > dst->byte_size())
-      return corrupt(where, ": copies ", copy.bytes(),
-                     " bytes between buffers"
-                     " of ",
-                     src->byte_size(), " and ", dst->byte_size(), " bytes");
     return Status();
   }
 
   const Model &m_;
+  StepChecker check_{m_};
   const uint8_t *file_;
   size_t fileSize_;
   size_t headerSize_;

@@ -71,22 +71,18 @@ Status loadModule(const Model &m, const tcc::runtime::Artifact &artifact,
 
 } // namespace
 
-// A kernel touching less than this (all its bindings together) runs its
-// tiles on the calling thread: waking a worker costs more than the work
-// saves (the digits CNN's max-pool kernel took 0.9 us at 2 threads against
-// 0.6 at 1). Like at::internal::GRAIN_SIZE, 32768 floats.
-static constexpr uint64_t kMinParallelKernelBytes = 32768 * sizeof(float);
-
 Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
                            uint32_t flags, tcc_model_s **out) {
   const Model &m = artifact->model();
   TCC_RETURN_IF_ERROR(tcc::runtime::checkHostSupports(m));
 
   std::unique_ptr<tcc_model_s> model(new tcc_model_s());
+  // Before the step kinds' load hooks, which read the header through it.
+  model->artifact = std::move(artifact);
   uint32_t numModules = m.code_modules() ? m.code_modules()->size() : 0;
   for (uint32_t i = 0; i < numModules; ++i) {
     std::unique_ptr<tcc::runtime::detail::CodeModule> code;
-    Status loaded = loadModule(m, *artifact, i, flags, &code);
+    Status loaded = loadModule(m, *model->artifact, i, flags, &code);
     if (!loaded.ok() && numModules > 1) // named only when there are several
       return std::move(loaded).withContext(cat("code module ", i));
     TCC_RETURN_IF_ERROR(std::move(loaded));
@@ -105,20 +101,18 @@ Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
     model->kernels.push_back(reinterpret_cast<tcc_kernel_fn>(address));
   }
   const auto *plan = m.plan();
-  model->parallelKernelStep.assign(plan ? plan->size() : 0, false);
-  for (uint32_t i = 0; plan && i < plan->size(); ++i) {
-    const KernelCall *call = plan->Get(i)->op_as_KernelCall();
-    if (!call || !call->bindings())
-      continue;
-    model->maxBindings = std::max(model->maxBindings, call->bindings()->size());
-    uint64_t bytes = 0; // validated: each buffer fits the arena or a segment
-    for (uint32_t buffer : *call->bindings())
-      bytes += m.buffers()->Get(buffer)->byte_size();
-    model->parallelKernelStep[i] = bytes >= kMinParallelKernelBytes;
+  uint32_t numSteps = plan ? plan->size() : 0;
+  model->parallelKernelStep.assign(numSteps, false);
+  for (uint32_t i = 0; i < numSteps; ++i) {
+    const Step *step = plan->Get(i);
+    // Validated: every step's kind is registered.
+    const auto *kind = tcc::runtime::detail::findStepKind(step->op_type());
+    if (kind->load)
+      kind->load(*model, *step, i);
+    model->plan.push_back({kind->run, step});
   }
   model->inputs = tensorInfos(m.inputs());
   model->outputs = tensorInfos(m.outputs());
-  model->artifact = std::move(artifact);
   *out = model.release();
   return Status();
 }

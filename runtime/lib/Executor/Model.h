@@ -13,6 +13,8 @@
 
 #include "CodeModule.h"
 
+#include "../Steps/StepKind.h"
+
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/Status.h"
 
@@ -47,6 +49,13 @@ struct tcc_model_s {
   std::vector<std::unique_ptr<tcc::runtime::detail::CodeModule>> code;
   std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
   std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
+  // By plan step: its kind's run function, resolved at load so that a run
+  // calls it without looking anything up.
+  struct PlannedStep {
+    tcc::runtime::detail::RunStepFn run;
+    const tcc::artifact::Step *step;
+  };
+  std::vector<PlannedStep> plan;
   uint32_t maxBindings = 0; // over all KernelCalls
   // By plan step: a KernelCall whose bindings are large enough to split its
   // tiles across the pool's threads (smaller ones run on the caller).
@@ -96,12 +105,12 @@ struct tcc_session_s {
     return boundOutputs[index] ? boundOutputs[index] : ownOutputs[index];
   }
 
-private:
-  tcc::runtime::Status prepareOutputs();
-  tcc::runtime::Status runStep(uint32_t index);
   const tcc_parallel *parallelOrNull() const {
     return hasParallel ? &parallel : nullptr;
   }
+
+private:
+  tcc::runtime::Status prepareOutputs();
 };
 
 #endif // TCC_RUNTIME_LIB_EXECUTOR_MODEL_H
