@@ -4,10 +4,10 @@
 #include "CommandLine.h"
 #include "Json.h"
 #include "ModelIO.h"
-#include "PlanText.h"
 #include "Subcommands.h"
 
 #include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/StepKinds.h"
 
 #include <algorithm>
 #include <chrono>
@@ -175,11 +175,11 @@ void printProfile(const artifact::Model &m,
       break;
     }
     cumulative += t.msPerRun;
-    const artifact::Step &step = *m.plan()->Get(t.step);
+    runtime::StepDescription step = runtime::describeStep(m, t.step);
     // GEMMs and convolutions: their rate, to read against the machine's
     // peak; generated kernels and copies: the bytes of their buffers over
     // time, to read against its memory bandwidth.
-    double flops = stepFlops(step), bytes = stepBytes(m, step);
+    double flops = step.flops, bytes = step.bytes;
     char rate[16] = "", bandwidth[16] = "";
     if (flops > 0 && t.msPerRun > 0)
       std::snprintf(rate, sizeof rate, "%.1f", flops / (t.msPerRun * 1e6));
@@ -189,7 +189,7 @@ void printProfile(const artifact::Model &m,
     std::printf("%6u %10.4f %6.1f%% %6.1f%% %8s %7s  %s [%s]\n", t.step,
                 t.msPerRun, total > 0 ? 100 * t.msPerRun / total : 0.0,
                 total > 0 ? 100 * cumulative / total : 0.0, rate, bandwidth,
-                stepSummary(m, step).c_str(), joined(sourceOps(m, step)).c_str());
+                step.summary.c_str(), joined(step.sourceOps).c_str());
   }
 }
 
@@ -197,25 +197,25 @@ void writeProfileJson(JsonWriter &j, const artifact::Model &m,
                       const std::vector<StepTime> &steps) {
   j.beginArray();
   for (const StepTime &t : steps) {
-    const artifact::Step &step = *m.plan()->Get(t.step);
+    runtime::StepDescription step = runtime::describeStep(m, t.step);
     j.beginObject();
     j.key("step");
     j.value(int64_t(t.step));
     j.key("op");
-    j.value(opName(step.op_type()));
+    j.value(step.kind);
     j.key("what");
-    j.value(stepSummary(m, step));
+    j.value(step.summary);
     j.key("source_ops");
     j.beginInlineArray();
-    for (const std::string &op : sourceOps(m, step))
+    for (const std::string &op : step.sourceOps)
       j.value(op);
     j.endArray();
     j.key("ms_per_run");
     j.value(t.msPerRun);
     j.key("flops");
-    j.value(stepFlops(step));
+    j.value(step.flops);
     j.key("bytes");
-    j.value(stepBytes(m, step));
+    j.value(step.bytes);
     j.endObject();
   }
   j.endArray();

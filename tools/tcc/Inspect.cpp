@@ -9,10 +9,11 @@
 #include "CommandLine.h"
 #include "Json.h"
 #include "ModelIO.h"
-#include "PlanText.h"
 #include "Subcommands.h"
 
 #include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/StepKinds.h"
 
 #include <cctype>
 #include <cstdio>
@@ -35,7 +36,8 @@ options:
   --json   machine-readable output with the keys inputs, outputs, kernels,
            buffers, arena_bytes, intermediate_bytes (all arena buffers
            without reuse), constant_bytes, code_bytes, file_bytes,
-           target, cpu, cpu_features, imports, version, format_version,
+           target, cpu, cpu_features, imports (those of code module 0),
+           code_modules, memory_spaces, version, format_version,
            runs_on_host
   --help   this text
 )";
@@ -47,6 +49,46 @@ std::vector<int64_t> shapeOf(const flatbuffers::Vector<int64_t> *shape) {
 
 std::string tensorText(DType dtype, const flatbuffers::Vector<int64_t> *shape) {
   return describeTensor(tcc_dtype_t(dtype), shapeOf(shape));
+}
+
+std::string str(const flatbuffers::String *s) { return s ? s->str() : ""; }
+
+std::vector<std::string> strings(
+    const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>> *v) {
+  std::vector<std::string> out;
+  for (uint32_t i = 0; v && i < v->size(); ++i)
+    out.push_back(v->Get(i)->str());
+  return out;
+}
+
+uint32_t moduleCount(const Model &m) {
+  return m.code_modules() ? m.code_modules()->size() : 0;
+}
+
+/// A CPU module's triple, CPU and features, or another kind's name and
+/// architecture.
+std::string targetText(const CodeModule &module) {
+  if (str(module.kind()) != runtime::kCpuModuleKind)
+    return str(module.kind()) + " " + str(module.gpu_arch());
+  std::string features;
+  for (const std::string &f : strings(module.cpu_features()))
+    features += " " + f;
+  return str(module.target_triple()) + ", cpu " + str(module.cpu()) +
+         ", features:" + (features.empty() ? " none" : features);
+}
+
+uint64_t codeBytes(const runtime::Artifact &a) {
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < moduleCount(a.model()); ++i)
+    total += a.moduleCode(i).size;
+  return total;
+}
+
+uint64_t arenaBytes(const Model &m) {
+  uint64_t total = 0;
+  for (uint32_t i = 0; m.memory_spaces() && i < m.memory_spaces()->size(); ++i)
+    total += m.memory_spaces()->Get(i)->arena_bytes();
+  return total;
 }
 
 /// The bytes of every arena buffer together: what the intermediate tensors
@@ -94,76 +136,83 @@ void writeTensorsJson(
   j.endArray();
 }
 
-void writeStepJson(JsonWriter &j, const Model &m, uint32_t index,
-                   const Step &step) {
+/// A step as its kind describes it (tcc/runtime/StepKinds.h): index, kind,
+/// the kind's own fields, source ops, and where it runs.
+void writeStepJson(JsonWriter &j, const Model &m, uint32_t index) {
+  runtime::StepDescription step = runtime::describeStep(m, index);
   j.beginObject();
   j.key("index");
   j.value(uint64_t(index));
   j.key("op");
-  j.value(opName(step.op_type()));
-  switch (step.op_type()) {
-  case Op::KernelCall: {
-    const KernelCall *c = step.op_as_KernelCall();
-    j.key("symbol");
-    j.value(m.kernels()->Get(c->kernel())->symbol()->str());
-    j.key("tiles");
-    j.value(int64_t(c->tiles()));
-    j.key("bindings");
-    j.beginInlineArray();
-    for (uint32_t i = 0; c->bindings() && i < c->bindings()->size(); ++i)
-      j.value(uint64_t(c->bindings()->Get(i)));
-    j.endArray();
-    break;
-  }
-  case Op::Sgemm: {
-    const Sgemm *g = step.op_as_Sgemm();
-    // Operands as buffer indices with their layouts: how a matmul reads a
-    // transposed or sliced operand in place.
-    for (auto [k, v] :
-         {std::pair("m", g->m()), std::pair("n", g->n()),
-          std::pair("k", g->k()), std::pair("batch", g->batch()),
-          std::pair("a", int64_t(g->a())), std::pair("lda", g->lda()),
-          std::pair("a_batch_stride", g->a_batch_stride()),
-          std::pair("b", int64_t(g->b())), std::pair("ldb", g->ldb()),
-          std::pair("b_batch_stride", g->b_batch_stride()),
-          std::pair("c", int64_t(g->c())), std::pair("ldc", g->ldc()),
-          std::pair("c_batch_stride", g->c_batch_stride())}) {
-      j.key(k);
-      j.value(int64_t(v));
+  j.value(step.kind);
+  for (const runtime::StepField &field : step.fields) {
+    j.key(field.key);
+    switch (field.type) {
+    case runtime::StepField::Type::Int:
+      j.value(field.number);
+      break;
+    case runtime::StepField::Type::Bool:
+      j.value(field.number != 0);
+      break;
+    case runtime::StepField::Type::String:
+      j.value(field.text);
+      break;
+    case runtime::StepField::Type::IntList:
+      j.beginInlineArray();
+      for (int64_t v : field.list)
+        j.value(v);
+      j.endArray();
+      break;
     }
-    for (auto [k, v] : {std::pair("trans_a", bool(g->trans_a())),
-                        std::pair("trans_b", bool(g->trans_b())),
-                        std::pair("b_packed", bool(g->b_packed()))}) {
-      j.key(k);
-      j.value(v);
-    }
-    break;
-  }
-  case Op::Conv2d: {
-    const Conv2d *c = step.op_as_Conv2d();
-    j.key("layout");
-    j.value(c->nhwc() ? "nhwc" : "nchw");
-    for (auto [k, v] : {std::pair("batch", c->batch()),
-                        std::pair("in_channels", c->in_channels()),
-                        std::pair("out_channels", c->out_channels()),
-                        std::pair("kernel_height", c->kernel_height()),
-                        std::pair("kernel_width", c->kernel_width()),
-                        std::pair("groups", c->groups())}) {
-      j.key(k);
-      j.value(int64_t(v));
-    }
-    break;
-  }
-  case Op::Copy:
-    j.key("bytes");
-    j.value(uint64_t(step.op_as_Copy()->bytes()));
-    break;
-  default:
-    break;
   }
   j.key("source_ops");
-  writeStringsJson(j, sourceOps(m, step));
+  writeStringsJson(j, step.sourceOps);
+  j.key("code_module");
+  j.value(uint64_t(m.plan()->Get(index)->code_module()));
   j.endObject();
+}
+
+void writeModulesJson(JsonWriter &j, const runtime::Artifact &a) {
+  const Model &m = a.model();
+  j.beginArray();
+  for (uint32_t i = 0; i < moduleCount(m); ++i) {
+    const CodeModule *module = m.code_modules()->Get(i);
+    j.beginObject();
+    for (auto [k, v] : {std::pair("kind", module->kind()),
+                        std::pair("target", module->target_triple()),
+                        std::pair("cpu", module->cpu()),
+                        std::pair("gpu_arch", module->gpu_arch())}) {
+      j.key(k);
+      j.value(str(v));
+    }
+    j.key("cpu_features");
+    writeStringsJson(j, strings(module->cpu_features()));
+    j.key("imports");
+    writeStringsJson(j, strings(module->imports()));
+    j.key("code_bytes");
+    j.value(uint64_t(a.moduleCode(i).size));
+    j.endObject();
+  }
+  j.endArray();
+}
+
+void writeSpacesJson(JsonWriter &j, const Model &m) {
+  j.beginArray();
+  for (uint32_t i = 0; m.memory_spaces() && i < m.memory_spaces()->size();
+       ++i) {
+    const MemorySpace *space = m.memory_spaces()->Get(i);
+    j.beginObject();
+    j.key("kind");
+    j.value(space->kind() == MemoryKind::Host ? "host" : "device");
+    if (space->kind() != MemoryKind::Host) {
+      j.key("code_module");
+      j.value(uint64_t(space->code_module()));
+    }
+    j.key("arena_bytes");
+    j.value(uint64_t(space->arena_bytes()));
+    j.endObject();
+  }
+  j.endArray();
 }
 
 void printJson(const runtime::Artifact &a, const runtime::Status &host) {
@@ -174,12 +223,17 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
   j.value(m.tcc_version() ? m.tcc_version()->str() : "");
   j.key("format_version");
   j.value(uint64_t(m.format_version()));
+  const CodeModule *first = moduleCount(m) ? m.code_modules()->Get(0) : nullptr;
   j.key("target");
-  j.value(m.target_triple() ? m.target_triple()->str() : "");
+  j.value(first ? str(first->target_triple()) : "");
   j.key("cpu");
-  j.value(m.cpu() ? m.cpu()->str() : "");
+  j.value(first ? str(first->cpu()) : "");
   j.key("cpu_features");
-  writeStringsJson(j, strings(m.cpu_features()));
+  writeStringsJson(j, strings(first ? first->cpu_features() : nullptr));
+  j.key("code_modules");
+  writeModulesJson(j, a);
+  j.key("memory_spaces");
+  writeSpacesJson(j, m);
   j.key("runs_on_host");
   j.value(host.ok());
   j.key("inputs");
@@ -189,7 +243,7 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
   j.key("kernels");
   j.beginArray();
   for (uint32_t i = 0; m.plan() && i < m.plan()->size(); ++i)
-    writeStepJson(j, m, i, *m.plan()->Get(i));
+    writeStepJson(j, m, i);
   j.endArray();
   j.key("buffers");
   j.beginArray();
@@ -219,19 +273,23 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
     }
     j.key("byte_size");
     j.value(uint64_t(b->byte_size()));
+    if (b->space() != 0) {
+      j.key("space");
+      j.value(uint64_t(b->space()));
+    }
     j.endObject();
   }
   j.endArray();
   j.key("imports");
-  writeStringsJson(j, strings(m.imports()));
+  writeStringsJson(j, strings(first ? first->imports() : nullptr));
   j.key("arena_bytes");
-  j.value(uint64_t(m.arena_bytes()));
+  j.value(arenaBytes(m));
   j.key("intermediate_bytes");
   j.value(intermediateBytes(m));
   j.key("constant_bytes");
   j.value(uint64_t(a.constantBytes()));
   j.key("code_bytes");
-  j.value(uint64_t(a.codeBytes()));
+  j.value(codeBytes(a));
   j.key("file_bytes");
   j.value(uint64_t(a.fileSize()));
   j.endObject();
@@ -240,15 +298,13 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
 
 void printText(const runtime::Artifact &a, const runtime::Status &host) {
   const Model &m = a.model();
-  auto str = [](const flatbuffers::String *s) { return s ? s->str() : ""; };
   std::printf("%s: tcc model, format %u, tcc %s\n", a.name().c_str(),
               m.format_version(), str(m.tcc_version()).c_str());
-  std::string features;
-  for (const std::string &f : strings(m.cpu_features()))
-    features += " " + f;
-  std::printf("target: %s, cpu %s, features:%s\n",
-              str(m.target_triple()).c_str(), str(m.cpu()).c_str(),
-              features.empty() ? " none" : features.c_str());
+  // One target line per code module, numbered when there are several.
+  for (uint32_t i = 0; i < moduleCount(m); ++i)
+    std::printf("target%s: %s\n",
+                moduleCount(m) > 1 ? (" " + std::to_string(i)).c_str() : "",
+                targetText(*m.code_modules()->Get(i)).c_str());
   std::printf("runs on this host: %s\n",
               host.ok() ? "yes" : ("no (" + host.message() + ")").c_str());
   for (auto [title, specs] :
@@ -262,24 +318,40 @@ void printText(const runtime::Artifact &a, const runtime::Status &host) {
   uint32_t steps = m.plan() ? m.plan()->size() : 0;
   std::printf("plan: %u step%s\n", steps, steps == 1 ? "" : "s");
   for (uint32_t i = 0; i < steps; ++i) {
-    const Step &step = *m.plan()->Get(i);
-    std::printf("  %u %s\n", i, stepSummary(m, step).c_str());
-    for (const std::string &op : sourceOps(m, step))
+    runtime::StepDescription step = runtime::describeStep(m, i);
+    std::printf("  %u %s\n", i, step.summary.c_str());
+    for (const std::string &op : step.sourceOps)
       std::printf("      %s\n", op.c_str());
   }
-  std::string imports;
-  for (const std::string &s : strings(m.imports()))
-    imports += " " + s;
-  if (!imports.empty())
-    std::printf("imports:%s\n", imports.c_str());
+  for (uint32_t i = 0; i < moduleCount(m); ++i) {
+    std::string imports;
+    for (const std::string &s : strings(m.code_modules()->Get(i)->imports()))
+      imports += " " + s;
+    if (!imports.empty())
+      std::printf("imports%s:%s\n",
+                  moduleCount(m) > 1 ? (" " + std::to_string(i)).c_str() : "",
+                  imports.c_str());
+  }
   std::printf("memory: arena %llu bytes for %llu bytes of intermediate "
               "tensors, %u buffers\n",
-              (unsigned long long)m.arena_bytes(),
+              (unsigned long long)arenaBytes(m),
               (unsigned long long)intermediateBytes(m),
               m.buffers() ? m.buffers()->size() : 0);
+  // The spaces one by one once there is more than the host arena.
+  uint32_t spaces = m.memory_spaces() ? m.memory_spaces()->size() : 0;
+  for (uint32_t i = 0; spaces > 1 && i < spaces; ++i) {
+    const MemorySpace *space = m.memory_spaces()->Get(i);
+    std::printf("  space %u: %s, arena %llu bytes\n", i,
+                space->kind() == MemoryKind::Host
+                    ? "host"
+                    : ("device of module " +
+                       std::to_string(space->code_module()))
+                          .c_str(),
+                (unsigned long long)space->arena_bytes());
+  }
   std::printf("sizes: constants %llu bytes, code %llu bytes, file %llu bytes\n",
               (unsigned long long)a.constantBytes(),
-              (unsigned long long)a.codeBytes(),
+              (unsigned long long)codeBytes(a),
               (unsigned long long)a.fileSize());
 }
 

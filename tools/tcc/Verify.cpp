@@ -14,6 +14,7 @@
 #include "tcc/jit.h"
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/Runtime.h"
+#include "tcc/runtime/StepKinds.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -222,42 +223,6 @@ std::string compileCopy(mlir::ModuleOp source, int optLevel,
   return "";
 }
 
-/// Step `index` of the plan: "kernel 'k3'", "sgemm", "conv2d" or "copy".
-std::string stepName(const artifact::Model &m, const artifact::Step &step) {
-  switch (step.op_type()) {
-  case artifact::Op::KernelCall:
-    return "kernel '" +
-           m.kernels()
-               ->Get(step.op_as_KernelCall()->kernel())
-               ->symbol()
-               ->str() +
-           "'";
-  case artifact::Op::Sgemm:
-    return "sgemm library call";
-  case artifact::Op::Conv2d:
-    return "conv2d library call";
-  default:
-    return "copy";
-  }
-}
-
-std::vector<std::string> sourceOps(const artifact::Model &m,
-                                   const artifact::Step &step) {
-  auto strings =
-      [](const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>
-             *list) {
-        std::vector<std::string> out;
-        for (uint32_t i = 0; list && i < list->size(); ++i)
-          out.push_back(list->Get(i)->str());
-        return out;
-      };
-  std::vector<std::string> ops = strings(step.source_ops());
-  if (ops.empty())
-    if (const artifact::KernelCall *call = step.op_as_KernelCall())
-      ops = strings(m.kernels()->Get(call->kernel())->source_ops());
-  return ops;
-}
-
 /// Prints the step of `bytes`' plan that computes `op` (by its source op
 /// text); false if none lists it.
 bool reportStepOf(const std::vector<uint8_t> &bytes, const std::string &op) {
@@ -269,13 +234,13 @@ bool reportStepOf(const std::vector<uint8_t> &bytes, const std::string &op) {
   const artifact::Model &m = parsed->model();
   uint32_t steps = m.plan() ? m.plan()->size() : 0;
   for (uint32_t i = 0; i < steps; ++i) {
-    const artifact::Step &step = *m.plan()->Get(i);
-    std::vector<std::string> ops = sourceOps(m, step);
+    runtime::StepDescription step = runtime::describeStep(m, i);
+    const std::vector<std::string> &ops = step.sourceOps;
     if (std::find(ops.begin(), ops.end(), op) == ops.end())
       continue;
     std::printf(
         "verify: first diverging kernel: step %u of %u, %s, computing:\n",
-        i + 1, steps, stepName(m, step).c_str());
+        i + 1, steps, step.role.c_str());
     for (const std::string &source : ops)
       std::printf("verify:   %s\n", source.c_str());
     return true;

@@ -56,8 +56,11 @@ Status readPreamble(const uint8_t *data, size_t size,
   preamble->headerHash = readLE(data + 16, 8);
   if (preamble->formatVersion != kArtifactFormatVersion)
     return Status(TCC_STATUS_UNIMPLEMENTED,
-                  cat("artifact format version ", preamble->formatVersion,
-                      ", this runtime reads version ", kArtifactFormatVersion));
+                  cat("artifact format ", preamble->formatVersion,
+                      ", this runtime reads format ", kArtifactFormatVersion,
+                      preamble->formatVersion < kArtifactFormatVersion
+                          ? "; recompile it with tcc compile"
+                          : "; load it with a newer runtime"));
   if (readLE(data + 24, 8) != 0)
     return corrupt("preamble bytes 24..31 are not zero");
   if (preamble->headerSize < 8 || preamble->headerSize >= kMaxHeaderSize)
@@ -104,12 +107,20 @@ Status Artifact::verify() {
     if (s->kind() == tcc::artifact::SegmentKind::Constants) {
       constants_ = data_ + s->offset();
       constantBytes_ = s->size();
-    } else {
-      code_ = data_ + s->offset();
-      codeBytes_ = s->size();
     }
   }
   return Status();
+}
+
+Artifact::Code Artifact::moduleCode(uint32_t module) const {
+  const auto *modules = model_->code_modules();
+  if (!modules || module >= modules->size())
+    return Code();
+  int32_t segment = modules->Get(module)->code_segment();
+  if (segment < 0) // validated: otherwise a Code segment
+    return Code();
+  const auto *s = model_->segments()->Get(uint32_t(segment));
+  return Code{data_ + s->offset(), s->size()};
 }
 
 Status Artifact::openFile(const std::string &path,

@@ -4,6 +4,7 @@
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/StepKinds.h"
 #include "tcc/runtime/kernels.h"
 
 #include <algorithm>
@@ -47,7 +48,7 @@ ArtifactBuilder::ArtifactBuilder() {
 
 uint32_t ArtifactBuilder::addBuffer(DType dtype, std::vector<int64_t> shape,
                                     Storage storage, uint64_t offset,
-                                    uint32_t index) {
+                                    uint32_t index, uint32_t space) {
   auto buffer = std::make_unique<BufferT>();
   buffer->dtype = dtype;
   buffer->byte_size = bytesOf(dtype, shape);
@@ -55,6 +56,7 @@ uint32_t ArtifactBuilder::addBuffer(DType dtype, std::vector<int64_t> shape,
   buffer->storage = storage;
   buffer->offset = offset;
   buffer->index = index;
+  buffer->space = space;
   model_.buffers.push_back(std::move(buffer));
   return uint32_t(model_.buffers.size() - 1);
 }
@@ -112,11 +114,13 @@ uint32_t ArtifactBuilder::addOutput(const std::string &name, DType dtype,
 
 uint32_t ArtifactBuilder::addKernel(const std::string &symbol,
                                     uint32_t numBindings,
-                                    std::vector<std::string> sourceOps) {
+                                    std::vector<std::string> sourceOps,
+                                    uint32_t module) {
   auto kernel = std::make_unique<KernelT>();
   kernel->symbol = symbol;
   kernel->num_bindings = numBindings;
   kernel->source_ops = std::move(sourceOps);
+  kernel->code_module = module;
   model_.kernels.push_back(std::move(kernel));
   return uint32_t(model_.kernels.size() - 1);
 }
@@ -131,28 +135,75 @@ void ArtifactBuilder::addKernelCall(uint32_t kernel,
   call.tiles = tiles;
   OpUnion op;
   op.Set(std::move(call));
-  addStep(std::move(op), std::move(sourceOps));
+  uint32_t module =
+      kernel < model_.kernels.size() ? model_.kernels[kernel]->code_module : 0;
+  addStep(std::move(op), std::move(sourceOps), module);
 }
 
-void ArtifactBuilder::addStep(OpUnion op, std::vector<std::string> sourceOps) {
+void ArtifactBuilder::addStep(OpUnion op, std::vector<std::string> sourceOps,
+                              uint32_t module) {
   auto step = std::make_unique<StepT>();
+  const char *kind = stepKindName(op.type);
+  step->kind = kind ? kind : "";
   step->op = std::move(op);
   step->source_ops = std::move(sourceOps);
+  step->code_module = module;
   model_.plan.push_back(std::move(step));
+}
+
+uint32_t ArtifactBuilder::addCodeModule(const CodeModuleT &module,
+                                        std::vector<uint8_t> code) {
+  moreModules_.push_back(module);
+  moreCode_.push_back(std::move(code));
+  return uint32_t(moreModules_.size());
+}
+
+uint32_t ArtifactBuilder::addMemorySpace(MemoryKind kind, uint64_t arenaBytes,
+                                         uint32_t module) {
+  MemorySpaceT space;
+  space.kind = kind;
+  space.code_module = module;
+  space.arena_bytes = arenaBytes;
+  moreSpaces_.push_back(space);
+  return uint32_t(moreSpaces_.size());
 }
 
 std::vector<uint8_t>
 ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
   ModelT model = model_;
+  auto first = std::make_unique<CodeModuleT>();
+  first->kind = kCpuModuleKind;
+  first->target_triple = model_.target_triple;
+  first->cpu = model_.cpu;
+  first->cpu_features = model_.cpu_features;
+  first->imports = model_.imports;
+  model.code_modules.clear();
+  model.code_modules.push_back(std::move(first));
+  for (const CodeModuleT &m : moreModules_)
+    model.code_modules.push_back(std::make_unique<CodeModuleT>(m));
+  auto host = std::make_unique<MemorySpaceT>();
+  host->kind = MemoryKind::Host;
+  host->arena_bytes = model_.arena_bytes;
+  model.memory_spaces.clear();
+  model.memory_spaces.push_back(std::move(host));
+  for (const MemorySpaceT &s : moreSpaces_)
+    model.memory_spaces.push_back(std::make_unique<MemorySpaceT>(s));
+
+  // Segments: the constants, then each module's code in module order.
   std::vector<const std::vector<uint8_t> *> payloads;
   model.segments.clear();
-  for (auto [kind, bytes] : {std::pair(SegmentKind::Constants, &constants_),
-                             std::pair(SegmentKind::Code, &code_)}) {
-    if (bytes->empty())
-      continue;
-    model.segments.emplace_back(kind, 0, bytes->size(),
-                                hash64(bytes->data(), bytes->size()));
-    payloads.push_back(bytes);
+  auto addSegment = [&](SegmentKind kind, const std::vector<uint8_t> &bytes) {
+    model.segments.emplace_back(kind, 0, bytes.size(),
+                                hash64(bytes.data(), bytes.size()));
+    payloads.push_back(&bytes);
+    return int32_t(model.segments.size() - 1);
+  };
+  if (!constants_.empty())
+    addSegment(SegmentKind::Constants, constants_);
+  for (size_t i = 0; i < model.code_modules.size(); ++i) {
+    const std::vector<uint8_t> &code = i ? moreCode_[i - 1] : code_;
+    model.code_modules[i]->code_segment =
+        code.empty() ? -1 : addSegment(SegmentKind::Code, code);
   }
   auto pack = [](const ModelT &m) {
     flatbuffers::FlatBufferBuilder fbb;

@@ -3,11 +3,13 @@
 // The artifact lists the ISA extensions its code uses (LLVM's names); each
 // must be present (CpuFeatures.h defines "present"), or the first
 // instruction that needs it would crash the process. A name this runtime
-// does not know fails the load rather than being skipped.
+// does not know fails the load rather than being skipped. Code modules of a
+// kind this runtime has no loader for, and device memory, fail it too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/ArtifactFormat.h"
 #include "tcc/runtime/CpuFeatures.h"
 
 #include "Checks.h"
@@ -17,28 +19,59 @@ namespace runtime {
 
 using detail::cat;
 
-Status checkHostSupports(const tcc::artifact::Model &model) {
+namespace {
+
+Status checkCpuModule(const tcc::artifact::CodeModule &module,
+                      const std::string &prefix) {
   std::string triple =
-      model.target_triple() ? model.target_triple()->str() : "";
+      module.target_triple() ? module.target_triple()->str() : "";
   std::string arch = triple.substr(0, triple.find('-'));
   if (arch != hostCpuArch())
-    return Status(
-        TCC_STATUS_FAILED_PRECONDITION,
-        cat("model targets '", triple, "' but this host is ", hostCpuArch()));
-  const auto *features = model.cpu_features();
+    return Status(TCC_STATUS_FAILED_PRECONDITION,
+                  cat(prefix, "model targets '", triple,
+                      "' but this host is ", hostCpuArch()));
+  const auto *features = module.cpu_features();
   for (uint32_t i = 0; features && i < features->size(); ++i) {
     std::string name = features->Get(i)->str();
     CpuFeatureState has = hostCpuFeature(name);
     if (has == CpuFeatureState::Unknown)
       return Status(TCC_STATUS_UNIMPLEMENTED,
-                    cat("model requires CPU feature '", name,
+                    cat(prefix, "model requires CPU feature '", name,
                         "', which this runtime cannot check"));
     if (has == CpuFeatureState::Absent)
       return Status(TCC_STATUS_FAILED_PRECONDITION,
-                    cat("model requires CPU feature '", name,
+                    cat(prefix, "model requires CPU feature '", name,
                         "', which this CPU lacks (model built for cpu '",
-                        model.cpu() ? model.cpu()->str() : "", "')"));
+                        module.cpu() ? module.cpu()->str() : "", "')"));
   }
+  return Status();
+}
+
+} // namespace
+
+Status checkHostSupports(const tcc::artifact::Model &model) {
+  const auto *modules = model.code_modules();
+  uint32_t numModules = modules ? modules->size() : 0;
+  for (uint32_t i = 0; i < numModules; ++i) {
+    const tcc::artifact::CodeModule &module = *modules->Get(i);
+    // Named only when there are several, so single-target messages read
+    // as before.
+    std::string prefix = numModules > 1 ? cat("code module ", i, ": ") : "";
+    if (module.kind()->str() != kCpuModuleKind)
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    cat("code module ", i, " is of kind '",
+                        module.kind()->str(),
+                        "', which this runtime has no loader for (it loads ",
+                        kCpuModuleKind, ")"));
+    TCC_RETURN_IF_ERROR(checkCpuModule(module, prefix));
+  }
+  const auto *spaces = model.memory_spaces();
+  for (uint32_t i = 0; spaces && i < spaces->size(); ++i)
+    if (spaces->Get(i)->kind() != tcc::artifact::MemoryKind::Host)
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    cat("memory space ", i,
+                        " is device memory, which this runtime has no "
+                        "device for"));
   return Status();
 }
 

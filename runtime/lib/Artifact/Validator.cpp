@@ -9,10 +9,13 @@
 #include "Validator.h"
 
 #include "Checks.h"
-#include "Conv2dArgs.h"
+#include "StepChecks.h"
+
+#include "../Steps/StepKind.h"
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/StepKinds.h"
 #include "tcc/runtime/kernels.h"
 
 #include <cstring>
@@ -29,24 +32,6 @@ using namespace tcc::artifact;
 using flatbuffers::Offset;
 using flatbuffers::String;
 using flatbuffers::Vector;
-
-const char *dtypeName(DType d) {
-  return tcc_dtype_name(static_cast<tcc_dtype_t>(d));
-}
-
-const char *storageName(Storage s) {
-  switch (s) {
-  case Storage::Arena:
-    return "arena";
-  case Storage::Constant:
-    return "constants";
-  case Storage::Input:
-    return "input";
-  case Storage::Output:
-    return "output";
-  }
-  return "unknown storage";
-}
 
 std::string shapeString(const Vector<int64_t> *shape) {
   std::string s = "[";
@@ -115,36 +100,6 @@ Status shapeBytes(const Vector<int64_t> *shape, DType dtype,
   return Status();
 }
 
-// Elements spanned by `batch` matrices of rows x cols with row stride `ld`
-// and batch stride `batchStride` (all validated non-negative): the largest
-// element index touched plus one, or 0 when nothing is touched.
-Status matrixSpan(int64_t batch, int64_t rows, int64_t cols, int64_t ld,
-                  int64_t batchStride, const std::string &what, uint64_t *out) {
-  *out = 0;
-  if (batch == 0 || rows == 0 || cols == 0)
-    return Status();
-  if (ld < cols)
-    return corrupt(what, ": leading dimension ", ld, " is less than ", cols,
-                   " columns");
-  uint64_t a, b, span;
-  if (!checkedMul(uint64_t(batch - 1), uint64_t(batchStride), &a) ||
-      !checkedMul(uint64_t(rows - 1), uint64_t(ld), &b) ||
-      !checkedAdd(a, b, &span) || !checkedAdd(span, uint64_t(cols), &span))
-    return corrupt(what, ": extent overflows 64-bit sizes");
-  *out = span;
-  return Status();
-}
-
-Status checkedProduct(std::initializer_list<int64_t> factors,
-                      const std::string &what, uint64_t *out) {
-  uint64_t p = 1;
-  for (int64_t f : factors)
-    if (f < 0 || !checkedMul(p, uint64_t(f), &p))
-      return corrupt(what, ": size overflows 64-bit sizes");
-  *out = p;
-  return Status();
-}
-
 class Validator {
 public:
   Validator(const Model &model, const uint8_t *file, size_t fileSize,
@@ -155,6 +110,8 @@ public:
     TCC_RETURN_IF_ERROR(checkVersions());
     TCC_RETURN_IF_ERROR(checkSegments(layout));
     constantBytes_ = layout->constantsSize;
+    TCC_RETURN_IF_ERROR(checkCodeModules());
+    TCC_RETURN_IF_ERROR(checkMemorySpaces());
     TCC_RETURN_IF_ERROR(checkSpecs(m_.inputs(), "input", &inputBytes_));
     TCC_RETURN_IF_ERROR(checkSpecs(m_.outputs(), "output", &outputBytes_));
     TCC_RETURN_IF_ERROR(checkBuffers());
@@ -195,7 +152,7 @@ private:
                      " inside the padding after the header (truncated?)");
     TCC_RETURN_IF_ERROR(checkZero(headerEnd, paddedEnd, "header padding"));
     uint64_t end = paddedEnd;
-    bool seen[2] = {false, false};
+    bool seenConstants = false;
     const auto *segments = m_.segments();
     if (!elementsAligned(segments, alignof(uint64_t)))
       return corrupt("segment table is misaligned");
@@ -207,9 +164,11 @@ private:
       const char *kind =
           s->kind() == SegmentKind::Constants ? "constants" : "code";
       what += cat(" (", kind, ")");
-      if (seen[int(s->kind())])
-        return corrupt(what, ": a second ", kind, " segment");
-      seen[int(s->kind())] = true;
+      if (s->kind() == SegmentKind::Constants) {
+        if (seenConstants)
+          return corrupt(what, ": a second ", kind, " segment");
+        seenConstants = true;
+      }
       if (s->size() == 0)
         return corrupt(what, ": empty (an empty segment is omitted)");
       uint64_t expected = alignToArtifact(end);
@@ -226,9 +185,6 @@ private:
       if (s->kind() == SegmentKind::Constants) {
         layout->constantsOffset = s->offset();
         layout->constantsSize = s->size();
-      } else {
-        layout->codeOffset = s->offset();
-        layout->codeSize = s->size();
       }
       end = segEnd;
     }
@@ -236,6 +192,72 @@ private:
       return corrupt("file has ", fileSize_ - end,
                      " bytes after the end of its last part at byte ", end);
     return Status();
+  }
+
+  // Each module names its loader and owns its code segment, if any; every
+  // code segment belongs to exactly one module. Whether this runtime has a
+  // loader for the kind is the executor's question (checkHostSupports), so
+  // tools can inspect models for other targets.
+  Status checkCodeModules() {
+    const auto *modules = m_.code_modules();
+    const auto *segments = m_.segments();
+    uint32_t numSegments = segments ? segments->size() : 0;
+    std::vector<int> owner(numSegments, -1);
+    for (uint32_t i = 0; modules && i < modules->size(); ++i) {
+      const CodeModule *module = modules->Get(i);
+      std::string what = cat("code module ", i);
+      if (!isCleanString(module->kind()) || module->kind()->size() == 0)
+        return corrupt(what, ": kind is empty or contains a NUL byte");
+      for (const auto *s : {module->target_triple(), module->cpu(),
+                            module->gpu_arch()})
+        if (s && !isCleanString(s))
+          return corrupt(what, ": a target string contains a NUL byte");
+      const auto *features = module->cpu_features();
+      for (uint32_t j = 0; features && j < features->size(); ++j)
+        if (!isCleanString(features->Get(j)))
+          return corrupt(what, ": cpu feature ", j, " contains a NUL byte");
+      const auto *imports = module->imports();
+      for (uint32_t j = 0; imports && j < imports->size(); ++j)
+        if (!isSymbolName(imports->Get(j)))
+          return corrupt(what, ": import ", j, ": not a valid symbol name");
+      int32_t segment = module->code_segment();
+      if (segment == -1)
+        continue;
+      if (segment < 0 || uint32_t(segment) >= numSegments)
+        return corrupt(what, ": code segment ", segment, " out of range (",
+                       numSegments, " segments)");
+      if (segments->Get(uint32_t(segment))->kind() != SegmentKind::Code)
+        return corrupt(what, ": segment ", segment, " is not a code segment");
+      if (owner[uint32_t(segment)] != -1)
+        return corrupt(what, ": segment ", segment,
+                       " is already the code of module ",
+                       owner[uint32_t(segment)]);
+      owner[uint32_t(segment)] = int(i);
+    }
+    for (uint32_t i = 0; i < numSegments; ++i)
+      if (segments->Get(i)->kind() == SegmentKind::Code && owner[i] == -1)
+        return corrupt("segment ", i, " (code): no code module uses it");
+    return Status();
+  }
+
+  Status checkMemorySpaces() {
+    const auto *spaces = m_.memory_spaces();
+    for (uint32_t i = 0; spaces && i < spaces->size(); ++i) {
+      const MemorySpace *space = spaces->Get(i);
+      if (space->kind() != MemoryKind::Host &&
+          space->kind() != MemoryKind::Device)
+        return corrupt("memory space ", i, ": unknown kind ",
+                       int(space->kind()));
+      if (space->kind() == MemoryKind::Device &&
+          space->code_module() >= numModules())
+        return corrupt("memory space ", i, ": code module ", space->code_module(),
+                       " out of range (", numModules(), " code modules)");
+    }
+    return Status();
+  }
+
+  uint32_t numModules() const {
+    return m_.code_modules() ? m_.code_modules()->size() : 0;
   }
 
   Status checkSpecs(const Vector<Offset<TensorSpec>> *specs, const char *kind,
@@ -267,10 +289,21 @@ private:
         return corrupt(what, ": byte_size ", b->byte_size(), " but ",
                        dtypeName(b->dtype()), shapeString(b->shape()),
                        " takes ", bytes, " bytes");
+      uint32_t numSpaces = m_.memory_spaces() ? m_.memory_spaces()->size() : 0;
+      if (b->space() >= numSpaces)
+        return corrupt(what, ": memory space ", b->space(), " out of range (",
+                       numSpaces, " memory spaces)");
+      const MemorySpace *space = m_.memory_spaces()->Get(b->space());
+      bool bound =
+          b->storage() == Storage::Input || b->storage() == Storage::Output;
+      if (bound && space->kind() != MemoryKind::Host)
+        return corrupt(what, ": ", storageName(b->storage()),
+                       " buffers are host memory, but memory space ",
+                       b->space(), " is device memory");
       uint64_t region = 0;
       switch (b->storage()) {
       case Storage::Arena:
-        region = m_.arena_bytes();
+        region = space->arena_bytes();
         break;
       case Storage::Constant:
         region = constantBytes_;
@@ -313,7 +346,7 @@ private:
       std::string what =
           cat(storageName(storage), " '", spec->name()->str(), "'");
       const Buffer *b = nullptr;
-      TCC_RETURN_IF_ERROR(buffer(spec->buffer(), what, &b));
+      TCC_RETURN_IF_ERROR(check_.buffer(spec->buffer(), what, &b));
       if (b->storage() != storage || b->index() != i || b->offset() != 0 ||
           !sameShape(b->shape(), spec->shape()))
         return corrupt(what, ": buffer ", spec->buffer(), " is not ",
@@ -325,59 +358,21 @@ private:
 
   Status checkKernels() {
     const auto *kernels = m_.kernels();
-    for (uint32_t i = 0; kernels && i < kernels->size(); ++i)
+    for (uint32_t i = 0; kernels && i < kernels->size(); ++i) {
       if (!isSymbolName(kernels->Get(i)->symbol()))
         return corrupt("kernel ", i, ": symbol is not a valid name");
+      if (kernels->Get(i)->code_module() >= numModules())
+        return corrupt("kernel ", i, ": code module ",
+                       kernels->Get(i)->code_module(), " out of range (",
+                       numModules(), " code modules)");
+    }
     return Status();
   }
 
   // Names shown to users must be printable in full.
   Status checkStrings() {
-    for (const auto *s : {m_.tcc_version(), m_.target_triple(), m_.cpu()})
-      if (s && !isCleanString(s))
-        return corrupt("a version or target string contains a NUL byte");
-    const auto *features = m_.cpu_features();
-    for (uint32_t i = 0; features && i < features->size(); ++i)
-      if (!isCleanString(features->Get(i)))
-        return corrupt("cpu feature ", i, " contains a NUL byte");
-    const auto *imports = m_.imports();
-    for (uint32_t i = 0; imports && i < imports->size(); ++i)
-      if (!isSymbolName(imports->Get(i)))
-        return corrupt("import ", i, ": not a valid symbol name");
-    return Status();
-  }
-
-  Status buffer(int64_t index, const std::string &what, const Buffer **out) {
-    uint32_t n = m_.buffers() ? m_.buffers()->size() : 0;
-    if (index < 0 || uint64_t(index) >= n)
-      return corrupt(what, ": buffer index ", index, " out of range (", n,
-                     " buffers)");
-    *out = m_.buffers()->Get(uint32_t(index));
-    return Status();
-  }
-
-  static Status requireDType(const Buffer *b, DType dtype,
-                             const std::string &what) {
-    if (b->dtype() != dtype)
-      return corrupt(what, ": dtype ", dtypeName(b->dtype()), ", expected ",
-                     dtypeName(dtype));
-    return Status();
-  }
-
-  static Status requireWritable(const Buffer *b, const std::string &what) {
-    if (b->storage() != Storage::Arena && b->storage() != Storage::Output)
-      return corrupt(what, ": written but stored in ",
-                     storageName(b->storage()),
-                     " (only arena and outputs are writable)");
-    return Status();
-  }
-
-  static Status requireElements(const Buffer *b, uint64_t needed,
-                                const std::string &what) {
-    uint64_t has = b->byte_size() / dtypeSize(b->dtype());
-    if (needed > has)
-      return corrupt(what, ": accesses ", needed,
-                     " elements but the buffer has ", has);
+    if (m_.tcc_version() && !isCleanString(m_.tcc_version()))
+      return corrupt("the version string contains a NUL byte");
     return Status();
   }
 
@@ -386,231 +381,33 @@ private:
     for (uint32_t i = 0; plan && i < plan->size(); ++i) {
       const Step *step = plan->Get(i);
       std::string where = cat("plan step ", i);
-      switch (step->op_type()) {
-      case Op::KernelCall:
-        TCC_RETURN_IF_ERROR(checkKernelCall(*step->op_as_KernelCall(),
-                                            where + " (KernelCall)"));
-        break;
-      case Op::Sgemm:
-        TCC_RETURN_IF_ERROR(
-            checkSgemm(*step->op_as_Sgemm(), where + " (Sgemm)"));
-        break;
-      case Op::Conv2d:
-        TCC_RETURN_IF_ERROR(
-            checkConv2d(*step->op_as_Conv2d(), where + " (Conv2d)"));
-        break;
-      case Op::Copy:
-        TCC_RETURN_IF_ERROR(checkCopy(*step->op_as_Copy(), where + " (Copy)"));
-        break;
-      default:
+      if (!isCleanString(step->kind()))
+        return corrupt(where, ": kind contains a NUL byte");
+      const StepKind *kind = findStepKind(step->op_type());
+      // A kind this runtime does not know comes from a newer writer; a
+      // known kind with an unknown op type is a damaged header.
+      if (!kind && !isStepKindName(step->kind()->str()))
+        return Status(TCC_STATUS_UNIMPLEMENTED,
+                      cat(where, ": step kind '", step->kind()->str(),
+                          "' is not known to this runtime (it runs ",
+                          knownStepKinds(), ")"));
+      if (!kind)
         return corrupt(where, ": unknown operation type ",
                        int(step->op_type()));
-      }
+      if (step->kind()->str() != kind->name)
+        return corrupt(where, ": kind '", step->kind()->str(),
+                       "' but its op is a ", kind->name);
+      if (step->code_module() >= numModules())
+        return corrupt(where, ": code module ", step->code_module(),
+                       " out of range (", numModules(), " code modules)");
+      TCC_RETURN_IF_ERROR(kind->validate(
+          check_, *step, cat(where, " (", EnumNameOp(step->op_type()), ")")));
     }
-    return Status();
-  }
-
-  Status checkKernelCall(const KernelCall &call, const std::string &where) {
-    uint32_t numKernels = m_.kernels() ? m_.kernels()->size() : 0;
-    if (call.kernel() >= numKernels)
-      return corrupt(where, ": kernel index ", call.kernel(), " out of range (",
-                     numKernels, " kernels)");
-    const Kernel *kernel = m_.kernels()->Get(call.kernel());
-    uint32_t numBindings = call.bindings() ? call.bindings()->size() : 0;
-    if (numBindings != kernel->num_bindings())
-      return corrupt(where, ": ", numBindings, " bindings but kernel '",
-                     kernel->symbol()->str(), "' takes ",
-                     kernel->num_bindings());
-    for (uint32_t j = 0; j < numBindings; ++j) {
-      const Buffer *b = nullptr;
-      TCC_RETURN_IF_ERROR(
-          buffer(call.bindings()->Get(j), cat(where, ": binding ", j), &b));
-    }
-    if (call.tiles() < 1)
-      return corrupt(where, ": tiles ", call.tiles(), " is less than 1");
-    return Status();
-  }
-
-  Status checkEpilogue(const Epilogue *e, uint64_t biasElements,
-                       uint64_t outputSpan, const std::string &where) {
-    if (!e)
-      return Status();
-    if (uint8_t(e->activation()) > uint8_t(Activation::MAX))
-      return corrupt(where, ": unknown activation ", int(e->activation()));
-    if (e->bias() != -1) {
-      const Buffer *b = nullptr;
-      std::string what = where + ": epilogue bias";
-      TCC_RETURN_IF_ERROR(buffer(e->bias(), what, &b));
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, what));
-      TCC_RETURN_IF_ERROR(requireElements(b, biasElements, what));
-    }
-    if (e->residual() != -1) {
-      const Buffer *b = nullptr;
-      std::string what = where + ": epilogue residual";
-      TCC_RETURN_IF_ERROR(buffer(e->residual(), what, &b));
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, what));
-      TCC_RETURN_IF_ERROR(requireElements(b, outputSpan, what));
-    }
-    return Status();
-  }
-
-  Status checkSgemm(const Sgemm &g, const std::string &where) {
-    for (int64_t v :
-         {g.m(), g.n(), g.k(), g.lda(), g.ldb(), g.ldc(), g.a_batch_stride(),
-          g.b_batch_stride(), g.c_batch_stride()})
-      if (v < 0)
-        return corrupt(where, ": negative size, leading dimension or stride");
-    if (g.batch() < 1)
-      return corrupt(where, ": batch ", g.batch(), " is less than 1");
-    // Sizes fit the kernels' int64 arithmetic with room to spare.
-    uint64_t mnk = 0;
-    TCC_RETURN_IF_ERROR(checkedProduct({g.m(), g.n(), g.k(), 4}, where, &mnk));
-
-    const Buffer *a = nullptr, *b = nullptr, *c = nullptr;
-    TCC_RETURN_IF_ERROR(buffer(g.a(), where + ": a", &a));
-    TCC_RETURN_IF_ERROR(buffer(g.b(), where + ": b", &b));
-    TCC_RETURN_IF_ERROR(buffer(g.c(), where + ": c", &c));
-    TCC_RETURN_IF_ERROR(requireDType(a, DType::F32, where + ": a"));
-    TCC_RETURN_IF_ERROR(requireDType(c, DType::F32, where + ": c"));
-    TCC_RETURN_IF_ERROR(requireWritable(c, where + ": c"));
-
-    uint64_t span = 0;
-    TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.trans_a() ? g.k() : g.m(),
-                                   g.trans_a() ? g.m() : g.k(), g.lda(),
-                                   g.a_batch_stride(), where + ": a", &span));
-    TCC_RETURN_IF_ERROR(requireElements(a, span, where + ": a"));
-
-    if (g.b_packed()) {
-      std::string what = where + ": packed b";
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::U8, what));
-      if (b->storage() != Storage::Constant && b->storage() != Storage::Arena)
-        return corrupt(what, ": must be in the constants or the arena");
-      if (b->offset() % kArtifactAlignment != 0 ||
-          g.b_batch_stride() % int64_t(kArtifactAlignment) != 0)
-        return corrupt(what, ": offset and batch stride must be multiples of ",
-                       kArtifactAlignment);
-      uint64_t packed = tcc_sgemm_packed_b_size(g.k(), g.n()), first;
-      if (!checkedMul(uint64_t(g.batch() - 1), uint64_t(g.b_batch_stride()),
-                      &first) ||
-          !checkedAdd(first, packed, &span))
-        return corrupt(what, ": extent overflows 64-bit sizes");
-      TCC_RETURN_IF_ERROR(requireElements(b, span, what));
-    } else {
-      TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, where + ": b"));
-      TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.trans_b() ? g.n() : g.k(),
-                                     g.trans_b() ? g.k() : g.n(), g.ldb(),
-                                     g.b_batch_stride(), where + ": b", &span));
-      TCC_RETURN_IF_ERROR(requireElements(b, span, where + ": b"));
-    }
-
-    TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.m(), g.n(), g.ldc(),
-                                   g.c_batch_stride(), where + ": c", &span));
-    TCC_RETURN_IF_ERROR(requireElements(c, span, where + ": c"));
-    const Epilogue *e = g.epilogue();
-    return checkEpilogue(e, e && e->bias_per_row() ? g.m() : g.n(), span,
-                         where);
-  }
-
-  Status checkConv2d(const Conv2d &c, const std::string &where) {
-    for (int64_t v :
-         {c.batch(), c.in_channels(), c.in_height(), c.in_width(),
-          c.out_channels(), c.kernel_height(), c.kernel_width(), c.stride_h(),
-          c.stride_w(), c.dilation_h(), c.dilation_w(), c.groups()})
-      if (v < 1)
-        return corrupt(where, ": a size, stride, dilation or group count is "
-                              "less than 1");
-    if (c.pad_h() < 0 || c.pad_w() < 0)
-      return corrupt(where, ": negative padding");
-    if (c.in_channels() % c.groups() != 0 || c.out_channels() % c.groups() != 0)
-      return corrupt(where, ": channels ", c.in_channels(), "->",
-                     c.out_channels(), " are not divisible by groups ",
-                     c.groups());
-    int64_t outSize[2];
-    const int64_t in[2] = {c.in_height(), c.in_width()};
-    const int64_t pad[2] = {c.pad_h(), c.pad_w()};
-    const int64_t dil[2] = {c.dilation_h(), c.dilation_w()};
-    const int64_t ker[2] = {c.kernel_height(), c.kernel_width()};
-    const int64_t stride[2] = {c.stride_h(), c.stride_w()};
-    for (int d = 0; d < 2; ++d) {
-      uint64_t padded, effective;
-      if (!checkedMul(uint64_t(pad[d]), 2, &padded) ||
-          !checkedAdd(padded, uint64_t(in[d]), &padded) ||
-          !checkedMul(uint64_t(dil[d]), uint64_t(ker[d] - 1), &effective) ||
-          padded > uint64_t(INT64_MAX) || effective >= uint64_t(INT64_MAX))
-        return corrupt(where, ": spatial sizes overflow");
-      effective += 1;
-      if (effective > padded)
-        return corrupt(where, ": the dilated kernel (", effective,
-                       ") is larger than the padded input (", padded, ")");
-      outSize[d] = int64_t((padded - effective) / uint64_t(stride[d]) + 1);
-    }
-    uint64_t inputElems = 0, weightElems = 0, outputElems = 0;
-    TCC_RETURN_IF_ERROR(checkedProduct(
-        {c.batch(), c.in_channels(), c.in_height(), c.in_width()}, where,
-        &inputElems));
-    TCC_RETURN_IF_ERROR(
-        checkedProduct({c.out_channels(), c.in_channels() / c.groups(),
-                        c.kernel_height(), c.kernel_width()},
-                       where, &weightElems));
-    TCC_RETURN_IF_ERROR(
-        checkedProduct({c.batch(), c.out_channels(), outSize[0], outSize[1]},
-                       where, &outputElems));
-
-    const Buffer *input = nullptr, *weight = nullptr, *output = nullptr;
-    TCC_RETURN_IF_ERROR(buffer(c.input(), where + ": input", &input));
-    TCC_RETURN_IF_ERROR(buffer(c.weight(), where + ": weight", &weight));
-    TCC_RETURN_IF_ERROR(buffer(c.output(), where + ": output", &output));
-    TCC_RETURN_IF_ERROR(requireDType(input, DType::F32, where + ": input"));
-    TCC_RETURN_IF_ERROR(requireDType(output, DType::F32, where + ": output"));
-    TCC_RETURN_IF_ERROR(requireWritable(output, where + ": output"));
-    TCC_RETURN_IF_ERROR(requireElements(input, inputElems, where + ": input"));
-    if (c.weight_packed()) {
-      std::string what = where + ": packed weight";
-      TCC_RETURN_IF_ERROR(requireDType(weight, DType::U8, what));
-      if (weight->storage() != Storage::Constant)
-        return corrupt(what, ": must be a constant");
-      if (weight->offset() % kArtifactAlignment != 0)
-        return corrupt(what, ": offset must be a multiple of ",
-                       kArtifactAlignment);
-      tcc_conv2d_args args = conv2dArgs(c);
-      uint64_t packed = tcc_conv2d_packed_weight_size(&args);
-      if (packed == 0)
-        return corrupt(what, ": this convolution takes no packed weights");
-      TCC_RETURN_IF_ERROR(requireElements(weight, packed, what));
-    } else {
-      TCC_RETURN_IF_ERROR(requireDType(weight, DType::F32, where + ": weight"));
-      TCC_RETURN_IF_ERROR(
-          requireElements(weight, weightElems, where + ": weight"));
-    }
-    TCC_RETURN_IF_ERROR(
-        requireElements(output, outputElems, where + ": output"));
-    if (c.workspace() != -1) {
-      const Buffer *w = nullptr;
-      TCC_RETURN_IF_ERROR(buffer(c.workspace(), where + ": workspace", &w));
-      if (w->storage() != Storage::Arena)
-        return corrupt(where, ": workspace is not in the arena");
-      if (w->offset() % kArtifactAlignment != 0)
-        return corrupt(where, ": workspace offset is not a multiple of ",
-                       kArtifactAlignment);
-    }
-    return checkEpilogue(c.epilogue(), uint64_t(c.out_channels()), outputElems,
-                         where);
-  }
-
-  Status checkCopy(const Copy &copy, const std::string &where) {
-    const Buffer *src = nullptr, *dst = nullptr;
-    TCC_RETURN_IF_ERROR(buffer(copy.src(), where + ": src", &src));
-    TCC_RETURN_IF_ERROR(buffer(copy.dst(), where + ": dst", &dst));
-    TCC_RETURN_IF_ERROR(requireWritable(dst, where + ": dst"));
-    if (copy.bytes() > src->byte_size() || copy.bytes() > dst->byte_size())
-      return corrupt(where, ": copies ", copy.bytes(),
-                     " bytes between buffers"
-                     " of ",
-                     src->byte_size(), " and ", dst->byte_size(), " bytes");
     return Status();
   }
 
   const Model &m_;
+  StepChecker check_{m_};
   const uint8_t *file_;
   size_t fileSize_;
   size_t headerSize_;

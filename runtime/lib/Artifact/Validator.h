@@ -16,12 +16,12 @@ namespace detail {
 // Where the segments are, once their layout has been checked.
 struct SegmentLayout {
   uint64_t constantsOffset = 0, constantsSize = 0;
-  uint64_t codeOffset = 0, codeSize = 0;
 };
 
 // Checks everything the FlatBuffers verifier cannot: versions, the segment
 // layout (in bounds, aligned, in order, zero padding, nothing after the
-// last), every index in range, every size consistent with its shape and
+// last), code modules and memory spaces, every step's kind known by name,
+// every index in range, every size consistent with its shape and
 // dtype, every access of every plan step in bounds. `model` must have passed
 // the FlatBuffers verifier; `file` is the whole file, whose header of
 // `headerSize` bytes starts at kArtifactPreambleSize. Segment hashes are not

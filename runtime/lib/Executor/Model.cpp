@@ -36,13 +36,40 @@ tensorInfos(const flatbuffers::Vector<flatbuffers::Offset<TensorSpec>> *specs) {
   return infos;
 }
 
-} // namespace
+// Maps module `index`'s code and fills its import table; `*out` stays null
+// for a module without code.
+Status loadModule(const Model &m, const tcc::runtime::Artifact &artifact,
+                  uint32_t index, uint32_t flags,
+                  std::unique_ptr<tcc::runtime::detail::CodeModule> *out) {
+  const CodeModule *module = m.code_modules()->Get(index);
+  tcc::runtime::Artifact::Code code = artifact.moduleCode(index);
+  uint32_t numImports = module->imports() ? module->imports()->size() : 0;
+  if (!code.data) {
+    if (numImports)
+      return tcc::runtime::detail::corrupt(
+          "the model has kernels or imports but no code segment");
+    return Status();
+  }
+  TCC_RETURN_IF_ERROR(tcc::runtime::detail::CodeModule::load(
+      code.data, code.size, flags & TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE,
+      out));
+  // Imports first: nothing in the code may run before its table is filled.
+  if (!numImports)
+    return Status();
+  std::vector<void *> entries;
+  for (uint32_t i = 0; i < numImports; ++i) {
+    std::string name = module->imports()->Get(i)->str();
+    void *address = tcc::runtime::detail::findImport(name);
+    if (!address)
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    cat("the code imports '", name,
+                        "', which this runtime does not provide"));
+    entries.push_back(address);
+  }
+  return (*out)->fillImportTable(entries);
+}
 
-// A kernel touching less than this (all its bindings together) runs its
-// tiles on the calling thread: waking a worker costs more than the work
-// saves (the digits CNN's max-pool kernel took 0.9 us at 2 threads against
-// 0.6 at 1). Like at::internal::GRAIN_SIZE, 32768 floats.
-static constexpr uint64_t kMinParallelKernelBytes = 32768 * sizeof(float);
+} // namespace
 
 Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
                            uint32_t flags, tcc_model_s **out) {
@@ -50,52 +77,42 @@ Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
   TCC_RETURN_IF_ERROR(tcc::runtime::checkHostSupports(m));
 
   std::unique_ptr<tcc_model_s> model(new tcc_model_s());
+  // Before the step kinds' load hooks, which read the header through it.
+  model->artifact = std::move(artifact);
+  uint32_t numModules = m.code_modules() ? m.code_modules()->size() : 0;
+  for (uint32_t i = 0; i < numModules; ++i) {
+    std::unique_ptr<tcc::runtime::detail::CodeModule> code;
+    Status loaded = loadModule(m, *model->artifact, i, flags, &code);
+    if (!loaded.ok() && numModules > 1) // named only when there are several
+      return std::move(loaded).withContext(cat("code module ", i));
+    TCC_RETURN_IF_ERROR(std::move(loaded));
+    model->code.push_back(std::move(code));
+  }
   uint32_t numKernels = m.kernels() ? m.kernels()->size() : 0;
-  uint32_t numImports = m.imports() ? m.imports()->size() : 0;
-  if ((numKernels || numImports) && !artifact->code())
-    return tcc::runtime::detail::corrupt(
-        "the model has kernels or imports but no code segment");
-  if (artifact->code()) {
-    TCC_RETURN_IF_ERROR(tcc::runtime::detail::CodeModule::load(
-        artifact->code(), artifact->codeBytes(),
-        flags & TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE, &model->code));
-  }
-  // Imports first: nothing in the code may run before its table is filled.
-  if (numImports) {
-    std::vector<void *> entries;
-    for (uint32_t i = 0; i < numImports; ++i) {
-      std::string name = m.imports()->Get(i)->str();
-      void *address = tcc::runtime::detail::findImport(name);
-      if (!address)
-        return Status(TCC_STATUS_UNIMPLEMENTED,
-                      cat("the code imports '", name,
-                          "', which this runtime does not provide"));
-      entries.push_back(address);
-    }
-    TCC_RETURN_IF_ERROR(model->code->fillImportTable(entries));
-  }
   for (uint32_t i = 0; i < numKernels; ++i) {
     void *address;
-    std::string symbol = m.kernels()->Get(i)->symbol()->str();
-    TCC_RETURN_IF_ERROR(
-        model->code->resolve(symbol, &address).withContext(cat("kernel ", i)));
+    const Kernel *kernel = m.kernels()->Get(i);
+    const auto &code = model->code[kernel->code_module()]; // validated in range
+    if (!code)
+      return tcc::runtime::detail::corrupt(
+          "the model has kernels or imports but no code segment");
+    TCC_RETURN_IF_ERROR(code->resolve(kernel->symbol()->str(), &address)
+                            .withContext(cat("kernel ", i)));
     model->kernels.push_back(reinterpret_cast<tcc_kernel_fn>(address));
   }
   const auto *plan = m.plan();
-  model->parallelKernelStep.assign(plan ? plan->size() : 0, false);
-  for (uint32_t i = 0; plan && i < plan->size(); ++i) {
-    const KernelCall *call = plan->Get(i)->op_as_KernelCall();
-    if (!call || !call->bindings())
-      continue;
-    model->maxBindings = std::max(model->maxBindings, call->bindings()->size());
-    uint64_t bytes = 0; // validated: each buffer fits the arena or a segment
-    for (uint32_t buffer : *call->bindings())
-      bytes += m.buffers()->Get(buffer)->byte_size();
-    model->parallelKernelStep[i] = bytes >= kMinParallelKernelBytes;
+  uint32_t numSteps = plan ? plan->size() : 0;
+  model->parallelKernelStep.assign(numSteps, false);
+  for (uint32_t i = 0; i < numSteps; ++i) {
+    const Step *step = plan->Get(i);
+    // Validated: every step's kind is registered.
+    const auto *kind = tcc::runtime::detail::findStepKind(step->op_type());
+    if (kind->load)
+      kind->load(*model, *step, i);
+    model->plan.push_back({kind->run, step});
   }
   model->inputs = tensorInfos(m.inputs());
   model->outputs = tensorInfos(m.outputs());
-  model->artifact = std::move(artifact);
   *out = model.release();
   return Status();
 }

@@ -13,6 +13,8 @@
 
 #include "CodeModule.h"
 
+#include "../Steps/StepKind.h"
+
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/Status.h"
 
@@ -43,9 +45,17 @@ struct TensorInfo {
 struct tcc_model_s {
   std::atomic<int> refs{1};
   std::unique_ptr<tcc::runtime::Artifact> artifact;
-  std::unique_ptr<tcc::runtime::detail::CodeModule> code;
+  // By index of Model.code_modules; null for a module without code.
+  std::vector<std::unique_ptr<tcc::runtime::detail::CodeModule>> code;
   std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
   std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
+  // By plan step: its kind's run function, resolved at load so that a run
+  // calls it without looking anything up.
+  struct PlannedStep {
+    tcc::runtime::detail::RunStepFn run;
+    const tcc::artifact::Step *step;
+  };
+  std::vector<PlannedStep> plan;
   uint32_t maxBindings = 0; // over all KernelCalls
   // By plan step: a KernelCall whose bindings are large enough to split its
   // tiles across the pool's threads (smaller ones run on the caller).
@@ -53,7 +63,8 @@ struct tcc_model_s {
 
   const tcc::artifact::Model &header() const { return artifact->model(); }
 
-  // Checks the host, maps the code, resolves every kernel and import.
+  // Checks the host, maps each module's code, resolves every kernel and
+  // import.
   static tcc::runtime::Status
   create(std::unique_ptr<tcc::runtime::Artifact> artifact, uint32_t flags,
          tcc_model_s **out);
@@ -66,7 +77,7 @@ struct tcc_session_s {
   bool hasParallel = false;
   tcc_parallel parallel{};
 
-  uint8_t *arena = nullptr;
+  std::vector<uint8_t *> arenas; // by memory space; null when empty
   std::vector<const void *> inputs; // caller's buffers, nullptr: unbound
   std::vector<void *> boundOutputs; // caller's buffers, nullptr: own
   std::vector<void *> ownOutputs;   // allocated on first use
@@ -94,12 +105,12 @@ struct tcc_session_s {
     return boundOutputs[index] ? boundOutputs[index] : ownOutputs[index];
   }
 
-private:
-  tcc::runtime::Status prepareOutputs();
-  tcc::runtime::Status runStep(uint32_t index);
   const tcc_parallel *parallelOrNull() const {
     return hasParallel ? &parallel : nullptr;
   }
+
+private:
+  tcc::runtime::Status prepareOutputs();
 };
 
 #endif // TCC_RUNTIME_LIB_EXECUTOR_MODEL_H

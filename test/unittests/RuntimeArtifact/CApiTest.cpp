@@ -314,7 +314,7 @@ TEST(CApi, AllocationFailuresAreErrors) {
                    "cannot allocate the 40-byte arena");
   // A huge arena fails the same way, not by crashing.
   std::vector<uint8_t> huge = addMulModel(10).finish(
-      [](tcc::artifact::ModelT &m) { m.arena_bytes = uint64_t(1) << 62; });
+      [](tcc::artifact::ModelT &m) { m.memory_spaces[0]->arena_bytes = uint64_t(1) << 62; });
   tcc_model_t *hugeModel = nullptr;
   ASSERT_TCC_OK(
       tcc_model_load_memory(huge.data(), huge.size(), nullptr, &hugeModel));

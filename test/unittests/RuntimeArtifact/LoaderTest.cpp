@@ -87,9 +87,9 @@ TEST(Loader, RejectsOtherFormatVersionInPreamble) {
   std::vector<uint8_t> file = addMulModel(4).finish();
   file[8] = uint8_t(kArtifactFormatVersion + 1);
   EXPECT_TCC_ERROR(verify(file), TCC_STATUS_UNIMPLEMENTED,
-                   "artifact format version " +
+                   "artifact format " +
                        std::to_string(kArtifactFormatVersion + 1) +
-                       ", this runtime reads version " +
+                       ", this runtime reads format " +
                        std::to_string(kArtifactFormatVersion));
 }
 
@@ -270,7 +270,7 @@ TEST(Loader, RejectsBuffersOutsideTheirRegion) {
       editedAddMul([](ModelT &m) { m.buffers[4]->offset = ~uint64_t(0) - 7; });
   EXPECT_TCC_ERROR(verify(overflow), TCC_STATUS_DATA_LOSS, "exceed its arena");
   auto misaligned = editedAddMul([](ModelT &m) {
-    m.arena_bytes = 64;
+    m.memory_spaces[0]->arena_bytes = 64;
     m.buffers[4]->offset = 2;
   });
   EXPECT_TCC_ERROR(verify(misaligned), TCC_STATUS_DATA_LOSS,
@@ -593,14 +593,14 @@ TEST(Loader, ChecksCopies) {
 
 TEST(Loader, RejectsOtherArchitecture) {
   auto file = editedAddMul(
-      [](ModelT &m) { m.target_triple = "riscv64-unknown-linux-gnu"; });
+      [](ModelT &m) { m.code_modules[0]->target_triple = "riscv64-unknown-linux-gnu"; });
   EXPECT_TCC_OK(verify(file)); // inspectable anywhere
   EXPECT_TCC_ERROR(load(file), TCC_STATUS_FAILED_PRECONDITION,
                    "model targets 'riscv64-unknown-linux-gnu'");
 }
 
 TEST(Loader, RejectsCpuFeaturesItCannotCheck) {
-  auto file = editedAddMul([](ModelT &m) { m.cpu_features = {"warp-drive"}; });
+  auto file = editedAddMul([](ModelT &m) { m.code_modules[0]->cpu_features = {"warp-drive"}; });
   EXPECT_TCC_ERROR(load(file), TCC_STATUS_UNIMPLEMENTED,
                    "requires CPU feature 'warp-drive', which this runtime "
                    "cannot check");
@@ -616,7 +616,7 @@ TEST(Loader, CpuFeatureChecksFollowTheRuntimesDefinition) {
   ASSERT_FALSE(known.empty());
 #endif
   for (const std::string &feature : known) {
-    auto file = editedAddMul([&](ModelT &m) { m.cpu_features = {feature}; });
+    auto file = editedAddMul([&](ModelT &m) { m.code_modules[0]->cpu_features = {feature}; });
     Status s = load(file);
     if (hostCpuFeature(feature) == CpuFeatureState::Present)
       EXPECT_TRUE(s.ok()) << feature << ": " << s.toString();
@@ -634,12 +634,12 @@ TEST(Loader, ChecksEveryListedFeature) {
   for (const std::string &feature : knownCpuFeatures())
     if (hostCpuFeature(feature) == CpuFeatureState::Present)
       present.push_back(feature);
-  auto ok = editedAddMul([&](ModelT &m) { m.cpu_features = present; });
+  auto ok = editedAddMul([&](ModelT &m) { m.code_modules[0]->cpu_features = present; });
   EXPECT_TCC_OK(load(ok));
   std::vector<std::string> listed = present;
   listed.push_back("warp-drive");
   listed.insert(listed.end(), present.begin(), present.end());
-  auto bad = editedAddMul([&](ModelT &m) { m.cpu_features = listed; });
+  auto bad = editedAddMul([&](ModelT &m) { m.code_modules[0]->cpu_features = listed; });
   EXPECT_TCC_ERROR(load(bad), TCC_STATUS_UNIMPLEMENTED,
                    "requires CPU feature 'warp-drive'");
 }
@@ -678,12 +678,12 @@ TEST(Loader, RejectsCodeThatIsNotASharedObject) {
 TEST(Loader, ChecksImports) {
   EXPECT_TCC_OK(load(expModel(3).finish()));
   auto unknown =
-      expModel(3).finish([](ModelT &m) { m.imports = {"launch_missiles"}; });
+      expModel(3).finish([](ModelT &m) { m.code_modules[0]->imports = {"launch_missiles"}; });
   EXPECT_TCC_ERROR(load(unknown), TCC_STATUS_UNIMPLEMENTED,
                    "the code imports 'launch_missiles', which this runtime "
                    "does not provide");
   auto tooMany = expModel(3).finish([](ModelT &m) {
-    m.imports = {"expf", "logf"};
+    m.code_modules[0]->imports = {"expf", "logf"};
   });
   EXPECT_TCC_ERROR(load(tooMany), TCC_STATUS_DATA_LOSS,
                    "'tcc_imports' is not an array of 2 pointers (8 bytes)");

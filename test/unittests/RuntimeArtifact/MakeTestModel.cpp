@@ -2,6 +2,9 @@
 //
 //   tcc-make-test-model add-mul N OUT.bin   z = (x + y) * [1..N], f32[N]
 //   tcc-make-test-model exp N OUT.bin       out = exp(in) via the imports
+//   tcc-make-test-model add-mul-cuda N OUT.bin
+//       add-mul plus a cuda code module and its device memory space, which
+//       this runtime inspects but cannot load
 //   tcc-make-test-model all-dtypes OUT.bin  one input/output per dtype, copied
 //   tcc-make-test-model npy OUT.npy DTYPE DIMS V...
 //       DIMS is "2,3" or "scalar"; values are parsed as doubles and stored
@@ -25,7 +28,7 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: tcc-make-test-model add-mul|exp N OUT.bin\n"
+               "usage: tcc-make-test-model add-mul|add-mul-cuda|exp N OUT.bin\n"
                "       tcc-make-test-model all-dtypes OUT.bin\n"
                "       tcc-make-test-model npy OUT.npy DTYPE DIMS V...\n");
   return 2;
@@ -116,6 +119,16 @@ int writeValues(const char *path, tcc_dtype_t dtype, char *dims, int count,
   return 0;
 }
 
+runtime::ArtifactBuilder addMulCuda(int64_t n) {
+  runtime::ArtifactBuilder b = test::addMulModel(n);
+  CodeModuleT cuda;
+  cuda.kind = "cuda";
+  cuda.gpu_arch = "sm_90";
+  uint32_t module = b.addCodeModule(cuda);
+  b.addMemorySpace(MemoryKind::Device, 256, module);
+  return b;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -135,6 +148,8 @@ int main(int argc, char **argv) {
   int64_t n = std::atoll(argv[2]);
   if (what == "add-mul")
     bytes = test::addMulModel(n).finish();
+  else if (what == "add-mul-cuda")
+    bytes = addMulCuda(n).finish();
   else if (what == "exp")
     bytes = test::expModel(n).finish();
   else

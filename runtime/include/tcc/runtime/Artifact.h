@@ -44,8 +44,16 @@ public:
   // aligned in memory.
   const uint8_t *constants() const { return constants_; }
   uint64_t constantBytes() const { return constantBytes_; }
-  const uint8_t *code() const { return code_; }
-  uint64_t codeBytes() const { return codeBytes_; }
+  // The code of code module `module` (nullptr and 0 when it has none or
+  // there is no such module).
+  struct Code {
+    const uint8_t *data = nullptr;
+    uint64_t size = 0;
+  };
+  Code moduleCode(uint32_t module) const;
+  // Module 0's code, the only module of a single-target model.
+  const uint8_t *code() const { return moduleCode(0).data; }
+  uint64_t codeBytes() const { return moduleCode(0).size; }
   // Where the bytes came from, for messages: the path or "<memory>".
   const std::string &name() const { return name_; }
 
@@ -66,8 +74,6 @@ private:
   const tcc::artifact::Model *model_ = nullptr;
   const uint8_t *constants_ = nullptr;
   uint64_t constantBytes_ = 0;
-  const uint8_t *code_ = nullptr;
-  uint64_t codeBytes_ = 0;
 };
 
 // Checks a byte range that claims to be an artifact: everything Artifact
@@ -76,8 +82,9 @@ private:
 TCC_RUNTIME_API Status verifyArtifactBytes(const uint8_t *data, size_t size,
                                            const tcc::artifact::Model **out);
 
-// Checks that this host can run the model: target architecture and every
-// listed CPU feature.
+// Checks that this runtime and host can run the model: a loader for each
+// code module's kind, each CPU module's architecture and CPU features, and
+// no memory space this runtime cannot allocate.
 TCC_RUNTIME_API Status checkHostSupports(const tcc::artifact::Model &model);
 
 // Bytes per element of a schema dtype; 0 for an unknown value.

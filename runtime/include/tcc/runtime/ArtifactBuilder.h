@@ -1,7 +1,8 @@
 //===- ArtifactBuilder.h - writes model files -------------------*- C++ -*-===//
 //
 // The one writer of the artifact layout, shared by the code generator and
-// tests: add buffers, kernels, plan steps, constants and code; finish()
+// tests: add buffers, kernels, plan steps, constants, code modules and
+// memory spaces; finish()
 // returns the file's bytes with the preamble, the FlatBuffer header, zero
 // padding, the segments and every hash. The builder checks nothing about the
 // model itself (tests build invalid models on purpose); the loader does.
@@ -23,6 +24,19 @@
 namespace tcc {
 namespace runtime {
 
+// The header under construction: the schema's Model plus the fields of the
+// shape every model starts with, one CPU code module and a host arena.
+// finish() writes them as code_modules[0] (kind "cpu", with the code given
+// to setCode) and memory_spaces[0] (host); addCodeModule and addMemorySpace
+// append more.
+struct ModelDraft : tcc::artifact::ModelT {
+  std::string target_triple;             // module 0
+  std::string cpu;                       // module 0
+  std::vector<std::string> cpu_features; // module 0
+  std::vector<std::string> imports;      // module 0
+  uint64_t arena_bytes = 0;              // memory space 0
+};
+
 class TCC_RUNTIME_API ArtifactBuilder {
 public:
   // Starts a model for this runtime's format and kernel ABI, targeting the
@@ -30,14 +44,14 @@ public:
   ArtifactBuilder();
 
   // The header under construction; anything not covered below is set here.
-  tcc::artifact::ModelT &model() { return model_; }
-  const tcc::artifact::ModelT &model() const { return model_; }
+  ModelDraft &model() { return model_; }
+  const ModelDraft &model() const { return model_; }
 
-  // Adds a buffer; byte_size is computed from dtype and shape. Returns its
-  // index.
+  // Adds a buffer in memory space `space`; byte_size is computed from dtype
+  // and shape. Returns its index.
   uint32_t addBuffer(tcc::artifact::DType dtype, std::vector<int64_t> shape,
                      tcc::artifact::Storage storage, uint64_t offset = 0,
-                     uint32_t index = 0);
+                     uint32_t index = 0, uint32_t space = 0);
   // A buffer at `offset` in the arena; grows arena_bytes to cover it.
   uint32_t addArenaBuffer(tcc::artifact::DType dtype,
                           std::vector<int64_t> shape, uint64_t offset);
@@ -52,19 +66,31 @@ public:
   uint32_t addOutput(const std::string &name, tcc::artifact::DType dtype,
                      std::vector<int64_t> shape);
 
-  // A kernel of the code segment; returns its index.
+  // A kernel of code module `module`'s code; returns its index.
   uint32_t addKernel(const std::string &symbol, uint32_t numBindings,
-                     std::vector<std::string> sourceOps = {});
+                     std::vector<std::string> sourceOps = {},
+                     uint32_t module = 0);
+  // A step calling `kernel`; it runs where the kernel's module does.
   void addKernelCall(uint32_t kernel, std::vector<uint32_t> bindings,
                      int64_t tiles, std::vector<std::string> sourceOps = {});
-  // Any step (Sgemm, Conv2d, Copy, ...): pass the filled native table.
+  // Any step (Sgemm, Conv2d, Copy, ...): pass the filled native table. The
+  // step's kind name is the registered one of its type; it runs on code
+  // module `module`'s device.
   void addStep(tcc::artifact::OpUnion op,
-               std::vector<std::string> sourceOps = {});
+               std::vector<std::string> sourceOps = {}, uint32_t module = 0);
 
   // Raw constants bytes (appended, at `alignment`); returns their offset.
   uint64_t appendConstants(const void *bytes, size_t size,
                            size_t alignment = 64);
+  // Module 0's code (an ELF shared object).
   void setCode(std::vector<uint8_t> elf) { code_ = std::move(elf); }
+  // Appends a code module (its code_segment is set by finish()); returns
+  // its index.
+  uint32_t addCodeModule(const tcc::artifact::CodeModuleT &module,
+                         std::vector<uint8_t> code = {});
+  // Appends a memory space; returns its index.
+  uint32_t addMemorySpace(tcc::artifact::MemoryKind kind, uint64_t arenaBytes,
+                          uint32_t module = 0);
 
   // The file's bytes. `edit`, when given, may change the header after the
   // segments are recorded and before it is serialized (tests use it to
@@ -78,9 +104,12 @@ private:
           tcc::artifact::Storage storage, const std::string &name,
           tcc::artifact::DType dtype, std::vector<int64_t> shape);
 
-  tcc::artifact::ModelT model_;
+  ModelDraft model_;
   std::vector<uint8_t> constants_;
   std::vector<uint8_t> code_;
+  std::vector<tcc::artifact::CodeModuleT> moreModules_;
+  std::vector<std::vector<uint8_t>> moreCode_;
+  std::vector<tcc::artifact::MemorySpaceT> moreSpaces_;
 };
 
 // The host's target triple as the builder and the loader spell it.

@@ -28,8 +28,10 @@ namespace tcc {
 namespace runtime {
 
 // Bumped on any change that an older reader would misread. Readers accept
-// exactly this version. 2: Conv2d.weight_packed.
-inline constexpr uint32_t kArtifactFormatVersion = 2;
+// exactly this version. 2: Conv2d.weight_packed. 3: code modules, memory
+// spaces, steps naming their kind and where they run. Additions since are
+// optional fields and tables that need no bump (see the schema).
+inline constexpr uint32_t kArtifactFormatVersion = 3;
 
 inline constexpr char kArtifactMagic[8] = {'T', 'C', 'C', 'M',
                                            'O', 'D', 'E', 'L'};
@@ -42,6 +44,10 @@ inline constexpr uint64_t kMaxHeaderSize = (uint64_t(1) << 31) - 1;
 // The symbol of the import table in the code segment (see `imports` in the
 // schema).
 inline constexpr const char *kImportTableSymbol = "tcc_imports";
+
+// CodeModule.kind of an ELF shared object for a CPU, the one kind this
+// runtime loads.
+inline constexpr const char *kCpuModuleKind = "cpu";
 
 struct ArtifactPreamble {
   uint32_t formatVersion = 0;

@@ -1,0 +1,174 @@
+//===- SgemmStep.cpp - batched fp32 GEMM through tcc_sgemm ----------------===//
+
+#include "Epilogue.h"
+#include "StepKind.h"
+
+#include "../Artifact/Checks.h"
+#include "../Artifact/StepChecks.h"
+#include "../Executor/Model.h"
+
+#include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/kernels.h"
+
+#include <cctype>
+#include <cstdio>
+
+namespace tcc {
+namespace runtime {
+namespace detail {
+namespace {
+
+using namespace tcc::artifact;
+
+Status validate(const StepChecker &check, const Step &step,
+                const std::string &where) {
+  const Sgemm &g = *step.op_as_Sgemm();
+  for (int64_t v :
+       {g.m(), g.n(), g.k(), g.lda(), g.ldb(), g.ldc(), g.a_batch_stride(),
+        g.b_batch_stride(), g.c_batch_stride()})
+    if (v < 0)
+      return corrupt(where, ": negative size, leading dimension or stride");
+  if (g.batch() < 1)
+    return corrupt(where, ": batch ", g.batch(), " is less than 1");
+  // Sizes fit the kernels' int64 arithmetic with room to spare.
+  uint64_t mnk = 0;
+  TCC_RETURN_IF_ERROR(checkedProduct({g.m(), g.n(), g.k(), 4}, where, &mnk));
+
+  const Buffer *a = nullptr, *b = nullptr, *c = nullptr;
+  TCC_RETURN_IF_ERROR(check.buffer(g.a(), where + ": a", &a));
+  TCC_RETURN_IF_ERROR(check.buffer(g.b(), where + ": b", &b));
+  TCC_RETURN_IF_ERROR(check.buffer(g.c(), where + ": c", &c));
+  TCC_RETURN_IF_ERROR(check.requireDType(a, DType::F32, where + ": a"));
+  TCC_RETURN_IF_ERROR(check.requireDType(c, DType::F32, where + ": c"));
+  TCC_RETURN_IF_ERROR(check.requireWritable(c, where + ": c"));
+
+  uint64_t span = 0;
+  TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.trans_a() ? g.k() : g.m(),
+                                 g.trans_a() ? g.m() : g.k(), g.lda(),
+                                 g.a_batch_stride(), where + ": a", &span));
+  TCC_RETURN_IF_ERROR(check.requireElements(a, span, where + ": a"));
+
+  if (g.b_packed()) {
+    std::string what = where + ": packed b";
+    TCC_RETURN_IF_ERROR(check.requireDType(b, DType::U8, what));
+    if (b->storage() != Storage::Constant && b->storage() != Storage::Arena)
+      return corrupt(what, ": must be in the constants or the arena");
+    if (b->offset() % kArtifactAlignment != 0 ||
+        g.b_batch_stride() % int64_t(kArtifactAlignment) != 0)
+      return corrupt(what, ": offset and batch stride must be multiples of ",
+                     kArtifactAlignment);
+    uint64_t packed = tcc_sgemm_packed_b_size(g.k(), g.n()), first;
+    if (!checkedMul(uint64_t(g.batch() - 1), uint64_t(g.b_batch_stride()),
+                    &first) ||
+        !checkedAdd(first, packed, &span))
+      return corrupt(what, ": extent overflows 64-bit sizes");
+    TCC_RETURN_IF_ERROR(check.requireElements(b, span, what));
+  } else {
+    TCC_RETURN_IF_ERROR(check.requireDType(b, DType::F32, where + ": b"));
+    TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.trans_b() ? g.n() : g.k(),
+                                   g.trans_b() ? g.k() : g.n(), g.ldb(),
+                                   g.b_batch_stride(), where + ": b", &span));
+    TCC_RETURN_IF_ERROR(check.requireElements(b, span, where + ": b"));
+  }
+
+  TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.m(), g.n(), g.ldc(),
+                                 g.c_batch_stride(), where + ": c", &span));
+  TCC_RETURN_IF_ERROR(check.requireElements(c, span, where + ": c"));
+  const Epilogue *e = g.epilogue();
+  return check.checkEpilogue(e, e && e->bias_per_row() ? g.m() : g.n(), span,
+                       where);
+}
+
+Status run(tcc_session_s &session, const Step &step, uint32_t index) {
+  const Sgemm *g = step.op_as_Sgemm();
+  if (g->m() == 0 || g->n() == 0)
+    return Status();
+  uint8_t *const *addr = session.bufferAddresses.data();
+  tcc_sgemm_args args{};
+  args.m = g->m();
+  args.n = g->n();
+  args.k = g->k();
+  args.lda = g->lda();
+  args.ldb = g->ldb();
+  args.ldc = g->ldc();
+  args.trans_a = g->trans_a();
+  args.trans_b = g->trans_b();
+  for (int64_t b = 0; b < g->batch(); ++b) {
+    args.a =
+        reinterpret_cast<const float *>(addr[g->a()]) + b * g->a_batch_stride();
+    if (g->b_packed()) {
+      args.b = nullptr;
+      args.packed_b = addr[g->b()] + b * g->b_batch_stride();
+    } else {
+      args.b = reinterpret_cast<const float *>(addr[g->b()]) +
+               b * g->b_batch_stride();
+      args.packed_b = nullptr;
+    }
+    args.c = reinterpret_cast<float *>(addr[g->c()]) + b * g->c_batch_stride();
+    tcc_epilogue epilogue;
+    args.epilogue = nullptr;
+    if (const Epilogue *e = g->epilogue()) {
+      const float *residual =
+          e->residual() >= 0
+              ? reinterpret_cast<const float *>(addr[e->residual()]) +
+                    b * g->c_batch_stride()
+              : nullptr;
+      epilogue = toEpilogue(e, addr, residual, g->ldc());
+      args.epilogue = &epilogue;
+    }
+    tcc_kernel_status s = tcc_sgemm(&args, session.parallelOrNull());
+    if (s != TCC_KERNEL_OK)
+      return libraryCallFailed(index, "tcc_sgemm", s);
+  }
+  return Status();
+}
+
+std::string lower(const char *s) {
+  std::string out(s ? s : "");
+  for (char &c : out)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+void describe(const Model &, const Step &step, StepDescription *out) {
+  const Sgemm *g = step.op_as_Sgemm();
+  out->role = "sgemm library call";
+  std::string activation;
+  if (g->epilogue() && g->epilogue()->activation() != Activation::None)
+    activation = ", " + lower(EnumNameActivation(g->epilogue()->activation()));
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "sgemm %lldx%lldx%lld (m x n x k), batch %lld%s%s%s%s",
+                (long long)g->m(), (long long)g->n(), (long long)g->k(),
+                (long long)g->batch(), g->trans_a() ? ", A^T" : "",
+                g->trans_b() ? ", B^T" : "", g->b_packed() ? ", packed B" : "",
+                activation.c_str());
+  out->summary = buf;
+  // Operands as buffer indices with their layouts: how a matmul reads a
+  // transposed or sliced operand in place.
+  for (auto [k, v] :
+       {std::pair("m", g->m()), std::pair("n", g->n()), std::pair("k", g->k()),
+        std::pair("batch", g->batch()), std::pair("a", int64_t(g->a())),
+        std::pair("lda", g->lda()),
+        std::pair("a_batch_stride", g->a_batch_stride()),
+        std::pair("b", int64_t(g->b())), std::pair("ldb", g->ldb()),
+        std::pair("b_batch_stride", g->b_batch_stride()),
+        std::pair("c", int64_t(g->c())), std::pair("ldc", g->ldc()),
+        std::pair("c_batch_stride", g->c_batch_stride())})
+    out->fields.push_back(StepField::integer(k, v));
+  for (auto [k, v] : {std::pair("trans_a", g->trans_a()),
+                      std::pair("trans_b", g->trans_b()),
+                      std::pair("b_packed", g->b_packed())})
+    out->fields.push_back(StepField::boolean(k, v));
+  out->flops =
+      2.0 * double(g->batch()) * double(g->m()) * double(g->n()) * double(g->k());
+}
+
+} // namespace
+
+extern const StepKind kSgemmStep = {"sgemm",  Op::Sgemm, validate, nullptr,
+                                    nullptr,  run,       describe};
+
+} // namespace detail
+} // namespace runtime
+} // namespace tcc
