@@ -18,8 +18,8 @@ using namespace tcc::artifact;
 
 // A kernel touching less than this (all its bindings together) runs its
 // tiles on the calling thread: waking a worker costs more than the work
-// saves (the digits CNN's max-pool kernel took 0.9 us at 2 threads against
-// 0.6 at 1). Like at::internal::GRAIN_SIZE, 32768 floats.
+// saves (figures: docs/performance.md). Like at::internal::GRAIN_SIZE,
+// 32768 floats.
 constexpr uint64_t kMinParallelKernelBytes = 32768 * sizeof(float);
 
 Status validate(const StepChecker &check, const Step &step,

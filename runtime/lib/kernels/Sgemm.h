@@ -41,9 +41,9 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t round_up(int64_t x, int64_t to) { return ceil_div(x, to) * to; }
 
 /// Below this many elements touched, memory-bound work (im2col, depthwise
-/// rows, transforms) runs on one thread, like at::internal::GRAIN_SIZE: the
-/// digits CNN's two 8x8 convolutions took 10.4 and 12.0 us at 2 threads
-/// against 2.5 and 7.2 at 1 when their im2col woke a worker.
+/// rows, transforms) runs on one thread, like at::internal::GRAIN_SIZE:
+/// waking a worker costs more than such work saves (figures:
+/// docs/performance.md).
 constexpr int64_t kMinParallelElements = 32768;
 
 /// Tasks for `items` independent pieces of work touching `elements` in all:

@@ -70,8 +70,8 @@ struct WeightJob {
 // U = G g G^T in float64 (it runs once, at compile time when the weights
 // are constant), written straight into the packed panels: element (ic, oc)
 // of panel oc / 32. A task takes whole panels and walks each along ic, so
-// that the 16 matrices are written in order (going along oc instead made
-// every store a cache miss: 3 ms for 256 x 256 channels).
+// that the 16 matrices are written in order (going along oc instead makes
+// every store a cache miss; figures: docs/performance.md).
 void weight_task(void *arg, int64_t task) {
   const WeightJob &job = *static_cast<const WeightJob *>(arg);
   const int64_t ic_count = job.s->channels, oc_count = job.s->out_channels;
