@@ -85,6 +85,9 @@ int compile(const Options &options) {
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 
+  if (runtime::isSameFile(options.input, options.output))
+    return fail(cmd, "-o " + options.output + " is the input file; name "
+                     "another file for the artifact");
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
   if (!buffer)
     return fail(cmd, "cannot read '" + options.input +
@@ -132,11 +135,6 @@ int compile(const Options &options) {
   if (mlir::failed(bytes))
     return 1;
 
-  // Whole or not at all: a failed write leaves an existing file as it was.
-  std::string writeError =
-      runtime::writeFileAtomically(options.output, bytes->data(), bytes->size());
-  if (!writeError.empty())
-    return fail(cmd, writeError);
   if (options.stats)
     std::printf("kernels %zu, library calls %zu, copies %zu, arena %llu bytes "
                 "(intermediates %llu), file %zu bytes\n",
@@ -150,8 +148,15 @@ int compile(const Options &options) {
     std::string error = verifyArtifact(*source, *bytes, verify);
     std::fflush(stdout);
     if (!error.empty())
-      return fail(cmd, "--verify: " + error);
+      return fail(cmd, "--verify: " + error + " (" + options.output +
+                           " not written)");
   }
+  // Whole or not at all, and only once verified: a failed compile, verify
+  // or write leaves an existing file as it was.
+  std::string writeError =
+      runtime::writeFileAtomically(options.output, bytes->data(), bytes->size());
+  if (!writeError.empty())
+    return fail(cmd, writeError);
   return 0;
 }
 

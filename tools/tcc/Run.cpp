@@ -4,6 +4,8 @@
 #include "ModelIO.h"
 #include "Subcommands.h"
 
+#include "tcc/runtime/FileWrite.h"
+
 #include <cstdio>
 
 namespace tcc {
@@ -73,6 +75,16 @@ int runMain(int argc, char **argv) {
   if (!(s = assignInputs(model, inputs, &inputPaths)).ok() ||
       !(s = assignOutputs(model, outputs, &outputPaths)).ok())
     return fail(cmd, s.message());
+
+  for (const std::string &output : outputPaths) {
+    if (output.empty())
+      continue;
+    if (runtime::isSameFile(output, modelPath))
+      return fail(cmd, "--output " + output + " is the model file");
+    for (const std::string &input : inputPaths)
+      if (runtime::isSameFile(output, input))
+        return fail(cmd, "--output " + output + " is the input file " + input);
+  }
 
   runtime::Pool pool;
   if (threads > 1 && !(s = runtime::Pool::create(int(threads), &pool)).ok())

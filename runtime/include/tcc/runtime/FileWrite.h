@@ -111,6 +111,15 @@ inline std::string writeFileAtomically(const std::string &path,
   return std::string();
 }
 
+/// Whether `a` and `b` name one existing file (through links, other
+/// spellings or hard links): a tool refuses to write its output over one of
+/// its inputs.
+inline bool isSameFile(const std::string &a, const std::string &b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 &&
+         sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 } // namespace runtime
 } // namespace tcc
 
