@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <set>
 #include <variant>
 
 using namespace mlir;
@@ -498,17 +499,31 @@ LogicalResult ModelPlanner::lowerOp(Operation *op) {
 }
 
 FailureOr<std::vector<uint8_t>> ModelPlanner::run(ModelCompileStats *stats) {
-  // Signatures.
+  // Signatures. Names bind inputs and outputs, so each must be unique among
+  // its kind (the verifier checks those the IR gives; a default such as
+  // "input0" may meet a given one).
+  std::set<std::string> inputNames, outputNames;
+  auto unique = [&](std::set<std::string> &names, const std::string &name,
+                    StringRef kind, size_t index) -> LogicalResult {
+    if (names.insert(name).second)
+      return success();
+    return entry.emitError() << kind << " " << index << " is named '" << name
+                             << "', as is another " << kind
+                             << " (an unnamed one's default name); name "
+                                "them with tcc.name";
+  };
   for (BlockArgument arg : entry.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type || !type.hasStaticShape() || !toDType(type.getElementType()))
       return entry.emitError("input ") << arg.getArgNumber()
              << " must be a statically shaped tensor of a tcc element type, got "
              << arg.getType();
+    std::string name = nameAttr(entry.getArgAttrDict(arg.getArgNumber()),
+                                "input" + std::to_string(arg.getArgNumber()));
+    if (failed(unique(inputNames, name, "input", arg.getArgNumber())))
+      return failure();
     buffers[arg] = builder.addInput(
-        nameAttr(entry.getArgAttrDict(arg.getArgNumber()),
-                 "input" + std::to_string(arg.getArgNumber())),
-        *toDType(type.getElementType()),
+        name, *toDType(type.getElementType()),
         std::vector<int64_t>(type.getShape().begin(), type.getShape().end()));
   }
   auto ret = cast<func::ReturnOp>(entry.getBody().front().getTerminator());
@@ -521,9 +536,12 @@ FailureOr<std::vector<uint8_t>> ModelPlanner::run(ModelCompileStats *stats) {
     if (!type || !toDType(type.getElementType()))
       return entry.emitError("output ") << index << " has unsupported type "
                                         << value.getType();
+    std::string name = nameAttr(entry.getResultAttrDict(index),
+                                "output" + std::to_string(index));
+    if (failed(unique(outputNames, name, "output", index)))
+      return failure();
     outputs.push_back(builder.addOutput(
-        nameAttr(entry.getResultAttrDict(index), "output" + std::to_string(index)),
-        *toDType(type.getElementType()),
+        name, *toDType(type.getElementType()),
         std::vector<int64_t>(type.getShape().begin(), type.getShape().end())));
     Operation *producer = value.getDefiningOp();
     bool computed = producer && !isa<ConstantOp, ReshapeOp>(producer);

@@ -83,6 +83,11 @@ static LogicalResult verifyName(Operation *op, NamedAttribute attr,
     return op->emitOpError("'")
            << TccDialect::kNameAttrName << "' of " << kind << " #" << index
            << " must be a non-empty string, got " << attr.getValue();
+  // The artifact stores names as C strings, which end at a NUL.
+  if (name.getValue().contains('\0'))
+    return op->emitOpError("'")
+           << TccDialect::kNameAttrName << "' of " << kind << " #" << index
+           << " must not contain a NUL byte";
   // Arguments and results share one namespace; report at the later use.
   unsigned numArgs = fn.getNumArguments();
   unsigned position = isResult ? numArgs + index : index;

@@ -979,6 +979,14 @@ func.func @an_integer_tensor_pads_with_a_representa(%a: tensor<2x3xui8>) {
 
 // -----
 
+// Tests that tcc.name has no NUL byte (the artifact's names are C strings).
+// expected-error @+1 {{'tcc.name' of argument #0 must not contain a NUL byte}}
+func.func @name_with_nul(%x: tensor<2xf32> {tcc.name = "a\00b"}) {
+  return
+}
+
+// -----
+
 // Tests that tcc.name is a string.
 // expected-error @+1 {{'tcc.name' of argument #0 must be a non-empty string, got 3 : i64}}
 func.func @name_not_string(%x: tensor<2xf32> {tcc.name = 3 : i64}) {
