@@ -92,7 +92,9 @@ Status checkBinding(const tcc::runtime::detail::TensorInfo &info,
                     size_t byte_size, bool allowNull) {
   std::string what = cat(kind, " ", index, " '", info.name, "'");
   if (!data) {
-    if (allowNull)
+    // An empty tensor has no bytes to point at (an empty std::vector's
+    // data() may be NULL).
+    if (allowNull || (info.byteSize == 0 && byte_size == 0))
       return Status();
     return Status(TCC_STATUS_INVALID_ARGUMENT, cat(what, ": data is NULL"));
   }
@@ -118,7 +120,9 @@ Status bindInput(tcc_session_t *session, size_t index, const void *data,
                       infos.size(), ")"));
   TCC_RETURN_IF_ERROR(
       checkBinding(infos[index], "input", index, data, byte_size, false));
-  session->inputs[index] = data;
+  // Non-null marks the input bound; nothing reads an empty input's bytes.
+  static const uint64_t kEmptyInput = 0;
+  session->inputs[index] = data ? data : &kEmptyInput;
   return Status();
 }
 
