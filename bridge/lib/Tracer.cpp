@@ -132,7 +132,7 @@ void Tracer::onOp(const tcc::detail::OpCall &call) {
       bridgeRegistry().findTrace(call.op.name);
   if (!entry)
     fail("the bridge has no trace mapping for this eager op (mappings live "
-         "in frontend/jit/lib/Ops/)");
+         "in bridge/lib/Ops/)");
   if (!entry->fn)
     fail(entry->untraceable);
   TraceContext ctx(*this, call);
