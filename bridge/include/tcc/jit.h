@@ -1,5 +1,4 @@
-//===- jit.h - Tracing eager programs into tcc IR, and running it -*- C++
-//-*-===//
+//===- jit.h - Tracing eager programs into tcc IR, and running it -*- C++ -*-//
 //
 // The bridge between eager tensors and the tcc dialect:
 //
@@ -14,9 +13,10 @@
 // tuple/pair of Tensors. Parameters and buffers of objects that offer
 // `named_parameters()` / `named_buffers()` become constants named after them.
 //
-// The Interpreter executes any function of a tcc module with the eager ops
-// (the reference semantics of the dialect). tcc::jit::compile (tcc/jit/
-// Compile.h, included below) traces, compiles and runs a program in-process.
+// The Interpreter (tcc/jit/Interpreter.h, its own library tcc::interpreter)
+// executes any function of a tcc module with the eager ops (the reference
+// semantics of the dialect). tcc::jit::compile (tcc/jit/Compile.h, included
+// below) traces, compiles and runs a program in-process.
 //
 // This header includes nothing from MLIR or LLVM; the implementation keeps
 // the MLIR module behind a pointer.
@@ -26,6 +26,7 @@
 #ifndef TCC_JIT_H
 #define TCC_JIT_H
 
+#include "tcc/jit/Interpreter.h"
 #include "tcc/tcc.h"
 
 #include <cstddef>
@@ -38,13 +39,6 @@
 
 namespace tcc {
 namespace jit {
-
-/// Thrown when a program cannot be traced, a module cannot be loaded, or the
-/// interpreter is given inputs that do not fit the function.
-class JitError : public Error {
-public:
-  using Error::Error;
-};
 
 struct TraceOptions {
   /// Names of the function's arguments (default input0, input1, ...).
@@ -61,23 +55,7 @@ struct TraceOptions {
   bool print_warnings = true;
 };
 
-/// One argument or result of a function: its name, dtype and shape.
-struct TensorSpec {
-  std::string name;
-  ScalarType dtype = kFloat;
-  std::vector<int64_t> shape;
-};
-
-struct Signature {
-  std::vector<TensorSpec> inputs;
-  std::vector<TensorSpec> outputs;
-};
-
 struct TracedGraphAccess;
-
-/// The state an Interpreter and a TracedGraph share: an MLIR context and
-/// module (defined in the implementation).
-struct ModuleState;
 
 /// A traced program: a tcc module with one function.
 class TracedGraph {
@@ -116,39 +94,10 @@ private:
   std::vector<std::string> warnings_;
 };
 
-/// Executes functions of a tcc module on CPU tensors with the eager ops.
-class Interpreter {
-public:
-  /// Loads a module from a file (MLIR text or bytecode), verifying it.
-  static Interpreter load(const std::string &path);
-  /// Parses a module from MLIR text; `bufferName` appears in diagnostics.
-  static Interpreter parse(const std::string &text,
-                           const std::string &bufferName = "<string>");
-  explicit Interpreter(const TracedGraph &graph);
-
-  Interpreter(const Interpreter &) = default;
-  Interpreter &operator=(const Interpreter &) = default;
-  ~Interpreter();
-
-  /// The names of the module's functions.
-  std::vector<std::string> functions() const;
-  /// The entry function: "forward" if present, else the only function.
-  std::string entry() const;
-  Signature signature(const std::string &function) const;
-  Signature signature() const { return signature(entry()); }
-
-  /// Runs `function` on `inputs` (checked against its signature) and
-  /// returns its results.
-  std::vector<Tensor> run(const std::string &function,
-                          const std::vector<Tensor> &inputs) const;
-  std::vector<Tensor> run(const std::vector<Tensor> &inputs) const {
-    return run(entry(), inputs);
-  }
-
-private:
-  explicit Interpreter(std::shared_ptr<const ModuleState> state);
-  std::shared_ptr<const ModuleState> state_;
-};
+/// An Interpreter of the traced graph's module (declared in
+/// tcc/jit/Interpreter.h, which knows nothing of tracing).
+inline Interpreter::Interpreter(const TracedGraph &graph)
+    : Interpreter(graph.state_) {}
 
 /// Records one run of a program (see trace() below). Used by the template;
 /// it installs an op observer for its lifetime.

@@ -12,6 +12,8 @@
 #ifndef TCC_JIT_LIB_TRACECONTEXT_H
 #define TCC_JIT_LIB_TRACECONTEXT_H
 
+#include "Types.h"
+
 #include "tcc/Frontend/OpObserver.h"
 #include "tcc/tcc.h"
 
@@ -108,9 +110,6 @@ private:
   Tracer &tracer_;
   const tcc::detail::OpCall &call_;
 };
-
-/// A dims list with negative entries wrapped into [0, rank).
-std::vector<int64_t> wrapDims(std::vector<int64_t> dims, int64_t rank);
 
 } // namespace jit
 } // namespace tcc

@@ -15,6 +15,7 @@
 #include "ModuleState.h"
 
 #include "tcc/Frontend/OpObserver.h"
+#include "tcc/jit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

@@ -1,7 +1,7 @@
 //===- TraceContext.cpp - Helpers for trace mappings ----------------------===//
 
 #include "TraceContext.h"
-#include "Bridge.h"
+#include "TraceRegistry.h"
 #include "Tracer.h"
 #include "Types.h"
 
@@ -242,10 +242,7 @@ mlir::RankedTensorType TraceContext::type(IntArrayRef shape,
   return tensorTypeOf(context(), shape, dtype, "");
 }
 
-ScalarType TraceContext::dtypeOf(mlir::Value v) {
-  return *scalarTypeOf(
-      mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType());
-}
+ScalarType TraceContext::dtypeOf(mlir::Value v) { return valueDtype(v); }
 
 std::vector<int64_t> TraceContext::shapeOf(mlir::Value v) {
   auto shape = mlir::cast<mlir::RankedTensorType>(v.getType()).getShape();
@@ -269,13 +266,6 @@ ScalarType TraceContext::resultType(const Tensor &a, const Tensor &b) const {
 }
 
 void TraceContext::fail(const std::string &why) const { tracer_.fail(why); }
-
-std::vector<int64_t> wrapDims(std::vector<int64_t> dims, int64_t rank) {
-  for (int64_t &d : dims)
-    if (d < 0)
-      d += rank;
-  return dims;
-}
 
 } // namespace jit
 } // namespace tcc

@@ -9,7 +9,7 @@
 #ifndef TCC_JIT_LIB_MODULESTATE_H
 #define TCC_JIT_LIB_MODULESTATE_H
 
-#include "tcc/jit.h"
+#include "tcc/jit/Interpreter.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -7,9 +7,11 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Value.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tcc {
 namespace jit {
@@ -28,6 +30,13 @@ inline llvm::ArrayRef<int64_t> llvmArrayRef(IntArrayRef a) {
 mlir::Type elementTypeOf(mlir::MLIRContext *ctx, ScalarType dtype);
 /// The dtype of a tcc element type; nullopt for any other type.
 std::optional<ScalarType> scalarTypeOf(mlir::Type elementType);
+
+/// The dtype of a tcc tensor value (the verifier has checked its element
+/// type).
+ScalarType valueDtype(mlir::Value v);
+
+/// A dims list with negative entries wrapped into [0, rank).
+std::vector<int64_t> wrapDims(std::vector<int64_t> dims, int64_t rank);
 
 /// "<what> has dtype Short, which the tcc dialect does not have (...)".
 std::string missingDtypeMessage(const std::string &what, ScalarType dtype);

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Bridge.h"
+#include "InterpreterRegistry.h"
 #include "ModuleState.h"
 #include "Types.h"
 
@@ -15,6 +15,7 @@
 #include "tcc/IR/TccDialect.h"
 #include "tcc/IR/TccOps.h"
 #include "tcc/Support/InputGuards.h"
+#include "tcc/jit/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -140,7 +141,7 @@ bool sharesStorage(const Tensor &a, const Tensor &b) {
 std::vector<Tensor> runBlock(const ModuleState &state, mlir::Block &block,
                              ValueTable &table, std::vector<Tensor> &constants,
                              const std::string &where) {
-  const BridgeRegistry &registry = bridgeRegistry();
+  const InterpreterRegistry &registry = interpreterRegistry();
   for (mlir::Operation &op : block) {
     llvm::StringRef name = op.getName().getStringRef();
     if (llvm::isa<mlir::func::ReturnOp, mlir::tcc::YieldOp>(op))
@@ -156,7 +157,7 @@ std::vector<Tensor> runBlock(const ModuleState &state, mlir::Block &block,
         table.values[result] = checkResult(&op, result, tensor, where);
       continue;
     }
-    const InterpretFn *interpret = registry.findInterpreter(name);
+    const InterpretFn *interpret = registry.find(name);
     if (!interpret)
       jitError(where + "no interpreter mapping for '" + name.str() + "' at " +
                locationOf(&op));
@@ -191,7 +192,6 @@ std::vector<Tensor> runBlock(const ModuleState &state, mlir::Block &block,
 
 Interpreter::Interpreter(std::shared_ptr<const ModuleState> state)
     : state_(std::move(state)) {}
-Interpreter::Interpreter(const TracedGraph &graph) : state_(graph.state_) {}
 Interpreter::~Interpreter() = default;
 
 /// Bytecode with dense_resource blobs is read in place: its buffer must be

@@ -1,7 +1,7 @@
 //===- Tracer.cpp - Recording eager op calls as a tcc function ------------===//
 
 #include "Tracer.h"
-#include "Bridge.h"
+#include "TraceRegistry.h"
 #include "TraceContext.h"
 #include "Types.h"
 
@@ -128,11 +128,11 @@ void Tracer::onOp(const tcc::detail::OpCall &call) {
   currentOp_ = call.op.name;
   location_ =
       mlir::NameLoc::get(mlir::StringAttr::get(context(), call.op.name));
-  const BridgeRegistry::TraceEntry *entry =
-      bridgeRegistry().findTrace(call.op.name);
+  const TraceRegistry::TraceEntry *entry =
+      traceRegistry().findTrace(call.op.name);
   if (!entry)
     fail("the bridge has no trace mapping for this eager op (mappings live "
-         "in bridge/lib/Ops/)");
+         "in bridge/lib/Jit/Ops/)");
   if (!entry->fn)
     fail(entry->untraceable);
   TraceContext ctx(*this, call);

@@ -11,6 +11,7 @@
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
 #include "tcc/Frontend/RuntimeDtype.h"
+#include "tcc/jit.h"
 #include "tcc/runtime/Runtime.h"
 
 #include "mlir/IR/BuiltinOps.h"

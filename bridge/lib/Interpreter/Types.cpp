@@ -241,5 +241,17 @@ Tensor tensorOf(mlir::ElementsAttr attr) {
   return t;
 }
 
+ScalarType valueDtype(mlir::Value v) {
+  return *scalarTypeOf(
+      mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType());
+}
+
+std::vector<int64_t> wrapDims(std::vector<int64_t> dims, int64_t rank) {
+  for (int64_t &d : dims)
+    if (d < 0)
+      d += rank;
+  return dims;
+}
+
 } // namespace jit
 } // namespace tcc

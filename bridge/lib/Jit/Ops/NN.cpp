@@ -1,4 +1,4 @@
-//===- NN.cpp - Convolution, pooling, normalization, dropout, embedding ---===//
+//===- NN.cpp - Linear, convolution, pooling, normalization, dropout, ... ===//
 //
 // Modules in eval mode trace their inference form: dropout with
 // train=false is the identity and batch_norm with training=false becomes
@@ -8,13 +8,15 @@
 // the dialect does not have yet.
 //
 // Unbatched inputs ([C, H, W]) are traced as a batch of one; conv1d traces
-// to conv2d on a unit height, as the eager composite computes it.
+// to conv2d on a unit height, as the eager composite computes it. The
+// family's joining, indexing and padding ops are in Indexing.cpp, as the
+// frontend keeps them in their own files of its NN family.
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Bridge.h"
-#include "../TraceContext.h"
-#include "../Types.h"
+#include "TraceContext.h"
+#include "TraceRegistry.h"
+#include "Types.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -25,8 +27,6 @@ namespace {
 
 using namespace mlir::tcc;
 using Values = std::vector<mlir::Value>;
-
-std::vector<int64_t> vec(llvm::ArrayRef<int64_t> a) { return a.vec(); }
 
 /// in(0) with a batch dim of one added when it has rank `unbatchedRank`.
 mlir::Value batched(TraceContext &c, int64_t unbatchedRank) {
@@ -157,17 +157,15 @@ Values traceOneHot(TraceContext &c) {
   return {c.cast(eq, kLong)};
 }
 
-/// Runs an NCHW eager op on an op whose layout may be NHWC.
-template <class F>
-Tensor inNchw(mlir::tcc::Layout layout, const Tensor &x, F &&run) {
-  if (layout == mlir::tcc::Layout::NCHW)
-    return run(x);
-  return run(x.permute({0, 3, 1, 2})).permute({0, 2, 3, 1});
-}
-
 } // namespace
 
-void registerNNBridge(BridgeRegistry &r) {
+void registerNNTraces(TraceRegistry &r) {
+  r.trace("linear", [](TraceContext &c) -> Values {
+    llvm::SmallVector<mlir::Value, 3> operands{c.in(0), c.in(1)};
+    if (c.input(2).defined())
+      operands.push_back(c.in(2));
+    return {c.create<LinearOp>(operands)};
+  });
   r.trace("conv2d", traceConv2d);
   r.trace("conv1d", traceConv1d);
   r.untraceable("conv_transpose2d",
@@ -203,60 +201,7 @@ void registerNNBridge(BridgeRegistry &r) {
                          "binary_cross_entropy_with_logits"})
     r.untraceable(op, "a loss: training graphs are not traced yet (compute "
                       "the loss outside the traced function)");
-
-  // --- Interpreter
-  // --------------------------------------------------------------
-  r.interpret<Conv2dOp>([](Conv2dOp op, const InterpretContext &v) {
-    Tensor w = v(op.getWeight()), b = v(op.getBias());
-    if (op.getLayout() == mlir::tcc::Layout::NHWC)
-      w = w.permute({0, 3, 1, 2}); // OHWI -> OIHW
-    return inNchw(op.getLayout(), v(op.getInput()), [&](const Tensor &x) {
-      return tcc::conv2d(x, w,
-                         b.defined() ? std::optional<Tensor>(b) : std::nullopt,
-                         vec(op.getStride()), vec(op.getPadding()),
-                         vec(op.getDilation()), int64_t(op.getGroups()));
-    });
-  });
-  r.interpret<MaxPool2dOp>([](MaxPool2dOp op, const InterpretContext &v) {
-    return inNchw(op.getLayout(), v(op.getInput()), [&](const Tensor &x) {
-      return tcc::max_pool2d(x, vec(op.getKernelSize()), vec(op.getStride()),
-                             vec(op.getPadding()), vec(op.getDilation()),
-                             op.getCeilMode());
-    });
-  });
-  r.interpret<AvgPool2dOp>([](AvgPool2dOp op, const InterpretContext &v) {
-    std::optional<int64_t> divisor;
-    if (auto d = op.getDivisorOverride())
-      divisor = int64_t(*d);
-    return inNchw(op.getLayout(), v(op.getInput()), [&](const Tensor &x) {
-      return tcc::avg_pool2d(x, vec(op.getKernelSize()), vec(op.getStride()),
-                             vec(op.getPadding()), op.getCeilMode(),
-                             op.getCountIncludePad(), divisor);
-    });
-  });
-  r.interpret<AdaptiveAvgPool2dOp>(
-      [](AdaptiveAvgPool2dOp op, const InterpretContext &v) {
-        return inNchw(op.getLayout(), v(op.getInput()), [&](const Tensor &x) {
-          return tcc::adaptive_avg_pool2d(x, vec(op.getOutputSize()));
-        });
-      });
-  r.interpret<BatchNormOp>([](BatchNormOp op, const InterpretContext &v) {
-    return tcc::batch_norm(v(op.getInput()), v(op.getWeight()), v(op.getBias()),
-                           v(op.getRunningMean()), v(op.getRunningVar()),
-                           /*training=*/false,
-                           /*momentum=*/0.1, op.getEps().convertToDouble());
-  });
-  r.interpret<LayerNormOp>([](LayerNormOp op, const InterpretContext &v) {
-    Tensor w = v(op.getWeight()), b = v(op.getBias());
-    return tcc::layer_norm(
-        v(op.getInput()), vec(op.getNormalizedShape()),
-        w.defined() ? std::optional<Tensor>(w) : std::nullopt,
-        b.defined() ? std::optional<Tensor>(b) : std::nullopt,
-        op.getEps().convertToDouble());
-  });
-  r.interpret<EmbeddingOp>([](EmbeddingOp op, const InterpretContext &v) {
-    return tcc::embedding(v(op.getWeight()), v(op.getIndices()));
-  });
+  registerIndexingTraces(r);
 }
 
 } // namespace jit

@@ -1,4 +1,4 @@
-//===- Linalg.cpp - matmul and its special cases, addmm, linear -----------===//
+//===- Linalg.cpp - matmul and its special cases, addmm ------------------===//
 //
 // tcc.matmul takes operands of rank 2 or more: vectors are reshaped to a
 // row ([1, k]) or a column ([k, 1]) and the result reshaped back, which is
@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../Bridge.h"
-#include "../TraceContext.h"
-#include "../Types.h"
+#include "TraceContext.h"
+#include "TraceRegistry.h"
+#include "Types.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -54,33 +54,10 @@ Values traceAddmm(TraceContext &c) {
 
 } // namespace
 
-void registerLinalgBridge(BridgeRegistry &r) {
+void registerLinalgTraces(TraceRegistry &r) {
   for (const char *op : {"matmul", "mm", "bmm", "dot", "mv"})
     r.trace(op, traceMatmul);
   r.trace("addmm", traceAddmm);
-  r.trace("linear", [](TraceContext &c) -> Values {
-    llvm::SmallVector<mlir::Value, 3> operands{c.in(0), c.in(1)};
-    if (c.input(2).defined())
-      operands.push_back(c.in(2));
-    return {c.create<LinearOp>(operands)};
-  });
-
-  r.interpret<MatmulOp>([](MatmulOp op, const InterpretContext &v) {
-    return tcc::matmul(v(op.getLhs()), v(op.getRhs()));
-  });
-  r.interpret<LinearOp>([](LinearOp op, const InterpretContext &v) {
-    Tensor input = v(op.getInput()), weight = v(op.getWeight());
-    Tensor bias = v(op.getBias());
-    // tcc.linear also takes integers, which the eager op (as
-    // torch.nn.functional.linear) refuses: x @ W^T (+ b), wrapping.
-    if (!isFloatingType(input.scalar_type())) {
-      Tensor out = tcc::matmul(input, weight.t());
-      return bias.defined() ? out + bias : out;
-    }
-    return tcc::linear(input, weight,
-                       bias.defined() ? std::optional<Tensor>(bias)
-                                      : std::nullopt);
-  });
 }
 
 } // namespace jit
