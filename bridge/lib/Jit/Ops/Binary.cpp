@@ -1,11 +1,6 @@
 //===- Binary.cpp - Arithmetic, comparison, logic, where ------------------===//
 //
-// The eager ops promote types before computing (PyTorch's rules); a trace
-// mapping converts its operands to the dtype the eager kernel computed in
-// (tcc.cast) and emits the same-typed tcc op, so the interpreter's eager
-// call sees the operands the original call's kernel saw. Where an eager
-// kernel computes in float for float16/bfloat16 (opmath) and rounds once,
-// the mapping computes in f32 too, so the results stay bit-identical.
+// The frontend's Binary family. How mappings promote and round: Elementwise.h.
 //
 //===----------------------------------------------------------------------===//
 

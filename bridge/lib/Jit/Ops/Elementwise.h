@@ -1,4 +1,13 @@
 //===- Elementwise.h - What the Unary and Binary trace mappings share -----===//
+//
+// The eager ops promote types before computing (PyTorch's rules); a trace
+// mapping converts its operands to the dtype the eager kernel computed in
+// (tcc.cast) and emits the same-typed tcc op, so the interpreter's eager
+// call sees the operands the original call's kernel saw. Where an eager
+// kernel computes in float for float16/bfloat16 (opmath) and rounds once,
+// the mapping computes in f32 too, so the results stay bit-identical.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef TCC_JIT_LIB_OPS_ELEMENTWISE_H
 #define TCC_JIT_LIB_OPS_ELEMENTWISE_H
@@ -14,7 +23,9 @@ namespace elementwise {
 using Values = std::vector<mlir::Value>;
 
 /// float16 and bfloat16, whose eager kernels compute in f32 (opmath).
-inline bool isReducedFloat(ScalarType t) { return t == kHalf || t == kBFloat16; }
+inline bool isReducedFloat(ScalarType t) {
+  return t == kHalf || t == kBFloat16;
+}
 
 template <class OpTy> mlir::Value unary(TraceContext &c, mlir::Value v) {
   return c.create<OpTy>(v, {}, v.getType());
