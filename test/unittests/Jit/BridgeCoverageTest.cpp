@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Bridge.h"
+#include "InterpreterRegistry.h"
+#include "TraceRegistry.h"
 
 #include "tcc/Frontend/OpRegistry.h"
 #include "tcc/IR/TccDialect.h"
@@ -27,11 +28,11 @@ std::string join(const std::vector<std::string> &names) {
 }
 
 TEST(BridgeCoverage, EveryEagerOpIsTracedOrSaysWhyNot) {
-  const jit::BridgeRegistry &bridge = jit::bridgeRegistry();
+  const jit::TraceRegistry &bridge = jit::traceRegistry();
   std::vector<std::string> missing;
   size_t traced = 0, untraceable = 0;
   for (const detail::OpDef *op : detail::registeredOps()) {
-    const jit::BridgeRegistry::TraceEntry *entry = bridge.findTrace(op->name);
+    const jit::TraceRegistry::TraceEntry *entry = bridge.findTrace(op->name);
     if (!entry)
       missing.push_back(op->name);
     else if (entry->fn)
@@ -48,7 +49,7 @@ TEST(BridgeCoverage, EveryEagerOpIsTracedOrSaysWhyNot) {
 
 TEST(BridgeCoverage, EveryTraceMappingNamesAnEagerOp) {
   std::vector<std::string> stale;
-  for (const auto &[name, entry] : jit::bridgeRegistry().traces()) {
+  for (const auto &[name, entry] : jit::traceRegistry().traces()) {
     if (!detail::findOp(name))
       stale.push_back(name);
     if (!entry.fn) {
@@ -72,7 +73,7 @@ TEST(BridgeCoverage, EveryTccOpHasAnInterpreter) {
     // nested block (InterpreterTest.RunsFusionRegions).
     if (op.getStringRef() == "tcc.fusion" || op.getStringRef() == "tcc.yield")
       continue;
-    if (!jit::bridgeRegistry().findInterpreter(op.getStringRef().str()))
+    if (!jit::interpreterRegistry().find(op.getStringRef().str()))
       missing.push_back(op.getStringRef().str());
   }
   EXPECT_GT(count, 60u);

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Bridge.h"
+#include "TraceRegistry.h"
 #include "JitTestSupport.h"
 
 #include "tcc/Frontend/OpObserver.h"
@@ -825,7 +825,7 @@ TEST(OpTraceCoverage, EveryTracedOpHasACase) {
   // TraceTest.TrainingModeDropoutAndBatchNormAreRefused covers them.
   const std::set<std::string> refusedOnly = {"dropout", "feature_dropout"};
   std::string missing;
-  for (const auto &[name, entry] : jit::bridgeRegistry().traces())
+  for (const auto &[name, entry] : jit::traceRegistry().traces())
     if (entry.fn && !seen.names.count(name) && !refusedOnly.count(name))
       missing += " " + name;
   EXPECT_TRUE(missing.empty()) << "traced ops without a case here:" << missing;
