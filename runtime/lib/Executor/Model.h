@@ -93,7 +93,10 @@ struct tcc_session_s {
   uint64_t profiledRuns = 0;
 
   // Per-run scratch, sized at creation so runs do not allocate.
-  std::vector<uint8_t *> bufferAddresses; // by buffer index
+  // By buffer index: arena and constant buffers' are fixed at creation;
+  // those of inputs and outputs (ioBuffers) are set by each run.
+  std::vector<uint8_t *> bufferAddresses;
+  std::vector<uint32_t> ioBuffers;
   std::vector<void *> bindings;
 
   ~tcc_session_s();

@@ -61,6 +61,22 @@ Status tcc_session_s::create(tcc_model_s *model,
       return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
                     cat("cannot allocate the ", bytes, "-byte arena"));
   }
+  // Arena and constant buffers never move; a run only points the inputs'
+  // and outputs' buffers at what is bound.
+  const auto *buffers = m.buffers();
+  auto *constants = const_cast<uint8_t *>(model->artifact->constants());
+  for (uint32_t i = 0; i < session->bufferAddresses.size(); ++i) {
+    const Buffer *b = buffers->Get(i);
+    uint8_t *base = nullptr;
+    if (b->storage() == Storage::Arena)
+      base = session->arenas[b->space()];
+    else if (b->storage() == Storage::Constant)
+      base = constants; // read-only: validation lets nothing write it
+    else
+      session->ioBuffers.push_back(i);
+    // A zero-byte buffer in an empty region has no base; it is never read.
+    session->bufferAddresses[i] = base ? base + b->offset() : nullptr;
+  }
 
   // Steps that size something by the session's pool (conv2d workspaces).
   tcc_model_retain(model);
@@ -120,27 +136,13 @@ Status tcc_session_s::run() {
           cat("input ", i, " '", model->inputs[i].name, "' is not bound"));
   TCC_RETURN_IF_ERROR(prepareOutputs());
 
-  const Model &m = model->header();
-  const auto *buffers = m.buffers();
-  auto *constants = const_cast<uint8_t *>(model->artifact->constants());
-  for (uint32_t i = 0; i < bufferAddresses.size(); ++i) {
+  const auto *buffers = model->header().buffers();
+  for (uint32_t i : ioBuffers) {
     const Buffer *b = buffers->Get(i);
-    uint8_t *base = nullptr;
-    switch (b->storage()) {
-    case Storage::Arena:
-      base = arenas[b->space()];
-      break;
-    case Storage::Constant:
-      base = constants; // read-only: validation lets nothing write it
-      break;
-    case Storage::Input:
-      base = static_cast<uint8_t *>(const_cast<void *>(inputs[b->index()]));
-      break;
-    case Storage::Output:
-      base = static_cast<uint8_t *>(outputAddress(b->index()));
-      break;
-    }
-    // A zero-byte buffer in an empty region has no base; it is never read.
+    uint8_t *base =
+        b->storage() == Storage::Input
+            ? static_cast<uint8_t *>(const_cast<void *>(inputs[b->index()]))
+            : static_cast<uint8_t *>(outputAddress(b->index()));
     bufferAddresses[i] = base ? base + b->offset() : nullptr;
   }
 
