@@ -3,25 +3,18 @@
 #include "tcc/Codegen/ModelCompiler.h"
 #include "Planner.h"
 #include "tcc/Codegen/Target.h"
+#include "tcc/IR/EntryFunction.h"
 #include "tcc/Passes/Passes.h"
 
 using namespace mlir;
 using namespace mlir::tcc;
 
-FailureOr<func::FuncOp> mlir::tcc::findEntryFunction(ModuleOp module) {
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
-    return main;
-  func::FuncOp entry;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (!func.isPublic() || func.isExternal())
-      continue;
-    if (entry)
-      return module.emitError("the module has several public functions and "
-                              "none is named 'main'");
-    entry = func;
-  }
+FailureOr<func::FuncOp> mlir::tcc::findEntryFunction(ModuleOp module,
+                                                     StringRef name) {
+  std::string error;
+  func::FuncOp entry = findEntryFunction(module, name, &error);
   if (!entry)
-    return module.emitError("the module has no function to compile");
+    return module.emitError(error);
   return entry;
 }
 
@@ -37,14 +30,16 @@ mlir::tcc::compileModel(ModuleOp module, const ModelCompileOptions &options,
     if (!target)
       return module.emitError("cannot compile for this machine: ") << error;
   }
+  // Chosen first, so that a module without one fails before the passes;
+  // they rewrite the function in place.
+  FailureOr<func::FuncOp> entry = findEntryFunction(module, options.function);
+  if (failed(entry))
+    return failure();
   PassManager graph(module.getContext());
   if (options.configurePassManager)
     options.configurePassManager(graph);
   buildGraphPipeline(graph, options.optLevel, target->capabilities());
   if (failed(graph.run(module)))
-    return failure();
-  FailureOr<func::FuncOp> entry = findEntryFunction(module);
-  if (failed(entry))
     return failure();
   return planModel(*entry, *target, options, stats);
 }

@@ -30,12 +30,14 @@ namespace {
 const char kHelp[] =
     R"(usage: tcc compile MODEL.ir -o MODEL.bin [options]
 
-Compiles the entry function (`main`, or the only public function) of a tcc
-module (text or MLIR bytecode) into a model artifact that libtcc_runtime
-loads and runs.
+Compiles the entry function (the one --function names, else the module's
+only public function) of a tcc module (text or MLIR bytecode) into a model
+artifact that libtcc_runtime loads and runs.
 
 options:
   -o FILE                  the artifact to write (required)
+  --function=NAME          the function to compile (default: the module's
+                           only public function; several are an error)
   --target=NAME            the target to compile for: x86_64 (the registered
                            ones), or cpu (default) for this machine's
   --cpu=NAME               the CPU to generate code for (default: this
@@ -68,7 +70,7 @@ options:
 )";
 
 struct Options {
-  std::string input, output;
+  std::string input, output, function;
   mlir::tcc::TargetRequest target;
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
@@ -106,6 +108,7 @@ int compile(const Options &options) {
       mlir::tcc::resolveTarget(options.target, &targetError);
   if (!compileOptions.target)
     return fail(cmd, targetError);
+  compileOptions.function = options.function;
   compileOptions.useMicrokernels = options.microkernels;
   compileOptions.optLevel = options.optLevel;
   compileOptions.configurePassManager = [&](mlir::PassManager &pm) {
@@ -185,6 +188,10 @@ int compileMain(int argc, char **argv) {
       if (!error.empty())
         return fail(cmd, error);
       options.target.target = value;
+    } else if (args.option(arg, "--function", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.function = value;
     } else if (args.option(arg, "--cpu", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);

@@ -35,8 +35,8 @@ by name). Each input's dtype and shape must match the function's.
 options:
   --input [NAME=]FILE.npy    an input (repeat for each)
   --output [NAME=]FILE.npy   where to save an output (repeat for each)
-  --function NAME            the function to run (default: 'forward', or the
-                             module's only function)
+  --function NAME            the function to run (default: the module's only
+                             public function; several are an error)
   --help                     this text
 )";
 

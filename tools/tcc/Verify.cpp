@@ -252,9 +252,11 @@ bool reportStepOf(const std::vector<uint8_t> &bytes, const std::string &op) {
 /// top-level op (constants aside), in program order after the original
 /// results; `ops` receives each extra result's op text.
 mlir::OwningOpRef<mlir::ModuleOp> probeModule(mlir::ModuleOp source,
+                                              llvm::StringRef function,
                                               std::vector<std::string> *ops) {
   mlir::OwningOpRef<mlir::ModuleOp> probe = source.clone();
-  mlir::func::FuncOp entry = *mlir::tcc::findEntryFunction(*probe);
+  // The source compiled, so its entry exists.
+  mlir::func::FuncOp entry = *mlir::tcc::findEntryFunction(*probe, function);
   mlir::Operation *ret = entry.getBody().front().getTerminator();
   llvm::SmallVector<mlir::Value> values(ret->getOperands());
   llvm::SmallVector<mlir::DictionaryAttr> attrs;
@@ -309,7 +311,7 @@ std::string verifyArtifact(mlir::ModuleOp source,
                            const std::vector<uint8_t> &artifact,
                            const VerifyOptions &options) {
   mlir::FailureOr<mlir::func::FuncOp> entry =
-      mlir::tcc::findEntryFunction(source);
+      mlir::tcc::findEntryFunction(source, options.compile.function);
   if (mlir::failed(entry))
     return "no entry function";
   std::string function = entry->getSymName().str();
@@ -340,7 +342,7 @@ std::string verifyArtifact(mlir::ModuleOp source,
   // Which op's value diverges first: recompile with every intermediate as
   // an output, and compare them in program order.
   std::vector<std::string> probedOps;
-  mlir::OwningOpRef<mlir::ModuleOp> probe = probeModule(source, &probedOps);
+  mlir::OwningOpRef<mlir::ModuleOp> probe = probeModule(source, function, &probedOps);
   std::string probeText = printModule(*probe);
   Tensors probeWant, probeGot;
   std::vector<uint8_t> probeBytes;

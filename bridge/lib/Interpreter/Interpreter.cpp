@@ -12,6 +12,7 @@
 #include "Types.h"
 
 #include "tcc/Frontend/OpObserver.h"
+#include "tcc/IR/EntryFunction.h"
 #include "tcc/IR/TccDialect.h"
 #include "tcc/IR/TccOps.h"
 #include "tcc/Support/InputGuards.h"
@@ -226,16 +227,12 @@ std::vector<std::string> Interpreter::functions() const {
 }
 
 std::string Interpreter::entry() const {
-  std::vector<std::string> names = functions();
-  for (const std::string &n : names)
-    if (n == "forward")
-      return n;
-  if (names.size() == 1)
-    return names[0];
-  jitError("tcc::jit::Interpreter: no entry function: the module has no "
-           "'forward' and " +
-           std::to_string(names.size()) + " functions (" +
-           functionList(state_->module.get()) + "); name one");
+  std::string error;
+  mlir::func::FuncOp fn =
+      mlir::tcc::findEntryFunction(state_->module.get(), "", &error);
+  if (!fn)
+    jitError("tcc::jit::Interpreter: no entry function: " + error);
+  return fn.getSymName().str();
 }
 
 Signature Interpreter::signature(const std::string &function) const {

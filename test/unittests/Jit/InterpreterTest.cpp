@@ -23,7 +23,7 @@ func.func @forward(%x: tensor<2x3xf32> {tcc.name = "x"},
   %s = tcc.reduce_sum %x {dims = array<i64: 1>} : tensor<2x3xf32> -> tensor<2xf32>
   return %y, %s : tensor<2x2xf32>, tensor<2xf32>
 }
-func.func @helper(%a: tensor<4xf32>) -> tensor<4xf32> {
+func.func private @helper(%a: tensor<4xf32>) -> tensor<4xf32> {
   %r = tcc.relu %a : tensor<4xf32>
   return %r : tensor<4xf32>
 }
@@ -89,14 +89,18 @@ TEST(Interpreter, ChecksInputsAgainstTheSignature) {
                    "'helper')");
 }
 
-TEST(Interpreter, EntryNeedsForwardOrASingleFunction) {
+// The rule of every tool (tcc/IR/EntryFunction.h): the only public
+// function; several are ambiguous, whatever their names.
+TEST(Interpreter, EntryIsTheOnlyPublicFunction) {
   jit::Interpreter two = jit::Interpreter::parse(R"mlir(
-    func.func @a(%x: tensor<1xf32>) -> tensor<1xf32> { return %x : tensor<1xf32> }
-    func.func @b(%x: tensor<1xf32>) -> tensor<1xf32> { return %x : tensor<1xf32> }
+    func.func @forward(%x: tensor<1xf32>) -> tensor<1xf32> { return %x : tensor<1xf32> }
+    func.func @main(%x: tensor<1xf32>) -> tensor<1xf32> { return %x : tensor<1xf32> }
   )mlir");
-  EXPECT_ERROR_HAS(two.entry(), "no 'forward' and 2 functions ('a', 'b')");
+  EXPECT_ERROR_HAS(two.entry(), "several public functions (@forward, @main); "
+                                "name the one to run");
   jit::Interpreter one = jit::Interpreter::parse(R"mlir(
     func.func @only(%x: tensor<1xf32>) -> tensor<1xf32> { return %x : tensor<1xf32> }
+    func.func private @forward(%x: tensor<1xf32>) -> tensor<1xf32> { return %x : tensor<1xf32> }
   )mlir");
   EXPECT_EQ(one.entry(), "only");
 }
@@ -270,7 +274,9 @@ TEST(Interpreter, BadModulesAreErrors) {
   // A declaration cannot run.
   jit::Interpreter decl = jit::Interpreter::parse(
       "func.func private @f(%x: tensor<2xf32>) -> tensor<2xf32>");
-  EXPECT_ERROR_HAS(decl.run({zeros({2})}), "declaration without a body");
+  EXPECT_ERROR_HAS(decl.run({zeros({2})}),
+                   "no public function with a body to run");
+  EXPECT_ERROR_HAS(decl.run("f", {zeros({2})}), "declaration without a body");
 }
 
 } // namespace

@@ -64,7 +64,8 @@ public:
 
   /// The names of the module's functions.
   std::vector<std::string> functions() const;
-  /// The entry function: "forward" if present, else the only function.
+  /// The entry function: the module's only public function with a body (the
+  /// rule of every tool, tcc/IR/EntryFunction.h); several are an error.
   std::string entry() const;
   Signature signature(const std::string &function) const;
   Signature signature() const { return signature(entry()); }

@@ -25,6 +25,8 @@ namespace mlir::tcc {
 class Target;
 
 struct ModelCompileOptions {
+  /// The function to compile; empty: the module's only public function.
+  std::string function;
   /// Where the code runs (resolveTarget); null: this machine.
   std::shared_ptr<const Target> target;
   /// 0: each op its own kernel; 2: the graph passes (fusion, folding) first.
@@ -44,8 +46,10 @@ struct ModelCompileStats {
            codeBytes = 0;
 };
 
-/// The entry function: `main`, else the only public function.
-FailureOr<func::FuncOp> findEntryFunction(ModuleOp module);
+/// The function to compile: `name`, else the module's only public function
+/// (tcc/IR/EntryFunction.h, the rule every tool follows); the error goes to
+/// the module's context.
+FailureOr<func::FuncOp> findEntryFunction(ModuleOp module, StringRef name = "");
 
 /// Compiles `module` (left lowered; pass a clone to keep it). Diagnostics go
 /// to the module's context.
