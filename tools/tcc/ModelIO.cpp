@@ -131,7 +131,15 @@ Status bindRandomInputs(const Model &model, Session &session, unsigned seed,
     NpyArray &a = (*arrays)[i];
     a.dtype = info.dtype;
     a.shape = info.shape;
-    a.data.resize(info.byteSize);
+    try {
+      a.data.resize(info.byteSize);
+    } catch (const std::exception &) {
+      return Status(TCC_STATUS_RESOURCE_EXHAUSTED,
+                    "input " + std::to_string(i) + " '" + info.name + "' (" +
+                        describeTensor(info.dtype, info.shape) + ", " +
+                        std::to_string(info.byteSize) +
+                        " bytes): out of memory for its random values");
+    }
     size_t n = a.elementCount();
     for (size_t j = 0; j < n; ++j) {
       double v = uniform(gen);
