@@ -109,6 +109,22 @@ Status checkBinding(const tcc::runtime::detail::TensorInfo &info,
   return Status();
 }
 
+// A bool input is 0 or 1 in each byte: compiled code and the interpreter
+// would read other bytes differently (logical_not of 2). Checked when bound;
+// the caller must not change the bytes to other values before a run.
+Status checkBools(const tcc::runtime::detail::TensorInfo &info, size_t index,
+                  const void *data) {
+  if (info.dtype != TCC_DTYPE_BOOL || !data)
+    return Status();
+  const auto *bytes = static_cast<const uint8_t *>(data);
+  for (size_t i = 0; i < info.byteSize; ++i)
+    if (bytes[i] > 1)
+      return Status(TCC_STATUS_INVALID_ARGUMENT,
+                    cat("input ", index, " '", info.name, "': bool element ",
+                        i, " is ", int(bytes[i]), " (bools are 0 or 1)"));
+  return Status();
+}
+
 Status bindInput(tcc_session_t *session, size_t index, const void *data,
                  size_t byte_size) {
   if (!session)
@@ -120,6 +136,7 @@ Status bindInput(tcc_session_t *session, size_t index, const void *data,
                       infos.size(), ")"));
   TCC_RETURN_IF_ERROR(
       checkBinding(infos[index], "input", index, data, byte_size, false));
+  TCC_RETURN_IF_ERROR(checkBools(infos[index], index, data));
   // Non-null marks the input bound; nothing reads an empty input's bytes.
   static const uint64_t kEmptyInput = 0;
   session->inputs[index] = data ? data : &kEmptyInput;

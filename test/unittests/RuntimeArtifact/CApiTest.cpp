@@ -89,6 +89,45 @@ TEST(CApi, WorksFromC) {
   EXPECT_EQ(z[2], 12.0f);
 }
 
+// A bool is one byte, 0 or 1: other bytes would read as true to one
+// kernel and as their value to another, so binding refuses them, and an
+// empty input (no bytes at all) may be bound to NULL.
+TEST(CApi, BindingRefusesBoolBytesOtherThanZeroOrOne) {
+  using namespace tcc::artifact;
+  tcc::runtime::ArtifactBuilder b;
+  uint32_t flags = b.addInput("flags", DType::Bool, {4});
+  uint32_t out = b.addOutput("out", DType::Bool, {4});
+  b.addInput("none", DType::F32, {0, 8});
+  CopyT copy;
+  copy.src = flags;
+  copy.dst = out;
+  copy.bytes = 4;
+  OpUnion op;
+  op.Set(std::move(copy));
+  b.addStep(std::move(op));
+  std::vector<uint8_t> bytes = b.finish();
+  tcc_model_t *model = nullptr;
+  ASSERT_TCC_OK(
+      tcc_model_load_memory(bytes.data(), bytes.size(), nullptr, &model));
+  tcc_session_t *session = nullptr;
+  ASSERT_TCC_OK(tcc_session_create(model, nullptr, &session));
+  const uint8_t bad[4] = {1, 0, 2, 1};
+  EXPECT_TCC_ERROR(tcc_session_bind_input(session, 0, bad, 4),
+                   TCC_STATUS_INVALID_ARGUMENT,
+                   "input 0 'flags': bool element 2 is 2 (bools are 0 or 1)");
+  const uint8_t good[4] = {1, 0, 0, 1};
+  ASSERT_TCC_OK(tcc_session_bind_input(session, 0, good, 4));
+  ASSERT_TCC_OK(tcc_session_bind_input(session, 1, nullptr, 0));
+  ASSERT_TCC_OK(tcc_session_run(session));
+  const void *result = nullptr;
+  size_t resultBytes = 0;
+  ASSERT_TCC_OK(tcc_session_output(session, 0, &result, &resultBytes));
+  ASSERT_EQ(resultBytes, 4u);
+  EXPECT_EQ(std::memcmp(result, good, 4), 0);
+  tcc_session_release(session);
+  tcc_model_release(model);
+}
+
 TEST(CApi, DescribesInputsAndOutputs) {
   std::vector<uint8_t> bytes = countTilesModel(6).finish();
   tcc_model_t *model = nullptr;

@@ -76,8 +76,8 @@ TEST(Npy, RoundTripsEveryDTypeAndShape) {
       for (int64_t s : shape)
         count *= size_t(s);
       std::vector<uint8_t> data(count * tcc_dtype_size(dtype));
-      for (size_t i = 0; i < data.size(); ++i)
-        data[i] = uint8_t(i * 37 + d);
+      for (size_t i = 0; i < data.size(); ++i) // bools are 0 or 1
+        data[i] = uint8_t(i * 37 + d) % (dtype == TCC_DTYPE_BOOL ? 2 : 256);
       std::vector<uint8_t> bytes;
       ASSERT_TCC_OK(encodeNpy(dtype, shape, data.data(), data.size(), &bytes));
       EXPECT_EQ((bytes.size() - data.size()) % 64, 0u);
@@ -148,6 +148,11 @@ TEST(Npy, RejectsMalformedFiles) {
   truncated.pop_back();
   EXPECT_TCC_ERROR(parse(truncated), TCC_STATUS_DATA_LOSS,
                    "data has 7 bytes, the <f4 shape needs 8 (truncated?)");
+  // A bool byte other than 0 or 1 (NumPy itself never writes one).
+  auto bools = npyFile("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+                       {1, 0, 7});
+  EXPECT_TCC_ERROR(parse(bools), TCC_STATUS_DATA_LOSS,
+                   "bool element 2 is 7 (bools are 0 or 1)");
   auto extra = npyFile(good, data);
   extra.push_back(0);
   EXPECT_TCC_ERROR(parse(extra), TCC_STATUS_DATA_LOSS,

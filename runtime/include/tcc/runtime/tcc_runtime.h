@@ -230,7 +230,8 @@ TCC_RUNTIME_API void tcc_session_release(tcc_session_t *session);
 /* Binds the caller's memory to input `index`: exactly the input's
  * byte_size bytes, aligned to its element size. The session reads it during
  * every tcc_session_run until it is bound again; it is not copied. An
- * input with no elements (byte_size 0) may be bound to NULL. */
+ * input with no elements (byte_size 0) may be bound to NULL. A bool input's
+ * bytes must each be 0 or 1 (checked here, so not changed after). */
 TCC_RUNTIME_API tcc_status_t tcc_session_bind_input(tcc_session_t *session,
                                                     size_t index,
                                                     const void *data,
