@@ -57,7 +57,11 @@ static int tccOptMain(int argc, char **argv) {
     llvm::errs() << "(processing input from stdin now, hit ctrl-c/ctrl-d to "
                     "interrupt)\n";
 
-  std::string error;
+  std::string error = tcc::checkInputPath(inputFilename);
+  if (!error.empty()) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &error);
   if (!input) {

@@ -90,6 +90,9 @@ int compile(const Options &options) {
   if (runtime::isSameFile(options.input, options.output))
     return fail(cmd, "-o " + options.output + " is the input file; name "
                      "another file for the artifact");
+  if (std::string problem = mlir::tcc::checkInputPath(options.input);
+      !problem.empty())
+    return fail(cmd, problem);
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
   if (!buffer)
     return fail(cmd, "cannot read '" + options.input +

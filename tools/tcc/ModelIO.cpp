@@ -246,13 +246,93 @@ void printElement(FILE *out, tcc_dtype_t dtype, const uint8_t *p) {
   }
 }
 
+double elementValue(tcc_dtype_t dtype, const uint8_t *p) {
+  switch (dtype) {
+  case TCC_DTYPE_F32: {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case TCC_DTYPE_F64: {
+    double v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  case TCC_DTYPE_F16:
+  case TCC_DTYPE_BF16: {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return dtype == TCC_DTYPE_F16 ? halfToFloat(h) : bf16ToFloat(h);
+  }
+  case TCC_DTYPE_I64: {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return double(v);
+  }
+  case TCC_DTYPE_I32: {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case TCC_DTYPE_I8:
+    return int8_t(*p);
+  default: // u8, bool
+    return *p;
+  }
+}
+
+/// A few values from each end, then min, max and mean over the finite
+/// values and how many are NaN or infinite.
+void printSummary(FILE *out, tcc_dtype_t dtype, const uint8_t *p,
+                  size_t count) {
+  const size_t elemSize = tcc_dtype_size(dtype);
+  const size_t shown = 6;
+  std::fputs("  first:", out);
+  for (size_t i = 0; i < shown; ++i) {
+    std::fputc(' ', out);
+    printElement(out, dtype, p + i * elemSize);
+  }
+  std::fputs(" ... last:", out);
+  for (size_t i = count - shown; i < count; ++i) {
+    std::fputc(' ', out);
+    printElement(out, dtype, p + i * elemSize);
+  }
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  size_t finite = 0, nan = 0, inf = 0;
+  for (size_t i = 0; i < count; ++i) {
+    double v = elementValue(dtype, p + i * elemSize);
+    if (std::isnan(v)) {
+      ++nan;
+    } else if (std::isinf(v)) {
+      ++inf;
+    } else {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      sum += v;
+      ++finite;
+    }
+  }
+  std::fprintf(out, "\n  %zu elements", count);
+  if (finite)
+    std::fprintf(out, ": min %.9g, max %.9g, mean %.9g", lo, hi,
+                 sum / double(finite));
+  if (nan || inf)
+    std::fprintf(out, "; %zu NaN, %zu infinite", nan, inf);
+  std::fputs(" (--print-all prints every value)\n", out);
+}
+
 } // namespace
 
-void printTensor(FILE *out, const TensorInfo &info, const void *data) {
+void printTensor(FILE *out, const TensorInfo &info, const void *data,
+                 bool all) {
   std::fprintf(out, "%s: %s\n", info.name.c_str(),
                describeTensor(info.dtype, info.shape).c_str());
   size_t elemSize = tcc_dtype_size(info.dtype);
   size_t count = info.byteSize / elemSize;
+  if (!all && count > kPrintAllLimit) {
+    printSummary(out, info.dtype, static_cast<const uint8_t *>(data), count);
+    return;
+  }
   size_t row =
       info.shape.empty() ? 1 : size_t(std::max<int64_t>(info.shape.back(), 1));
   const auto *p = static_cast<const uint8_t *>(data);

@@ -47,8 +47,14 @@ runtime::Status bindRandomInputs(const runtime::Model &model,
                                  runtime::Session &session, unsigned seed,
                                  std::vector<runtime::NpyArray> *arrays);
 
-// "name: f32[2,3]" and the values, one innermost row per line.
-void printTensor(FILE *out, const runtime::TensorInfo &info, const void *data);
+// Tensors of more elements print as a summary unless `all` (--print-all).
+inline constexpr size_t kPrintAllLimit = 1000;
+
+// "name: f32[2,3]" and the values, one innermost row per line; past
+// kPrintAllLimit elements (and not `all`), the first and last few values
+// and min, max, mean and NaN/Inf counts instead.
+void printTensor(FILE *out, const runtime::TensorInfo &info, const void *data,
+                 bool all = false);
 
 } // namespace tool
 } // namespace tcc

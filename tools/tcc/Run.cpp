@@ -15,17 +15,19 @@ namespace {
 
 const char kHelp[] =
     R"(usage: tcc run MODEL.bin --input [NAME=]X.npy ... [--output [NAME=]Y.npy ...]
-               [--threads N]
+               [--threads N] [--print-all]
 
 Loads MODEL.bin, binds each --input file to an input of the model and runs
 it once. Outputs with an --output file are saved there; the others are
-printed. Files without NAME= bind inputs/outputs in order (skipping those
+printed (past 1000 elements, as a summary: first and last values, min, max,
+mean, NaN and infinite counts). Files without NAME= bind inputs/outputs in order (skipping those
 bound by name). Each input's dtype and shape must match the model's.
 
 options:
   --input [NAME=]FILE.npy    an input (repeat for each)
   --output [NAME=]FILE.npy   where to save an output (repeat for each)
   --threads N                intra-op threads (default 1, at most 1024)
+  --print-all                print every value of large outputs
   --help                     this text
 )";
 
@@ -37,6 +39,7 @@ int runMain(int argc, char **argv) {
   std::string modelPath, value, error;
   std::vector<NamedPath> inputs, outputs;
   int64_t threads = 1;
+  bool printAll = false;
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
@@ -51,6 +54,8 @@ int runMain(int argc, char **argv) {
       if (!error.empty())
         return fail(cmd, error);
       outputs.push_back(parseNamedPath(value));
+    } else if (arg == "--print-all") {
+      printAll = true;
     } else if (args.option(arg, "--threads", &value, &error)) {
       if (!error.empty() ||
           !CommandLine::parsePositive(value, "--threads", &threads, &error,
@@ -104,7 +109,7 @@ int runMain(int argc, char **argv) {
         !(s = session.output(i, &data)).ok())
       return fail(cmd, s.message());
     if (outputPaths[i].empty())
-      printTensor(stdout, info, data);
+      printTensor(stdout, info, data, printAll);
     else if (!(s = runtime::writeNpy(outputPaths[i], info.dtype, info.shape,
                                      data, info.byteSize))
                   .ok())

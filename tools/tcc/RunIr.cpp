@@ -23,13 +23,14 @@ namespace {
 
 const char kHelp[] =
     R"(usage: tcc run-ir MODEL.ir --input [NAME=]X.npy ... [--output [NAME=]Y.npy ...]
-                  [--function NAME]
+                  [--function NAME] [--print-all]
 
 Loads MODEL.ir (tcc dialect, MLIR text or bytecode), verifies it, binds each
 --input file to an argument of the function and runs it once with the
 reference interpreter, which executes every op with the eager library's
 kernels on the CPU. Outputs with an --output file are saved there; the
-others are printed. Files without NAME= bind in order (skipping those bound
+others are printed (past 1000 elements, as a summary: first and last values,
+min, max, mean, NaN and infinite counts). Files without NAME= bind in order (skipping those bound
 by name). Each input's dtype and shape must match the function's.
 
 options:
@@ -37,6 +38,7 @@ options:
   --output [NAME=]FILE.npy   where to save an output (repeat for each)
   --function NAME            the function to run (default: the module's only
                              public function; several are an error)
+  --print-all                print every value of large outputs
   --help                     this text
 )";
 
@@ -100,14 +102,14 @@ std::string assign(const std::vector<jit::TensorSpec> &specs, bool inputs,
   return "";
 }
 
-void print(const std::string &name, const Tensor &t) {
+void print(const std::string &name, const Tensor &t, bool all) {
   Tensor c = t.contiguous();
   runtime::TensorInfo info;
   info.name = name;
   info.dtype = *to_runtime_dtype(c.dtype());
   info.shape = c.sizes().vec();
   info.byteSize = c.nbytes();
-  printTensor(stdout, info, c.unsafeGetTensorImpl()->data());
+  printTensor(stdout, info, c.unsafeGetTensorImpl()->data(), all);
 }
 
 } // namespace
@@ -117,6 +119,7 @@ int runIrMain(int argc, char **argv) {
   CommandLine args(argc, argv);
   std::string modelPath, function, value, error;
   std::vector<NamedPath> inputs, outputs;
+  bool printAll = false;
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
@@ -131,6 +134,8 @@ int runIrMain(int argc, char **argv) {
       if (!error.empty())
         return fail(cmd, error);
       outputs.push_back(parseNamedPath(value));
+    } else if (arg == "--print-all") {
+      printAll = true;
     } else if (args.option(arg, "--function", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -177,7 +182,7 @@ int runIrMain(int argc, char **argv) {
     std::vector<Tensor> results = interp.run(function, values);
     for (size_t i = 0; i < results.size(); ++i) {
       if (outputPaths[i].empty())
-        print(sig.outputs[i].name, results[i]);
+        print(sig.outputs[i].name, results[i], printAll);
       else
         save_npy(outputPaths[i], results[i]);
     }

@@ -200,6 +200,8 @@ Interpreter::~Interpreter() = default;
 constexpr uint64_t kBufferAlignment = 64;
 
 Interpreter Interpreter::load(const std::string &path) {
+  if (std::string problem = mlir::tcc::checkInputPath(path); !problem.empty())
+    jitError("tcc::jit::Interpreter: " + problem);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/true,

@@ -9,11 +9,27 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/thread.h"
 
 using namespace mlir;
 using namespace mlir::tcc;
+
+std::string mlir::tcc::checkInputPath(llvm::StringRef path) {
+  if (path == "-")
+    return "";
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status))
+    return ""; // opening it reports why, as each tool words it
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return "'" + path.str() + "' is not a regular file";
+  if (status.getSize() > kMaxInputFileBytes)
+    return "'" + path.str() + "' has " + std::to_string(status.getSize()) +
+           " bytes, more than the " + std::to_string(kMaxInputFileBytes) +
+           " an IR file may have";
+  return "";
+}
 
 bool tcc::isBytecode(llvm::MemoryBufferRef buffer) {
   return buffer.getBuffer().starts_with("ML\xefR");

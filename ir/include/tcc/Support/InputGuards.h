@@ -34,6 +34,16 @@ struct InputLimits {
   unsigned maxNesting = 1024;
 };
 
+/// The largest IR file a tool reads (weights in dense_resource hex take
+/// twice their bytes).
+constexpr uint64_t kMaxInputFileBytes = uint64_t(16) << 30;
+
+/// "" when `path` is "-" (standard input), a regular file of at most
+/// kMaxInputFileBytes or missing (opening it then says so), else why it is
+/// not read, naming it: a device such as /dev/zero or a pipe would be read
+/// until memory runs out.
+std::string checkInputPath(llvm::StringRef path);
+
 /// The stack size tools give the thread that parses and transforms IR.
 constexpr unsigned kToolStackBytes = 256u << 20;
 
