@@ -60,11 +60,10 @@ void tcc_event_s::signal(Status status) {
 Status tcc_event_s::wait(uint64_t timeoutNs) {
   std::unique_lock<std::mutex> lock(mutex);
   auto isDone = [&] { return done; };
-  if (timeoutNs == TCC_TIMEOUT_INFINITE) {
+  // Beyond about 146 years a deadline would overflow the clock: no limit.
+  if (timeoutNs >= (uint64_t(1) << 62)) {
     signalled.wait(lock, isDone);
-  } else if (!signalled.wait_for(lock, std::chrono::nanoseconds(
-                                           std::min<uint64_t>(timeoutNs,
-                                                              INT64_MAX)),
+  } else if (!signalled.wait_for(lock, std::chrono::nanoseconds(timeoutNs),
                                  isDone)) {
     return Status(TCC_STATUS_DEADLINE_EXCEEDED,
                   cat("the run did not end within ", timeoutNs, " ns"));

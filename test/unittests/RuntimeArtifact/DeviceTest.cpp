@@ -280,7 +280,8 @@ TEST(AsyncRun, ErrorsComeBackThroughTheEvent) {
 TEST(AsyncRun, ReleasingEverythingWithRunsQueuedIsSafe) {
   Model model = loadModel(addMulModel(1024).finish());
   std::vector<float> x = randomFloats(1024, 5), y = randomFloats(1024, 6);
-  for (int round = 0; round < 20; ++round) {
+  std::vector<Event> lastRuns(20);
+  for (Event &last : lastRuns) {
     Session session;
     ASSERT_TCC_OK(model.createSession(nullptr, &session));
     ASSERT_TCC_OK(session.bindInput(0, x.data(), 4096));
@@ -288,8 +289,12 @@ TEST(AsyncRun, ReleasingEverythingWithRunsQueuedIsSafe) {
     Event e;
     for (int i = 0; i < 3; ++i)
       ASSERT_TCC_OK(session.runAsync(&e));
-    // The last reference may go on the queue's own thread.
+    last = e;
+    // The session's last reference may go on the queue's own thread.
   }
+  // The bound inputs must outlive the runs.
+  for (Event &last : lastRuns)
+    EXPECT_TCC_OK(last.wait());
 }
 
 } // namespace

@@ -48,8 +48,10 @@ typedef struct tcc_device_plugin_t {
                                      const char *symbol, void **out_address);
   void (*executable_unload)(void *self, void *executable);
 
-  /* The queue: runs submitted work in submission order and then calls
-   * done(arg, status of the work) exactly once. Optional: without it the
+  /* The queue: runs submitted work in submission order, off the submitting
+   * thread, and then calls done(arg, status of the work) exactly once.
+   * done may release the queue's last user, so queue_destroy may be called
+   * from within done. Optional: without queue_create and queue_submit the
    * runtime runs the work on a host thread of its own per queue. */
   tcc_status_t (*queue_create)(void *self, void **out_queue);
   void (*queue_destroy)(void *self, void *queue);
