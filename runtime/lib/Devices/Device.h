@@ -7,8 +7,10 @@
 //  - queues, each running submitted work in order on another thread and
 //    reporting each item's status when it ends (tcc_session_run_async).
 // "cpu" is built in (Cpu/); other devices are plugins behind the C ABI of
-// tcc_device_plugin.h (PluginDevice.cpp). A new device is a folder here
-// built as libtcc_device_<name>.so; the executor does not change.
+// tcc_device_plugin.h (Registry.cpp). A new device is a folder here built
+// as libtcc_device_<name>.so. Model loading still takes only "cpu" modules
+// and host memory spaces (checkHostSupports); opening a module's device by
+// its kind is the one step left for the first GPU device.
 //
 //===----------------------------------------------------------------------===//
 
