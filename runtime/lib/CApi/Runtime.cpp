@@ -125,10 +125,29 @@ Status checkBools(const tcc::runtime::detail::TensorInfo &info, size_t index,
   return Status();
 }
 
+// Bindings, outputs and profiling belong to the queue's thread while async
+// runs are in flight.
+Status checkIdle(const tcc_session_t *session) {
+  uint32_t runs = session->runsInFlight.load(std::memory_order_acquire);
+  if (runs)
+    return Status(TCC_STATUS_FAILED_PRECONDITION,
+                  cat("the session has ", runs,
+                      " async run(s) in flight; wait for their events first"));
+  return Status();
+}
+
+void setBuffer(std::vector<tcc_buffer_s *> &buffers, size_t index,
+               tcc_buffer_s *buffer) {
+  tcc_buffer_retain(buffer);
+  tcc_buffer_release(buffers[index]);
+  buffers[index] = buffer;
+}
+
 Status bindInput(tcc_session_t *session, size_t index, const void *data,
                  size_t byte_size) {
   if (!session)
     return nullArgument("session");
+  TCC_RETURN_IF_ERROR(checkIdle(session));
   const auto &infos = session->model->inputs;
   if (index >= infos.size())
     return Status(TCC_STATUS_OUT_OF_RANGE,
@@ -140,6 +159,7 @@ Status bindInput(tcc_session_t *session, size_t index, const void *data,
   // Non-null marks the input bound; nothing reads an empty input's bytes.
   static const uint64_t kEmptyInput = 0;
   session->inputs[index] = data ? data : &kEmptyInput;
+  setBuffer(session->inputBuffers, index, nullptr);
   return Status();
 }
 
@@ -147,6 +167,7 @@ Status bindOutput(tcc_session_t *session, size_t index, void *data,
                   size_t byte_size) {
   if (!session)
     return nullArgument("session");
+  TCC_RETURN_IF_ERROR(checkIdle(session));
   const auto &infos = session->model->outputs;
   if (index >= infos.size())
     return Status(TCC_STATUS_OUT_OF_RANGE,
@@ -155,6 +176,68 @@ Status bindOutput(tcc_session_t *session, size_t index, void *data,
   TCC_RETURN_IF_ERROR(
       checkBinding(infos[index], "output", index, data, byte_size, true));
   session->boundOutputs[index] = data;
+  setBuffer(session->outputBuffers, index, nullptr);
+  return Status();
+}
+
+// The buffer's host address, for binding it to `session`.
+Status bufferAddress(tcc_session_t *session, tcc_buffer_t *buffer,
+                     void **out) {
+  if (!session)
+    return nullArgument("session");
+  if (!buffer)
+    return nullArgument("buffer");
+  const std::string &device = buffer->device->impl->name();
+  if (device != session->device->impl->name())
+    return Status(TCC_STATUS_INVALID_ARGUMENT,
+                  cat("the buffer is memory of device '", device,
+                      "' but the session runs on '",
+                      session->device->impl->name(), "'"));
+  if (!buffer->device->impl->hostVisible(buffer->kind))
+    return Status(TCC_STATUS_UNIMPLEMENTED,
+                  cat("the buffer is memory of device '", device,
+                      "' that the host cannot address; the model's inputs "
+                      "and outputs are host memory"));
+  *out = buffer->address;
+  return Status();
+}
+
+Status runAsync(tcc_session_t *session, tcc_event_t **out_event) {
+  if (!session)
+    return nullArgument("session");
+  if (!out_event)
+    return nullArgument("out_event");
+  if (!session->queue)
+    TCC_RETURN_IF_ERROR(session->device->impl->createQueue(&session->queue));
+  std::unique_ptr<tcc_event_s> event(new tcc_event_s());
+  tcc_event_s *e = event.get();
+  tcc::runtime::detail::Queue::Work work = [session] { return session->run(); };
+  // The queued run holds a reference to the session and to the event.
+  tcc::runtime::detail::Queue::Done done = [session, e](Status status) {
+    session->runsInFlight.fetch_sub(1, std::memory_order_release);
+    e->signal(std::move(status));
+    tcc_event_release(e);
+    tcc_session_release(session);
+  };
+  tcc_session_retain(session);
+  e->refs.store(2, std::memory_order_relaxed);
+  session->runsInFlight.fetch_add(1, std::memory_order_relaxed);
+  auto undo = [&] {
+    session->runsInFlight.fetch_sub(1, std::memory_order_relaxed);
+    tcc_session_release(session);
+  };
+  Status submitted;
+  try {
+    submitted = session->queue->submit(std::move(work), std::move(done));
+  } catch (...) {
+    undo();
+    throw;
+  }
+  if (!submitted.ok()) {
+    undo();
+    return submitted;
+  }
+  *out_event = event.release();
   return Status();
 }
 
@@ -317,10 +400,44 @@ tcc_status_t tcc_session_bind_output_by_name(tcc_session_t *session,
   });
 }
 
+tcc_status_t tcc_session_bind_input_buffer(tcc_session_t *session,
+                                           size_t index, tcc_buffer_t *buffer) {
+  return guarded([&] {
+    void *address;
+    TCC_RETURN_IF_ERROR(bufferAddress(session, buffer, &address));
+    TCC_RETURN_IF_ERROR(
+        bindInput(session, index, address, buffer->byteSize));
+    setBuffer(session->inputBuffers, index, buffer);
+    return Status();
+  });
+}
+
+tcc_status_t tcc_session_bind_output_buffer(tcc_session_t *session,
+                                            size_t index,
+                                            tcc_buffer_t *buffer) {
+  return guarded([&] {
+    void *address;
+    TCC_RETURN_IF_ERROR(bufferAddress(session, buffer, &address));
+    // A buffer always has an address: a NULL one would mean "own buffer".
+    static uint64_t kEmptyOutput = 0;
+    TCC_RETURN_IF_ERROR(bindOutput(session, index,
+                                   address ? address : &kEmptyOutput,
+                                   buffer->byteSize));
+    setBuffer(session->outputBuffers, index, buffer);
+    return Status();
+  });
+}
+
+tcc_status_t tcc_session_run_async(tcc_session_t *session,
+                                   tcc_event_t **out_event) {
+  return guarded([&] { return runAsync(session, out_event); });
+}
+
 tcc_status_t tcc_session_run(tcc_session_t *session) {
   return guarded([&] {
     if (!session)
       return nullArgument("session");
+    TCC_RETURN_IF_ERROR(checkIdle(session));
     return session->run();
   });
 }
@@ -329,6 +446,7 @@ tcc_status_t tcc_session_set_profiling(tcc_session_t *session, int enabled) {
   return guarded([&] {
     if (!session)
       return nullArgument("session");
+    TCC_RETURN_IF_ERROR(checkIdle(session));
     session->profiling = enabled != 0;
     if (session->profiling) {
       const auto *plan = session->model->header().plan();
@@ -347,6 +465,7 @@ tcc_status_t tcc_session_step_times(tcc_session_t *session,
       return nullArgument("session");
     if (capacity && !out_nanoseconds)
       return nullArgument("out_nanoseconds");
+    TCC_RETURN_IF_ERROR(checkIdle(session));
     const auto *plan = session->model->header().plan();
     size_t steps = plan ? plan->size() : 0;
     const std::vector<uint64_t> &totals = session->stepNanoseconds;
@@ -367,6 +486,7 @@ tcc_status_t tcc_session_output(tcc_session_t *session, size_t index,
       return nullArgument("session");
     if (!out_data)
       return nullArgument("out_data");
+    TCC_RETURN_IF_ERROR(checkIdle(session));
     const auto &infos = session->model->outputs;
     if (index >= infos.size())
       return Status(TCC_STATUS_OUT_OF_RANGE,

@@ -71,6 +71,8 @@ const char *tcc_status_code_name(tcc_status_code_t code) {
     return "INTERNAL";
   case TCC_STATUS_IO_ERROR:
     return "IO_ERROR";
+  case TCC_STATUS_DEADLINE_EXCEEDED:
+    return "DEADLINE_EXCEEDED";
   default:
     return "UNKNOWN";
   }

@@ -2,8 +2,6 @@
 
 #include "Model.h"
 
-#include "ImportTable.h"
-
 #include "../Artifact/Checks.h"
 
 #include "tcc/runtime/ArtifactFormat.h"
@@ -36,11 +34,12 @@ tensorInfos(const flatbuffers::Vector<flatbuffers::Offset<TensorSpec>> *specs) {
   return infos;
 }
 
-// Maps module `index`'s code and fills its import table; `*out` stays null
-// for a module without code.
+// Loads module `index`'s code with its device's executable loader (the
+// host check let only "cpu" modules through); `*out` stays null for a
+// module without code.
 Status loadModule(const Model &m, const tcc::runtime::Artifact &artifact,
                   uint32_t index, uint32_t flags,
-                  std::unique_ptr<tcc::runtime::detail::CodeModule> *out) {
+                  std::unique_ptr<tcc::runtime::detail::Executable> *out) {
   const CodeModule *module = m.code_modules()->Get(index);
   tcc::runtime::Artifact::Code code = artifact.moduleCode(index);
   uint32_t numImports = module->imports() ? module->imports()->size() : 0;
@@ -50,23 +49,9 @@ Status loadModule(const Model &m, const tcc::runtime::Artifact &artifact,
           "the model has kernels or imports but no code segment");
     return Status();
   }
-  TCC_RETURN_IF_ERROR(tcc::runtime::detail::CodeModule::load(
-      code.data, code.size, flags & TCC_MODEL_LOAD_FLAG_CODE_FROM_TEMP_FILE,
-      out));
-  // Imports first: nothing in the code may run before its table is filled.
-  if (!numImports)
-    return Status();
-  std::vector<void *> entries;
-  for (uint32_t i = 0; i < numImports; ++i) {
-    std::string name = module->imports()->Get(i)->str();
-    void *address = tcc::runtime::detail::findImport(name);
-    if (!address)
-      return Status(TCC_STATUS_UNIMPLEMENTED,
-                    cat("the code imports '", name,
-                        "', which this runtime does not provide"));
-    entries.push_back(address);
-  }
-  return (*out)->fillImportTable(entries);
+  static const std::unique_ptr<tcc::runtime::detail::Device> cpu =
+      tcc::runtime::detail::makeCpuDevice();
+  return cpu->loadExecutable(*module, code.data, code.size, flags, out);
 }
 
 } // namespace
@@ -81,7 +66,7 @@ Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
   model->artifact = std::move(artifact);
   uint32_t numModules = m.code_modules() ? m.code_modules()->size() : 0;
   for (uint32_t i = 0; i < numModules; ++i) {
-    std::unique_ptr<tcc::runtime::detail::CodeModule> code;
+    std::unique_ptr<tcc::runtime::detail::Executable> code;
     Status loaded = loadModule(m, *model->artifact, i, flags, &code);
     if (!loaded.ok() && numModules > 1) // named only when there are several
       return std::move(loaded).withContext(cat("code module ", i));

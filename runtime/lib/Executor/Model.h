@@ -11,7 +11,7 @@
 #ifndef TCC_RUNTIME_LIB_EXECUTOR_MODEL_H
 #define TCC_RUNTIME_LIB_EXECUTOR_MODEL_H
 
-#include "CodeModule.h"
+#include "../Devices/Device.h"
 
 #include "../Steps/StepKind.h"
 
@@ -46,7 +46,7 @@ struct tcc_model_s {
   std::atomic<int> refs{1};
   std::unique_ptr<tcc::runtime::Artifact> artifact;
   // By index of Model.code_modules; null for a module without code.
-  std::vector<std::unique_ptr<tcc::runtime::detail::CodeModule>> code;
+  std::vector<std::unique_ptr<tcc::runtime::detail::Executable>> code;
   std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
   std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
   // By plan step: its kind's run function, resolved at load so that a run
@@ -76,11 +76,19 @@ struct tcc_session_s {
   tcc_allocator_t allocator{};
   bool hasParallel = false;
   tcc_parallel parallel{};
+  tcc_device_s *device = nullptr; // retained; runs its async runs
+  // Created by the first async run, so sync-only sessions start no thread.
+  std::unique_ptr<tcc::runtime::detail::Queue> queue;
+  // Async runs submitted and not yet ended. Bindings, outputs and profiling
+  // are refused while it is not 0 (the queue's thread reads them).
+  std::atomic<uint32_t> runsInFlight{0};
 
   std::vector<uint8_t *> arenas; // by memory space; null when empty
   std::vector<const void *> inputs; // caller's buffers, nullptr: unbound
   std::vector<void *> boundOutputs; // caller's buffers, nullptr: own
   std::vector<void *> ownOutputs;   // allocated on first use
+  // Buffers bound with tcc_session_bind_*_buffer, retained; null otherwise.
+  std::vector<tcc_buffer_s *> inputBuffers, outputBuffers;
   // Conv2d workspace when the plan's own is too small for this pool.
   uint8_t *workspace = nullptr;
   size_t workspaceBytes = 0;

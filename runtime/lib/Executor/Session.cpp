@@ -38,7 +38,15 @@ Status tcc_session_s::create(tcc_model_s *model,
     session->parallel = *options.parallel;
   }
   const Model &m = model->header();
+  if (options.device) {
+    tcc_device_retain(options.device);
+    session->device = options.device;
+  } else {
+    TCC_RETURN_IF_ERROR(tcc_device_s::openCpu(&session->device));
+  }
   session->inputs.assign(model->inputs.size(), nullptr);
+  session->inputBuffers.assign(model->inputs.size(), nullptr);
+  session->outputBuffers.assign(model->outputs.size(), nullptr);
   session->boundOutputs.assign(model->outputs.size(), nullptr);
   session->ownOutputs.assign(model->outputs.size(), nullptr);
   session->bufferAddresses.assign(m.buffers() ? m.buffers()->size() : 0,
@@ -101,6 +109,12 @@ Status tcc_session_s::create(tcc_model_s *model,
 }
 
 tcc_session_s::~tcc_session_s() {
+  queue.reset(); // nothing is queued: each queued run holds a reference
+  for (tcc_buffer_s *buffer : inputBuffers)
+    tcc_buffer_release(buffer);
+  for (tcc_buffer_s *buffer : outputBuffers)
+    tcc_buffer_release(buffer);
+  tcc_device_release(device);
   for (uint8_t *arena : arenas)
     if (arena)
       allocator.free(allocator.self, arena);

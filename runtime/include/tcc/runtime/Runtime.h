@@ -12,6 +12,9 @@
 //   s = session.bindInput("x", x.data(), x.size() * sizeof(float));
 //   s = session.run();
 //   const float *y; s = session.output(0, &y);
+//   tcc::runtime::Event done;            // or asynchronously:
+//   s = session.runAsync(&done);
+//   s = done.wait();
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +77,53 @@ public:
   }
 };
 
+// A device (tcc_device_t): "cpu" or a plugin.
+class Device : public detail::Handle<tcc_device_t, tcc_device_retain,
+                                     tcc_device_release> {
+public:
+  static Status open(const std::string &name, Device *out) {
+    tcc_device_t *device = nullptr;
+    Status s(tcc_device_open(name.c_str(), &device));
+    if (s.ok())
+      out->reset(device);
+    return s;
+  }
+  std::string name() const { return tcc_device_name(get()); }
+};
+
+// Memory of a device (tcc_buffer_t).
+class Buffer : public detail::Handle<tcc_buffer_t, tcc_buffer_retain,
+                                     tcc_buffer_release> {
+public:
+  static Status allocate(const Device &device, tcc_memory_kind_t kind,
+                         size_t byteSize, Buffer *out) {
+    tcc_buffer_t *buffer = nullptr;
+    Status s(tcc_device_buffer_allocate(device.get(), kind, byteSize, &buffer));
+    if (s.ok())
+      out->reset(buffer);
+    return s;
+  }
+  size_t byteSize() const { return tcc_buffer_byte_size(get()); }
+  // The host address of a host-visible buffer; T is the element type.
+  template <typename T> Status map(T **data) {
+    void *p = nullptr;
+    Status s(tcc_buffer_map(get(), &p));
+    if (s.ok())
+      *data = static_cast<T *>(p);
+    return s;
+  }
+};
+
+// The completion of an async run (tcc_event_t).
+class Event : public detail::Handle<tcc_event_t, tcc_event_retain,
+                                    tcc_event_release> {
+public:
+  // The run's status, or DEADLINE_EXCEEDED when `timeoutNs` passes first.
+  Status wait(uint64_t timeoutNs = TCC_TIMEOUT_INFINITE) {
+    return Status(tcc_event_wait(get(), timeoutNs));
+  }
+};
+
 // An input or output of a model.
 struct TensorInfo {
   std::string name;
@@ -99,7 +149,21 @@ public:
     return Status(
         tcc_session_bind_output_by_name(get(), name.c_str(), data, byteSize));
   }
+  Status bindInput(size_t index, const Buffer &buffer) {
+    return Status(tcc_session_bind_input_buffer(get(), index, buffer.get()));
+  }
+  Status bindOutput(size_t index, const Buffer &buffer) {
+    return Status(tcc_session_bind_output_buffer(get(), index, buffer.get()));
+  }
   Status run() { return Status(tcc_session_run(get())); }
+  // Queues a run on the session's device (tcc_session_run_async).
+  Status runAsync(Event *event) {
+    tcc_event_t *e = nullptr;
+    Status s(tcc_session_run_async(get(), &e));
+    if (s.ok())
+      event->reset(e);
+    return s;
+  }
   /// Step profiling (tcc_session_set_profiling): enabling clears the totals.
   Status setProfiling(bool enabled) {
     return Status(tcc_session_set_profiling(get(), enabled ? 1 : 0));
@@ -175,10 +239,13 @@ public:
   }
 
   // A session whose kernels run on `parallel` (NULL: the calling thread).
-  Status createSession(const tcc_parallel *parallel, Session *out) const {
+  // On `device` (a null handle: cpu).
+  Status createSession(const tcc_parallel *parallel, Session *out,
+                       const Device &device = Device()) const {
     tcc_session_options_t options;
     tcc_session_options_initialize(&options);
     options.parallel = parallel;
+    options.device = device.get();
     tcc_session_t *session = nullptr;
     Status s(tcc_session_create(get(), &options, &session));
     if (s.ok())

@@ -13,6 +13,11 @@
  *    retains its model.
  *  - Option structs are filled with defaults by *_options_initialize.
  *
+ * Devices (tcc_device_t) run sessions: "cpu" is built in, other devices
+ * are plugins opened with dlopen (see tcc_device_plugin.h), so this library
+ * links no GPU library. A session runs synchronously (tcc_session_run) or
+ * on its device's queue (tcc_session_run_async), which signals an event.
+ *
  * Threading: a loaded model is immutable and may be shared by any number of
  * threads and sessions. A session is used by one thread at a time; run many
  * sessions of one model concurrently for parallel requests. Intra-op
@@ -53,6 +58,7 @@ typedef enum tcc_status_code_e {
   TCC_STATUS_UNIMPLEMENTED = 7, /* valid but unsupported (format version) */
   TCC_STATUS_INTERNAL = 8,      /* a kernel reported an error */
   TCC_STATUS_IO_ERROR = 9,      /* reading or writing a file failed */
+  TCC_STATUS_DEADLINE_EXCEEDED = 10, /* a wait's timeout passed first */
   /* Makes the enum hold any int32 value, so a value from a newer library
    * or a bad cast is defined behaviour in C++ (as Vulkan's *_MAX_ENUM). */
   TCC_STATUS_CODE_MAX_ENUM = 0x7FFFFFFF,
@@ -207,6 +213,51 @@ TCC_RUNTIME_API tcc_status_t tcc_model_find_output(const tcc_model_t *model,
  * Sessions
  *-------------------------------------------------------------------------*/
 
+/*---------------------------------------------------------------------------
+ * Devices and buffers
+ *-------------------------------------------------------------------------*/
+
+typedef struct tcc_device_s tcc_device_t;
+
+/* Opens the device `name`: "cpu" is built in; any other name is a plugin,
+ * libtcc_device_<name>.so, looked up in the directories of the
+ * colon-separated TCC_DEVICE_PATH and then in the directory of
+ * libtcc_runtime.so. TCC_STATUS_NOT_FOUND names the directories searched
+ * when there is no such plugin; TCC_STATUS_UNIMPLEMENTED when the plugin
+ * was built for another plugin ABI version. */
+TCC_RUNTIME_API tcc_status_t tcc_device_open(const char *name,
+                                             tcc_device_t **out_device);
+TCC_RUNTIME_API void tcc_device_retain(tcc_device_t *device);
+TCC_RUNTIME_API void tcc_device_release(tcc_device_t *device);
+/* "cpu", "cuda", ...; "" for NULL. Valid while the device lives. */
+TCC_RUNTIME_API const char *tcc_device_name(const tcc_device_t *device);
+
+typedef enum tcc_memory_kind_e {
+  TCC_MEMORY_HOST = 0,   /* host memory the device can use */
+  TCC_MEMORY_DEVICE = 1, /* the device's own memory (host memory on "cpu") */
+  TCC_MEMORY_KIND_MAX_ENUM = 0x7FFFFFFF, /* see TCC_STATUS_CODE_MAX_ENUM */
+} tcc_memory_kind_t;
+
+/* Memory of a device, reference counted; it retains its device. */
+typedef struct tcc_buffer_s tcc_buffer_t;
+
+/* `byte_size` bytes (64-byte aligned) of `kind` memory of `device`. */
+TCC_RUNTIME_API tcc_status_t tcc_device_buffer_allocate(
+    tcc_device_t *device, tcc_memory_kind_t kind, size_t byte_size,
+    tcc_buffer_t **out_buffer);
+TCC_RUNTIME_API void tcc_buffer_retain(tcc_buffer_t *buffer);
+TCC_RUNTIME_API void tcc_buffer_release(tcc_buffer_t *buffer);
+TCC_RUNTIME_API size_t tcc_buffer_byte_size(const tcc_buffer_t *buffer);
+/* The host address of a host-visible buffer (every buffer of "cpu"), valid
+ * while the buffer lives; TCC_STATUS_FAILED_PRECONDITION for memory the
+ * host cannot address. */
+TCC_RUNTIME_API tcc_status_t tcc_buffer_map(tcc_buffer_t *buffer,
+                                            void **out_host_data);
+
+/*---------------------------------------------------------------------------
+ * Sessions
+ *-------------------------------------------------------------------------*/
+
 typedef struct tcc_session_s tcc_session_t;
 
 typedef struct tcc_session_options_t {
@@ -215,6 +266,10 @@ typedef struct tcc_session_options_t {
    * identical for the same num_threads. */
   const tcc_parallel *parallel;
   tcc_allocator_t allocator; /* arena, workspace and output buffers */
+  /* The device the session runs on (retained by the session), or NULL for
+   * the built-in "cpu". Added after the first two fields, so callers that
+   * fill the struct through tcc_session_options_initialize keep working. */
+  tcc_device_t *device;
 } tcc_session_options_t;
 
 TCC_RUNTIME_API void
@@ -249,8 +304,45 @@ TCC_RUNTIME_API tcc_status_t tcc_session_bind_output(tcc_session_t *session,
 TCC_RUNTIME_API tcc_status_t tcc_session_bind_output_by_name(
     tcc_session_t *session, const char *name, void *data, size_t byte_size);
 
+/* Bind a buffer of the session's device to input or output `index` (same
+ * size rules as above: the buffer's byte size is the tensor's). The session
+ * retains the buffer until it is bound again or the session is released.
+ * The buffer must be host-visible: format 3 keeps inputs and outputs in
+ * host memory. */
+TCC_RUNTIME_API tcc_status_t tcc_session_bind_input_buffer(
+    tcc_session_t *session, size_t index, tcc_buffer_t *buffer);
+TCC_RUNTIME_API tcc_status_t tcc_session_bind_output_buffer(
+    tcc_session_t *session, size_t index, tcc_buffer_t *buffer);
+
 /* Runs the execution plan once. Every input must be bound. */
 TCC_RUNTIME_API tcc_status_t tcc_session_run(tcc_session_t *session);
+
+/* A completion event, reference counted. */
+typedef struct tcc_event_s tcc_event_t;
+
+#define TCC_TIMEOUT_INFINITE UINT64_MAX
+
+/* Queues one run of the plan on the session's device and returns at once
+ * with an event that signals when the run ends. Runs submitted while others
+ * are in flight are queued and run in submission order. Until the event of
+ * the last submitted run has signalled, the session's bindings, outputs and
+ * profiling must not be touched: tcc_session_run, the bind calls,
+ * tcc_session_output and the profiling calls return
+ * TCC_STATUS_FAILED_PRECONDITION then. Releasing the session or the event
+ * early is allowed: a queued run holds its own references and still runs.
+ * The bindings are read when the run starts, so bound memory must stay
+ * valid until the event signals. */
+TCC_RUNTIME_API tcc_status_t tcc_session_run_async(tcc_session_t *session,
+                                                   tcc_event_t **out_event);
+/* Waits until the event signals or `timeout_ns` nanoseconds pass
+ * (TCC_TIMEOUT_INFINITE: no limit; 0: just look). Returns the run's status
+ * (NULL: it succeeded; each call returns a new copy), or
+ * TCC_STATUS_DEADLINE_EXCEEDED when the timeout passed first. Any number of
+ * threads may wait on one event. */
+TCC_RUNTIME_API tcc_status_t tcc_event_wait(tcc_event_t *event,
+                                            uint64_t timeout_ns);
+TCC_RUNTIME_API void tcc_event_retain(tcc_event_t *event);
+TCC_RUNTIME_API void tcc_event_release(tcc_event_t *event);
 
 /* Step profiling. Enabling (enabled != 0) clears the totals; while it is
  * on, every run adds each plan step's wall time to them (two clock reads
