@@ -8,6 +8,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
@@ -159,13 +160,85 @@ private:
   StringRef text;
   const InputLimits &limits;
 };
+
+/// The second blob of a `dense_resource` key in the file metadata's
+/// `dialect_resources: { builtin: { key: "0x...", ... } }`: MLIR's parser
+/// keeps the last one silently, so a file with two would compile with
+/// whichever came last.
+std::optional<TextProblem> findDuplicateResourceKey(StringRef text) {
+  size_t meta = text.rfind("{-#");
+  if (meta == StringRef::npos)
+    return std::nullopt;
+  size_t builtin = text.find("builtin", meta);
+  if (builtin == StringRef::npos)
+    return std::nullopt;
+  size_t pos = builtin + strlen("builtin");
+  auto skipSpace = [&] { // and comments
+    for (;;) {
+      while (pos < text.size() &&
+             std::isspace(static_cast<unsigned char>(text[pos])))
+        ++pos;
+      if (!text.substr(pos).starts_with("//"))
+        return;
+      pos = std::min(text.find('\n', pos), text.size());
+    }
+  };
+  skipSpace();
+  if (pos >= text.size() || text[pos++] != ':')
+    return std::nullopt;
+  skipSpace();
+  if (pos >= text.size() || text[pos++] != '{')
+    return std::nullopt;
+  llvm::StringSet<> keys;
+  for (;;) {
+    skipSpace();
+    if (pos < text.size() && text[pos] == ',') {
+      ++pos;
+      continue;
+    }
+    if (pos >= text.size() || text[pos] == '}')
+      return std::nullopt;
+    size_t keyStart = pos;
+    StringRef key;
+    if (text[pos] == '"') { // a quoted key
+      size_t close = text.find('"', pos + 1);
+      if (close == StringRef::npos)
+        return std::nullopt; // the parser reports it
+      key = text.slice(pos + 1, close);
+      pos = close + 1;
+    } else {
+      while (pos < text.size() && text[pos] != ':' &&
+             !std::isspace(static_cast<unsigned char>(text[pos])))
+        ++pos;
+      key = text.slice(keyStart, pos);
+    }
+    if (!keys.insert(key).second)
+      return TextProblem{llvm::SMLoc::getFromPointer(text.data() + keyStart),
+                         "dense_resource '" + key.str() +
+                             "' has a second blob (a file holds one per "
+                             "name)"};
+    skipSpace();
+    if (pos >= text.size() || text[pos++] != ':')
+      return std::nullopt;
+    skipSpace();
+    if (pos >= text.size() || text[pos] != '"')
+      return std::nullopt;
+    size_t close = text.find('"', pos + 1); // hex: no escapes
+    if (close == StringRef::npos)
+      return std::nullopt;
+    pos = close + 1;
+  }
+}
 } // namespace
 
 std::optional<TextProblem> tcc::findTextProblem(llvm::MemoryBufferRef buffer,
                                                 const InputLimits &limits) {
   if (isBytecode(buffer))
     return std::nullopt;
-  return TextScanner(buffer.getBuffer(), limits).run();
+  if (std::optional<TextProblem> p =
+          TextScanner(buffer.getBuffer(), limits).run())
+    return p;
+  return findDuplicateResourceKey(buffer.getBuffer());
 }
 
 LogicalResult tcc::checkInputFile(const llvm::MemoryBuffer &buffer,

@@ -8,6 +8,7 @@
 // RUN: not tcc-opt %t/aligned.mlir 2>&1 | FileCheck %s --check-prefix=ALIGNED
 // RUN: not tcc-opt %t/header.mlir 2>&1 | FileCheck %s --check-prefix=HEADER
 // RUN: not tcc-opt %t/no-header.mlir 2>&1 | FileCheck %s --check-prefix=NOHEADER
+// RUN: not tcc-opt %t/duplicate.mlir 2>&1 | FileCheck %s --check-prefix=DUPLICATE
 
 //--- missing.mlir
 func.func @f() -> tensor<2xf32> {
@@ -64,4 +65,18 @@ func.func @f() -> tensor<1xf32> {
 {-#
   // NOHEADER: no-header.mlir:[[# @LINE + 1]]:38: error: expected hex string blob for key 'w' to encode alignment in first 4 bytes
   dialect_resources: { builtin: { w: "0x04" } }
+#-}
+
+//--- duplicate.mlir
+// A second blob under one name is refused: MLIR's parser keeps the last.
+func.func @f() -> tensor<2xf32> {
+  %0 = tcc.constant dense_resource<w> : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+{-#
+  dialect_resources: { builtin: {
+    w: "0x040000000000803F00000040",
+    // DUPLICATE: duplicate.mlir:[[# @LINE + 1]]:5: error: dense_resource 'w' has a second blob (a file holds one per name)
+    w: "0x040000000000404000008040"
+  } }
 #-}
