@@ -112,7 +112,12 @@ private:
       ++pos;
     int64_t count = 1;
     bool overflow = false;
+    unsigned rank = 0;
     while (pos < text.size()) {
+      if (rank > limits.maxRank)
+        return problem(typeStart, "shaped type has more than " +
+                                      std::to_string(limits.maxRank) +
+                                      " dimensions");
       size_t dimStart = pos;
       bool scalable = text[pos] == '[';
       if (scalable)
@@ -140,6 +145,7 @@ private:
       } else {
         break; // the element type: the dims list has ended
       }
+      ++rank;
       if (scalable && (pos >= text.size() || text[pos++] != ']'))
         break;
       if (pos >= text.size() || text[pos] != 'x')

@@ -32,6 +32,10 @@ struct InputLimits {
   /// text. Real models nest a few dozen levels; at this depth MLIR's
   /// recursive parser, printer and passes stay within a few MiB of stack.
   unsigned maxNesting = 1024;
+  /// Highest rank of a shaped type in IR text. MLIR's type parser and
+  /// uniquer are quadratic in rank (100,000 dims take minutes); real models
+  /// stay below 8.
+  unsigned maxRank = 64;
 };
 
 /// The largest IR file a tool reads (weights in dense_resource hex take

@@ -5,6 +5,8 @@
 // RUN: not tcc-opt %t/dim.mlir 2>&1 | FileCheck %s --check-prefix=DIM
 // RUN: not tcc-opt %t/splat.mlir 2>&1 | FileCheck %s --check-prefix=SPLAT
 // RUN: not tcc-opt %t/bytes.mlir 2>&1 | FileCheck %s --check-prefix=BYTES
+// RUN: not tcc-opt %t/rank.mlir 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: tcc-opt %t/rank64.mlir | FileCheck %s --check-prefix=RANK64
 
 //--- count.mlir
 // COUNT: count.mlir:[[# @LINE + 1]]:18: error: shaped type has more elements than int64_t can count
@@ -29,4 +31,17 @@ func.func @f(%x: tensor<2305843009213693952xf32>) -> tensor<2305843009213693952x
   // BYTES: bytes.mlir:[[# @LINE + 1]]:8: error: 'tcc.neg' op operand #0 has type 'tensor<2305843009213693952xf32>' whose size in bytes overflows int64_t
   %0 = tcc.neg %x : tensor<2305843009213693952xf32>
   return %0 : tensor<2305843009213693952xf32>
+}
+
+//--- rank.mlir
+// A rank above 64 is refused before MLIR's parser, which is quadratic in it.
+// RANK: rank.mlir:[[# @LINE + 1]]:18: error: shaped type has more than 64 dimensions
+func.func @f(%x: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>) {
+  return
+}
+
+//--- rank64.mlir
+// RANK64: func.func @f
+func.func @f(%x: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>) {
+  return
 }
