@@ -642,5 +642,14 @@ FailureOr<std::vector<uint8_t>>
 mlir::tcc::planModel(func::FuncOp entry, const Target &target,
                      const ModelCompileOptions &options,
                      ModelCompileStats *stats) {
-  return ModelPlanner(entry, target, options).run(stats);
+  // Constants are written out in full (a splat too), so a large one can
+  // exhaust memory here; no MLIR frame lies between this and the
+  // allocations, so the exception stops here as a diagnostic.
+  try {
+    return ModelPlanner(entry, target, options).run(stats);
+  } catch (const std::bad_alloc &) {
+    return entry.emitError(
+        "out of memory while writing the artifact (constants are stored in "
+        "full, splats included)");
+  }
 }
