@@ -9,6 +9,7 @@
 #include "tcc/runtime/tcc_runtime.h"
 
 #include "../Artifact/Checks.h"
+#include "Guarded.h"
 #include "../Executor/Model.h"
 
 #include <algorithm>
@@ -17,25 +18,11 @@
 #include <new>
 
 using tcc::runtime::Status;
+using tcc::runtime::capi::guarded;
+using tcc::runtime::capi::nullArgument;
 using tcc::runtime::detail::cat;
 
 namespace {
-
-template <typename Fn> tcc_status_t guarded(Fn &&fn) {
-  try {
-    return fn().release();
-  } catch (const std::bad_alloc &) {
-    return tcc_status_make(TCC_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  } catch (const std::exception &e) {
-    return tcc_status_make(TCC_STATUS_INTERNAL, e.what());
-  } catch (...) {
-    return tcc_status_make(TCC_STATUS_INTERNAL, "unknown exception");
-  }
-}
-
-Status nullArgument(const char *what) {
-  return Status(TCC_STATUS_INVALID_ARGUMENT, cat(what, " is NULL"));
-}
 
 tcc_model_load_options_t loadOptions(const tcc_model_load_options_t *options) {
   tcc_model_load_options_t o;
