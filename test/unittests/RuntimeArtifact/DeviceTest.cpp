@@ -1,5 +1,6 @@
 //===- DeviceTest.cpp - devices, buffers, async runs and plugins ----------===//
 
+#include "ModelTestSupport.h"
 #include "TestModels.h"
 #include "TestStatus.h"
 
@@ -26,22 +27,6 @@ using tcc::runtime::Session;
 using tcc::runtime::Status;
 
 namespace {
-
-Model loadModel(const std::vector<uint8_t> &bytes) {
-  Model model;
-  Status s = Model::loadMemory(bytes.data(), bytes.size(), &model);
-  EXPECT_TRUE(s.ok()) << s.toString();
-  return model;
-}
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(gen);
-  return v;
-}
 
 // Makes the test plugins findable (TestDevicePlugin.c).
 void useTestDevices() { setenv("TCC_DEVICE_PATH", TCC_TEST_DEVICES_DIR, 1); }

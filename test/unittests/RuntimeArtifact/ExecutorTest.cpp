@@ -1,6 +1,7 @@
 //===- ExecutorTest.cpp - running plans: kernels, tiles, threads ----------===//
 
 #include "ReferenceKernels.h"
+#include "ModelTestSupport.h"
 #include "TestModels.h"
 #include "TestStatus.h"
 
@@ -23,23 +24,6 @@ using tcc::artifact::OpUnion;
 using tcc::artifact::SgemmT;
 
 namespace {
-
-// A loaded model from builder bytes.
-Model loadModel(const std::vector<uint8_t> &bytes) {
-  Model model;
-  Status s = Model::loadMemory(bytes.data(), bytes.size(), &model);
-  EXPECT_TRUE(s.ok()) << s.toString();
-  return model;
-}
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(gen);
-  return v;
-}
 
 TEST(Executor, RunsKernelCallsThroughArenaAndConstants) {
   Model model = loadModel(addMulModel(5).finish());
