@@ -44,6 +44,17 @@ template <typename... Args> std::string cat(const Args &...args) {
   return s;
 }
 
+// "" when every byte of a bool tensor is 0 or 1, else which one is not.
+// Other bytes would read as true in one place and as themselves in another
+// (logical_not of 2 is 253 or 0), so every boundary refuses them.
+inline std::string invalidBoolByte(const uint8_t *bytes, size_t size) {
+  for (size_t i = 0; i < size; ++i)
+    if (bytes[i] > 1)
+      return cat("bool element ", i, " is ", int(bytes[i]),
+                 " (bools are 0 or 1)");
+  return "";
+}
+
 // The status of a malformed artifact.
 template <typename... Args> Status corrupt(const Args &...args) {
   return Status(TCC_STATUS_DATA_LOSS, cat(args...));

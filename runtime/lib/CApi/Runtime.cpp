@@ -96,20 +96,18 @@ Status checkBinding(const tcc::runtime::detail::TensorInfo &info,
   return Status();
 }
 
-// A bool input is 0 or 1 in each byte: compiled code and the interpreter
-// would read other bytes differently (logical_not of 2). Checked when bound;
-// the caller must not change the bytes to other values before a run.
+// A bool input's bytes are each 0 or 1 (invalidBoolByte). Checked when
+// bound; the caller must not change them to other values before a run.
 Status checkBools(const tcc::runtime::detail::TensorInfo &info, size_t index,
                   const void *data) {
   if (info.dtype != TCC_DTYPE_BOOL || !data)
     return Status();
-  const auto *bytes = static_cast<const uint8_t *>(data);
-  for (size_t i = 0; i < info.byteSize; ++i)
-    if (bytes[i] > 1)
-      return Status(TCC_STATUS_INVALID_ARGUMENT,
-                    cat("input ", index, " '", info.name, "': bool element ",
-                        i, " is ", int(bytes[i]), " (bools are 0 or 1)"));
-  return Status();
+  std::string bad = tcc::runtime::detail::invalidBoolByte(
+      static_cast<const uint8_t *>(data), info.byteSize);
+  if (bad.empty())
+    return Status();
+  return Status(TCC_STATUS_INVALID_ARGUMENT,
+                cat("input ", index, " '", info.name, "': ", bad));
 }
 
 // Bindings, outputs and profiling belong to the queue's thread while async

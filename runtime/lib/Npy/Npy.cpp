@@ -25,6 +25,7 @@ namespace runtime {
 
 using detail::cat;
 using detail::checkedMul;
+using detail::invalidBoolByte;
 
 namespace {
 
@@ -254,13 +255,9 @@ Status parseNpy(const void *bytes, size_t size, NpyArray *out) {
   array.dtype = match->dtype;
   array.shape = shape;
   const uint8_t *data = p + headerStart + headerLength;
-  // A bool is 0 or 1; other bytes would read as true in one place and
-  // as themselves in another (logical_not of 2 is 253 or 0).
   if (array.dtype == TCC_DTYPE_BOOL)
-    for (uint64_t i = 0; i < dataBytes; ++i)
-      if (data[i] > 1)
-        return malformed(cat("bool element ", i, " is ", int(data[i]),
-                             " (bools are 0 or 1)"));
+    if (std::string bad = invalidBoolByte(data, dataBytes); !bad.empty())
+      return malformed(bad);
   array.data.assign(data, data + dataBytes);
   if (order == '>' && elemSize > 1)
     for (size_t i = 0; i < array.data.size(); i += elemSize)
