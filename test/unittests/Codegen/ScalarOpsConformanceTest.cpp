@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../EdgeValues.h"
 #include "KernelTestHarness.h"
 
 #include "tcc/runtime/ScalarOps.h"
@@ -28,17 +29,7 @@ namespace ops = tcc::scalar;
 namespace {
 
 template <class T> std::vector<double> edgeValues() {
-  using L = std::numeric_limits<T>;
-  std::vector<double> magnitudes = {
-      0.0,         double(L::denorm_min()), double(L::min() / 2),
-      double(L::min()), 0.5, 1.0, 1.5, 2.5, 3.0, 7.0, 100.0,
-      double(L::max()), L::infinity()};
-  std::vector<double> values = {L::quiet_NaN()};
-  for (double m : magnitudes) {
-    values.push_back(m);
-    values.push_back(-m);
-  }
-  return values;
+  return tcc::test::edgeValues<T, double>();
 }
 
 std::vector<double> edgeValues(DType dtype) {

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../EdgeValues.h"
 #include "TestSupport.h"
 
 #include "tcc/runtime/ScalarOps.h"
@@ -34,17 +35,7 @@ Tensor fromValues(const std::vector<double> &xs, ScalarType dtype) {
 }
 
 template <class T> std::vector<double> edgeValues() {
-  using L = std::numeric_limits<T>;
-  std::vector<double> magnitudes = {
-      0.0,         double(L::denorm_min()), double(L::min() / 2),
-      double(L::min()), 0.5, 1.0, 1.5, 2.5, 3.0, 7.0, 100.0,
-      double(L::max()), L::infinity()};
-  std::vector<double> values = {L::quiet_NaN()};
-  for (double m : magnitudes) {
-    values.push_back(m);
-    values.push_back(-m);
-  }
-  return values;
+  return tcc::test::edgeValues<T, double>();
 }
 
 struct Bound {

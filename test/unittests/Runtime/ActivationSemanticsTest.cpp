@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../EdgeValues.h"
 #include "KernelReference.h"
 
 #include "tcc/runtime/ScalarOps.h"
@@ -51,19 +52,8 @@ double definition(int act, double x) {
   return NAN;
 }
 
-std::vector<float> edgeValues() {
-  using L = std::numeric_limits<float>;
-  std::vector<float> values = {L::quiet_NaN()};
-  for (float m : {0.0f, L::denorm_min(), L::min() / 2, L::min(), 0.5f, 1.0f,
-                  2.5f, 7.0f, 30.0f, 100.0f, L::max(), L::infinity()}) {
-    values.push_back(m);
-    values.push_back(-m);
-  }
-  return values;
-}
-
 TEST(ActivationSemantics, EveryActivationFollowsTheDefinitionAtTheEdges) {
-  std::vector<float> xs = edgeValues();
+  std::vector<float> xs = tcc::test::edgeValues<float>();
   const int64_t n = int64_t(xs.size());
   int checked = 0;
 #define TCC_ACTIVATION(Name, NAME, value) {value, #Name},
