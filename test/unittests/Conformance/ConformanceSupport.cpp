@@ -1,9 +1,11 @@
 //===- ConformanceSupport.cpp - Compile, run, interpret, compare ----------===//
 
 #include "ConformanceSupport.h"
+#include "CrossRunner.h"
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
+#include "tcc/Codegen/Target.h"
 #include "tcc/Frontend/RuntimeDtype.h"
 #include "tcc/jit.h"
 #include "tcc/runtime/Artifact.h"
@@ -74,6 +76,14 @@ std::string compileIR(const std::string &ir, int optLevel,
     return "parse failed: " + diagnostics;
   mlir::tcc::ModelCompileOptions options;
   options.optLevel = optLevel;
+  if (!conformanceTarget().empty()) {
+    mlir::tcc::TargetRequest request;
+    request.target = conformanceTarget();
+    std::string error;
+    options.target = mlir::tcc::resolveTarget(request, &error);
+    if (!options.target)
+      return "TCC_CONFORMANCE_TARGET: " + error;
+  }
   mlir::FailureOr<std::vector<uint8_t>> compiled =
       mlir::tcc::compileModel(*module, options);
   if (mlir::failed(compiled))
@@ -90,6 +100,8 @@ static ScalarType scalarTypeOf(tcc_dtype_t dtype) {
 std::string runArtifact(const std::vector<uint8_t> &bytes,
                         const std::vector<Tensor> &inputs,
                         std::vector<Tensor> *outputs) {
+  if (!conformanceRunner().empty())
+    return runWithRunner(bytes, inputs, outputs);
   runtime::Model model;
   runtime::Status s =
       runtime::Model::loadMemory(bytes.data(), bytes.size(), &model);
