@@ -1,7 +1,8 @@
 //===- ConformanceSupport.h - Compile, run, interpret, compare ------------===//
 //
 // The conformance suite's one loop: IR text is compiled with compileModel
-// (at -O0 or -O2), the artifact runs through the runtime's C API, the same
+// (at -O0 or -O2), the artifact runs through the runtime's C API (or another
+// target's tcc-run: CrossRunner.h), the same
 // text runs through the reference interpreter (tcc::jit::Interpreter) on the
 // same inputs, and the outputs are compared. Every artifact's code segment
 // is also checked for undefined symbols.
