@@ -2,6 +2,8 @@
 
 #include "tcc/Support/InputGuards.h"
 
+#include "FloatLiterals.h"
+
 #include "tcc/IR/TensorSizes.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -10,6 +12,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/thread.h"
@@ -167,11 +170,30 @@ private:
   const InputLimits &limits;
 };
 
-/// The second blob of a `dense_resource` key in the file metadata's
-/// `dialect_resources: { builtin: { key: "0x...", ... } }`: MLIR's parser
-/// keeps the last one silently, so a file with two would compile with
-/// whichever came last.
-std::optional<TextProblem> findDuplicateResourceKey(StringRef text) {
+/// The blob header's alignment (its first 4 bytes, little-endian) unless it
+/// is a power of two up to kMaxBlobAlignment: MLIR's parser aborts on 0 and
+/// allocates whatever a larger one asks. `hex` is the text after "0x".
+std::optional<std::string> badBlobAlignment(StringRef hex) {
+  uint32_t alignment = 0;
+  for (int byte = 0; byte < 4; ++byte) {
+    unsigned value;
+    if (hex.size() < size_t(2 * byte + 2) ||
+        hex.substr(2 * byte, 2).getAsInteger(16, value))
+      return std::nullopt; // no header: MLIR's parser reports it
+    alignment |= uint32_t(value) << (8 * byte);
+  }
+  if (llvm::isPowerOf2_32(alignment) && alignment <= kMaxBlobAlignment)
+    return std::nullopt;
+  return "has alignment " + std::to_string(alignment) +
+         " in its header; blobs are aligned to a power of two up to " +
+         std::to_string(kMaxBlobAlignment);
+}
+
+/// In the file metadata's `dialect_resources: { builtin: { key: "0x...",
+/// ... } }`: a bad blob header (badBlobAlignment), or a second blob of one
+/// key (MLIR's parser keeps the last one silently, so a file with two would
+/// compile with whichever came last).
+std::optional<TextProblem> findResourceProblem(StringRef text) {
   size_t meta = text.rfind("{-#");
   if (meta == StringRef::npos)
     return std::nullopt;
@@ -232,6 +254,11 @@ std::optional<TextProblem> findDuplicateResourceKey(StringRef text) {
     size_t close = text.find('"', pos + 1); // hex: no escapes
     if (close == StringRef::npos)
       return std::nullopt;
+    StringRef blob = text.slice(pos + 1, close);
+    if (blob.starts_with("0x"))
+      if (std::optional<std::string> bad = badBlobAlignment(blob.substr(2)))
+        return TextProblem{llvm::SMLoc::getFromPointer(text.data() + pos),
+                           "dense_resource '" + key.str() + "' " + *bad};
     pos = close + 1;
   }
 }
@@ -244,7 +271,10 @@ std::optional<TextProblem> tcc::findTextProblem(llvm::MemoryBufferRef buffer,
   if (std::optional<TextProblem> p =
           TextScanner(buffer.getBuffer(), limits).run())
     return p;
-  return findDuplicateResourceKey(buffer.getBuffer());
+  if (std::optional<TextProblem> p =
+          findFloatLiteralProblem(buffer.getBuffer()))
+    return p;
+  return findResourceProblem(buffer.getBuffer());
 }
 
 LogicalResult tcc::checkInputFile(const llvm::MemoryBuffer &buffer,

@@ -48,6 +48,9 @@ constexpr uint64_t kMaxInputFileBytes = uint64_t(16) << 30;
 /// until memory runs out.
 std::string checkInputPath(llvm::StringRef path);
 
+/// The largest alignment a dense_resource blob's header may ask for.
+constexpr uint32_t kMaxBlobAlignment = 4096;
+
 /// The stack size tools give the thread that parses and transforms IR.
 constexpr unsigned kToolStackBytes = 256u << 20;
 
@@ -60,9 +63,10 @@ struct TextProblem {
 /// Whether `buffer` holds MLIR bytecode rather than text.
 bool isBytecode(llvm::MemoryBufferRef buffer);
 
-/// Scans IR text for nesting deeper than `limits` and for tensor, memref and
-/// vector types whose element count overflows int64_t. Strings and comments
-/// are skipped. Bytecode is not scanned (the caller checks isBytecode).
+/// Scans IR text for nesting deeper than `limits`, tensor, memref and
+/// vector types whose element count overflows int64_t, float literals that
+/// would become infinity, and dense_resource blobs with a bad alignment or
+/// a second blob under one name. Strings and comments are skipped. Bytecode is not scanned (the caller checks isBytecode).
 std::optional<TextProblem> findTextProblem(llvm::MemoryBufferRef buffer,
                                            const InputLimits &limits = {});
 
