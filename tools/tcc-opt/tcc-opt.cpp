@@ -43,6 +43,12 @@ static int tccOptMain(int argc, char **argv) {
   registerAllExtensions(registry);
   registry.insert<tcc::TccDialect>();
 
+  static llvm::cl::opt<bool> allowBytecode(
+      "allow-bytecode",
+      llvm::cl::desc("Read MLIR bytecode input (trusted files only: MLIR's "
+                     "bytecode reader is not hardened against corrupted "
+                     "files)"),
+      llvm::cl::init(false));
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tcc optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
@@ -68,7 +74,9 @@ static int tccOptMain(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return EXIT_FAILURE;
   }
-  if (failed(tcc::checkInputFile(*input, llvm::errs())))
+  tcc::InputLimits limits;
+  limits.allowBytecode = allowBytecode;
+  if (failed(tcc::checkInputFile(*input, llvm::errs(), limits)))
     return EXIT_FAILURE;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &error);

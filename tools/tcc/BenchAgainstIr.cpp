@@ -27,7 +27,9 @@ std::string timeInterpreter(const std::string &irPath,
                             std::vector<double> *ms) {
   try {
     set_num_threads(threads);
-    jit::Interpreter interp = jit::Interpreter::load(irPath);
+    jit::LoadOptions text; // bytecode: convert it with tcc-opt first
+    text.allowBytecode = false;
+    jit::Interpreter interp = jit::Interpreter::load(irPath, text);
     std::vector<Tensor> inputs;
     for (const runtime::NpyArray &a : arrays) {
       std::optional<ScalarType> dtype = from_runtime_dtype(a.dtype);

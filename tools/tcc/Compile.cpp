@@ -31,8 +31,8 @@ const char kHelp[] =
     R"(usage: tcc compile MODEL.ir -o MODEL.bin [options]
 
 Compiles the entry function (the one --function names, else the module's
-only public function) of a tcc module (text or MLIR bytecode) into a model
-artifact that libtcc_runtime loads and runs.
+only public function) of a tcc module (text, or MLIR bytecode with
+--allow-bytecode) into a model artifact that libtcc_runtime loads and runs.
 
 options:
   -o FILE                  the artifact to write (required)
@@ -55,6 +55,9 @@ options:
   --time-passes            report the time each pass took (to stderr)
   --no-microkernels        generate fp32 matmuls instead of calling tcc_sgemm
   --stats                  print what the compile produced
+  --allow-bytecode         read MODEL.ir as MLIR bytecode; for trusted files
+                           only (MLIR's bytecode reader is not hardened
+                           against corrupted files)
   --verify                 run the artifact and the reference interpreter on
                            the same seeded inputs (floats uniform on [-1, 1),
                            integers 0 or 1, random bools) and compare the
@@ -74,7 +77,7 @@ struct Options {
   mlir::tcc::TargetRequest target;
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
-  bool verify = false;
+  bool verify = false, allowBytecode = false;
   unsigned verifySeed = 1;
   std::string testingMiscompile; // hidden, for tests of --verify
   bool testingMiscompileOnlyAtO2 = false;
@@ -101,7 +104,11 @@ int compile(const Options &options) {
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::tcc::parseModelFile(sourceMgr, &context);
+      mlir::tcc::parseModelFile(sourceMgr, &context, [&] {
+        mlir::tcc::InputLimits limits;
+        limits.allowBytecode = options.allowBytecode;
+        return limits;
+      }());
   if (!module)
     return 1;
 
@@ -211,6 +218,8 @@ int compileMain(int argc, char **argv) {
       options.timePasses = true;
     } else if (arg == "--no-microkernels") {
       options.microkernels = false;
+    } else if (arg == "--allow-bytecode") {
+      options.allowBytecode = true;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg == "--verify") {

@@ -23,9 +23,10 @@ namespace {
 
 const char kHelp[] =
     R"(usage: tcc run-ir MODEL.ir --input [NAME=]X.npy ... [--output [NAME=]Y.npy ...]
-                  [--function NAME] [--print-all]
+                  [--function NAME] [--print-all] [--allow-bytecode]
 
-Loads MODEL.ir (tcc dialect, MLIR text or bytecode), verifies it, binds each
+Loads MODEL.ir (tcc dialect: MLIR text, or bytecode with --allow-bytecode),
+verifies it, binds each
 --input file to an argument of the function and runs it once with the
 reference interpreter, which executes every op with the eager library's
 kernels on the CPU. Outputs with an --output file are saved there; the
@@ -39,6 +40,9 @@ options:
   --function NAME            the function to run (default: the module's only
                              public function; several are an error)
   --print-all                print every value of large outputs
+  --allow-bytecode           read MODEL.ir as MLIR bytecode; for trusted
+                             files only (MLIR's bytecode reader is not
+                             hardened against corrupted files)
   --help                     this text
 )";
 
@@ -120,6 +124,8 @@ int runIrMain(int argc, char **argv) {
   std::string modelPath, function, value, error;
   std::vector<NamedPath> inputs, outputs;
   bool printAll = false;
+  jit::LoadOptions load;
+  load.allowBytecode = false; // unless the user vouches for the file
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
@@ -136,6 +142,8 @@ int runIrMain(int argc, char **argv) {
       outputs.push_back(parseNamedPath(value));
     } else if (arg == "--print-all") {
       printAll = true;
+    } else if (arg == "--allow-bytecode") {
+      load.allowBytecode = true;
     } else if (args.option(arg, "--function", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -153,7 +161,7 @@ int runIrMain(int argc, char **argv) {
                 "no model given (usage: tcc run-ir MODEL.ir --input X.npy)");
 
   try {
-    jit::Interpreter interp = jit::Interpreter::load(modelPath);
+    jit::Interpreter interp = jit::Interpreter::load(modelPath, load);
     if (function.empty())
       function = interp.entry();
     jit::Signature sig = interp.signature(function);

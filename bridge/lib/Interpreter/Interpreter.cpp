@@ -35,8 +35,8 @@ namespace {
 /// Parses a module from `buffer` with the checks of tcc's tools (nesting
 /// and size limits, verifier), on a large stack.
 std::shared_ptr<const ModuleState>
-loadModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
-           const std::string &what) {
+loadModule(std::unique_ptr<llvm::MemoryBuffer> buffer, const std::string &what,
+           const mlir::tcc::InputLimits &limits = {}) {
   auto state = std::make_shared<ModuleState>();
   state->context = makeContext();
   llvm::SourceMgr sourceMgr;
@@ -48,7 +48,7 @@ loadModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                              os);
     mlir::tcc::runWithLargeStack([&] {
       state->module =
-          mlir::tcc::parseModelFile(sourceMgr, state->context.get());
+          mlir::tcc::parseModelFile(sourceMgr, state->context.get(), limits);
       return 0;
     });
   }
@@ -199,7 +199,8 @@ Interpreter::~Interpreter() = default;
 /// aligned to the largest blob alignment (the tracer writes 64).
 constexpr uint64_t kBufferAlignment = 64;
 
-Interpreter Interpreter::load(const std::string &path) {
+Interpreter Interpreter::load(const std::string &path,
+                              const LoadOptions &options) {
   if (std::string problem = mlir::tcc::checkInputPath(path); !problem.empty())
     jitError("tcc::jit::Interpreter: " + problem);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
@@ -209,7 +210,9 @@ Interpreter Interpreter::load(const std::string &path) {
                                   llvm::Align(kBufferAlignment));
   if (!buffer)
     jitError(path + ": cannot open: " + buffer.getError().message());
-  return Interpreter(loadModule(std::move(*buffer), path));
+  mlir::tcc::InputLimits limits;
+  limits.allowBytecode = options.allowBytecode;
+  return Interpreter(loadModule(std::move(*buffer), path, limits));
 }
 
 Interpreter Interpreter::parse(const std::string &text,

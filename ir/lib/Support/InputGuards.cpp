@@ -266,8 +266,16 @@ std::optional<TextProblem> findResourceProblem(StringRef text) {
 
 std::optional<TextProblem> tcc::findTextProblem(llvm::MemoryBufferRef buffer,
                                                 const InputLimits &limits) {
-  if (isBytecode(buffer))
-    return std::nullopt;
+  if (isBytecode(buffer)) {
+    if (limits.allowBytecode)
+      return std::nullopt;
+    return TextProblem{
+        llvm::SMLoc::getFromPointer(buffer.getBufferStart()),
+        "this is MLIR bytecode, which is read only with --allow-bytecode: "
+        "MLIR's bytecode reader is not hardened against corrupted files, so "
+        "allow it only for files you trust (or convert one to text with "
+        "`tcc-opt --allow-bytecode FILE -o FILE.ir`)"};
+  }
   if (std::optional<TextProblem> p =
           TextScanner(buffer.getBuffer(), limits).run())
     return p;
@@ -284,6 +292,11 @@ LogicalResult tcc::checkInputFile(const llvm::MemoryBuffer &buffer,
       findTextProblem(buffer.getMemBufferRef(), limits);
   if (!problem)
     return success();
+  if (isBytecode(buffer.getMemBufferRef())) { // no source line to show
+    os << buffer.getBufferIdentifier() << ": error: " << problem->message
+       << "\n";
+    return failure();
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBuffer(buffer.getMemBufferRef(),
@@ -341,7 +354,9 @@ OwningOpRef<ModuleOp> tcc::parseModelFile(llvm::SourceMgr &sourceMgr,
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   if (std::optional<TextProblem> problem =
           findTextProblem(buffer->getMemBufferRef(), limits)) {
-    auto [line, column] = sourceMgr.getLineAndColumn(problem->loc);
+    auto [line, column] = isBytecode(buffer->getMemBufferRef())
+                              ? std::pair<unsigned, unsigned>(0, 0)
+                              : sourceMgr.getLineAndColumn(problem->loc);
     emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
                                   column))
         << problem->message;

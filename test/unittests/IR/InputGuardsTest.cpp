@@ -70,7 +70,8 @@ protected:
   }
 
   /// Parses `contents` as a model file; diagnostics land in `errors`.
-  OwningOpRef<ModuleOp> parse(StringRef contents) {
+  OwningOpRef<ModuleOp> parse(StringRef contents,
+                              const tcc::InputLimits &limits = {}) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(contents, "model.ir"),
@@ -80,7 +81,7 @@ protected:
       os << diag.getLocation() << ": " << diag.str() << "\n";
       return success();
     });
-    return tcc::parseModelFile(sourceMgr, &context);
+    return tcc::parseModelFile(sourceMgr, &context, limits);
   }
 
   MLIRContext context;
@@ -105,23 +106,47 @@ TEST_F(ParseModelFileTest, ReportsTextProblemsWithALocation) {
   EXPECT_NE(errors.find("nesting is deeper than 1024"), std::string::npos);
 }
 
-// Bytecode skips the text scan: the parsed IR is checked before verifying.
-TEST_F(ParseModelFileTest, ChecksSizesInBytecode) {
+/// A module whose one function takes `type`, as MLIR bytecode.
+std::string bytecodeTaking(MLIRContext &context, Type type) {
   OpBuilder b(&context);
   OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
   b.setInsertionPointToEnd(module->getBody());
-  auto huge = RankedTensorType::get({int64_t(1) << 32, int64_t(1) << 32},
-                                    b.getF32Type());
   auto fn = b.create<func::FuncOp>(b.getUnknownLoc(), "f",
-                                   b.getFunctionType({huge}, {}));
+                                   b.getFunctionType({type}, {}));
   b.setInsertionPointToStart(fn.addEntryBlock());
   b.create<func::ReturnOp>(b.getUnknownLoc());
   std::string bytecode;
   llvm::raw_string_ostream os(bytecode);
-  ASSERT_TRUE(succeeded(writeBytecodeToFile(*module, os)));
+  if (failed(writeBytecodeToFile(*module, os)))
+    return "";
   os.flush();
+  return bytecode;
+}
+
+// MLIR's bytecode reader is not hardened: bytecode is refused unless the
+// caller allows it.
+TEST_F(ParseModelFileTest, RefusesBytecodeUnlessAllowed) {
+  std::string bytecode = bytecodeTaking(
+      context, RankedTensorType::get({2}, Float32Type::get(&context)));
   ASSERT_TRUE(tcc::isBytecode(llvm::MemoryBufferRef(bytecode, "b")));
   EXPECT_FALSE(parse(bytecode));
+  EXPECT_NE(errors.find("read only with --allow-bytecode"), std::string::npos)
+      << errors;
+  tcc::InputLimits allow;
+  allow.allowBytecode = true;
+  EXPECT_TRUE(parse(bytecode, allow)) << errors;
+}
+
+// Allowed bytecode skips the text scan: the parsed IR is checked before
+// verifying.
+TEST_F(ParseModelFileTest, ChecksSizesInBytecode) {
+  std::string bytecode = bytecodeTaking(
+      context, RankedTensorType::get({int64_t(1) << 32, int64_t(1) << 32},
+                                     Float32Type::get(&context)));
+  ASSERT_TRUE(tcc::isBytecode(llvm::MemoryBufferRef(bytecode, "b")));
+  tcc::InputLimits allow;
+  allow.allowBytecode = true;
+  EXPECT_FALSE(parse(bytecode, allow));
   EXPECT_NE(errors.find("overflows int64_t"), std::string::npos) << errors;
 }
 

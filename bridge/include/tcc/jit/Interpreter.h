@@ -47,11 +47,21 @@ struct ModuleState;
 
 class TracedGraph;
 
+/// How Interpreter::load reads a file.
+struct LoadOptions {
+  /// Whether MLIR bytecode is read. It is by default, as files a program
+  /// saved itself (TracedGraph::save_bytecode); but MLIR's bytecode reader
+  /// is not hardened against corrupted files, so set this false for files
+  /// from elsewhere (the tools refuse bytecode unless --allow-bytecode).
+  bool allowBytecode = true;
+};
+
 /// Executes functions of a tcc module on CPU tensors with the eager ops.
 class Interpreter {
 public:
   /// Loads a module from a file (MLIR text or bytecode), verifying it.
-  static Interpreter load(const std::string &path);
+  static Interpreter load(const std::string &path,
+                          const LoadOptions &options = {});
   /// Parses a module from MLIR text; `bufferName` appears in diagnostics.
   static Interpreter parse(const std::string &text,
                            const std::string &bufferName = "<string>");

@@ -36,6 +36,10 @@ struct InputLimits {
   /// uniquer are quadratic in rank (100,000 dims take minutes); real models
   /// stay below 8.
   unsigned maxRank = 64;
+  /// Whether MLIR bytecode is read. MLIR's bytecode reader is not hardened:
+  /// a corrupted file can crash it, hang it or corrupt the heap. Tools read
+  /// bytecode only when the user vouches for the file (--allow-bytecode).
+  bool allowBytecode = false;
 };
 
 /// The largest IR file a tool reads (weights in dense_resource hex take
@@ -63,16 +67,18 @@ struct TextProblem {
 /// Whether `buffer` holds MLIR bytecode rather than text.
 bool isBytecode(llvm::MemoryBufferRef buffer);
 
-/// Scans IR text for nesting deeper than `limits`, tensor, memref and
-/// vector types whose element count overflows int64_t, float literals that
-/// would become infinity, and dense_resource blobs with a bad alignment or
-/// a second blob under one name. Strings and comments are skipped. Bytecode is not scanned (the caller checks isBytecode).
+/// Refuses bytecode unless `limits.allowBytecode`, else scans IR text for
+/// nesting deeper than `limits`, tensor, memref and vector types whose
+/// element count overflows int64_t, float literals that would become
+/// infinity, and dense_resource blobs with a bad alignment or a second blob
+/// under one name. Strings and comments are skipped; allowed bytecode is not
+/// scanned.
 std::optional<TextProblem> findTextProblem(llvm::MemoryBufferRef buffer,
                                            const InputLimits &limits = {});
 
 /// findTextProblem for a file a tool is about to hand to MLIR: prints the
 /// problem as "file:line:col: error: ..." with the source line to `os` and
-/// fails. Bytecode passes.
+/// fails.
 LogicalResult checkInputFile(const llvm::MemoryBuffer &buffer,
                              llvm::raw_ostream &os,
                              const InputLimits &limits = {});

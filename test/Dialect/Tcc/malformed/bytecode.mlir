@@ -1,9 +1,21 @@
 // Tests that a model with dense_resource weights survives text -> bytecode
-// -> text, and that cut-off bytecode gets a diagnostic, not a crash.
+// -> text, and that cut-off bytecode gets a diagnostic, not a crash. MLIR's
+// bytecode reader is not hardened against corrupted files, so every tool
+// refuses bytecode unless --allow-bytecode vouches for it.
 // RUN: tcc-opt --emit-bytecode %s -o %t.mlirbc
-// RUN: tcc-opt %t.mlirbc | FileCheck %s
+// RUN: tcc-opt --allow-bytecode %t.mlirbc | FileCheck %s
 // RUN: head -c 100 %t.mlirbc > %t.truncated.mlirbc
-// RUN: not tcc-opt %t.truncated.mlirbc 2>&1 | FileCheck %s --check-prefix=TRUNCATED
+// RUN: not tcc-opt --allow-bytecode %t.truncated.mlirbc 2>&1 | FileCheck %s --check-prefix=TRUNCATED
+// RUN: not tcc-opt %t.mlirbc 2>&1 | FileCheck %s --check-prefix=REFUSED -DFILE=%t.mlirbc
+// RUN: rm -f %t.bin
+// RUN: not tcc compile %t.mlirbc -o %t.bin 2>&1 | FileCheck %s --check-prefix=REFUSED -DFILE=%t.mlirbc
+// RUN: not test -e %t.bin
+// RUN: tcc compile --allow-bytecode %t.mlirbc -o %t.bin
+// RUN: not tcc run-ir %t.mlirbc --input %S/Inputs/x1x3.npy 2>&1 | FileCheck %s --check-prefix=REFUSED -DFILE=%t.mlirbc
+// RUN: tcc run-ir --allow-bytecode %t.mlirbc --input %S/Inputs/x1x3.npy | FileCheck %s --check-prefix=OUT
+// REFUSED: [[FILE]]{{(:0:0)?}}: error: this is MLIR bytecode, which is read only with --allow-bytecode
+// OUT-LABEL: output: f32[1,2]
+// OUT-NEXT: 14 32
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: {tcc.name = "input"}
