@@ -24,6 +24,7 @@
 #include "tcc/IR/TccDialect.h"
 #include "tcc/Passes/Passes.h"
 #include "tcc/Support/InputGuards.h"
+#include "tcc/Support/OutOfMemory.h"
 
 #include <cstdio>
 
@@ -84,6 +85,7 @@ static int tccOptMain(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return EXIT_FAILURE;
   }
+  tcc::ToolStage processing("processing the IR");
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
     return EXIT_FAILURE;
   output->keep();
@@ -92,5 +94,6 @@ static int tccOptMain(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  tcc::installOutOfMemoryHandlers("tcc-opt");
   return tcc::runWithLargeStack([&] { return tccOptMain(argc, argv); });
 }

@@ -8,6 +8,7 @@
 #include "tcc/Codegen/ModelCompiler.h"
 #include "tcc/Codegen/Target.h"
 #include "tcc/Support/InputGuards.h"
+#include "tcc/Support/OutOfMemory.h"
 #include "tcc/runtime/FileWrite.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -96,6 +97,7 @@ int compile(const Options &options) {
   if (std::string problem = mlir::tcc::checkInputPath(options.input);
       !problem.empty())
     return fail(cmd, problem);
+  mlir::tcc::ToolStage reading("reading the IR");
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
   if (!buffer)
     return fail(cmd, "cannot read '" + options.input +
@@ -103,6 +105,7 @@ int compile(const Options &options) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::tcc::ToolStage parsing("parsing the IR");
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::tcc::parseModelFile(sourceMgr, &context, [&] {
         mlir::tcc::InputLimits limits;
@@ -143,6 +146,7 @@ int compile(const Options &options) {
       return fail(cmd, error);
   }
   mlir::tcc::ModelCompileStats stats;
+  mlir::tcc::ToolStage compiling("compiling the model");
   mlir::FailureOr<std::vector<uint8_t>> bytes =
       mlir::tcc::compileModel(*module, compileOptions, &stats);
   if (mlir::failed(bytes))
@@ -157,6 +161,7 @@ int compile(const Options &options) {
   if (options.verify) {
     verify.compile = compileOptions;
     verify.seed = options.verifySeed;
+    mlir::tcc::ToolStage verifying("verifying the artifact");
     std::fflush(stdout);
     std::string error = verifyArtifact(*source, *bytes, verify);
     std::fflush(stdout);
@@ -166,6 +171,7 @@ int compile(const Options &options) {
   }
   // Whole or not at all, and only once verified: a failed compile, verify
   // or write leaves an existing file as it was.
+  mlir::tcc::ToolStage writing("writing the artifact");
   std::string writeError =
       runtime::writeFileAtomically(options.output, bytes->data(), bytes->size());
   if (!writeError.empty())
@@ -258,6 +264,7 @@ int compileMain(int argc, char **argv) {
                 "no input given (usage: tcc compile MODEL.ir -o MODEL.bin)");
   if (options.output.empty())
     return fail(cmd, "no output given: add -o MODEL.bin");
+  mlir::tcc::installOutOfMemoryHandlers("tcc compile");
   return mlir::tcc::runWithLargeStack([&] { return compile(options); });
 }
 

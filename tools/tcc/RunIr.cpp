@@ -11,6 +11,7 @@
 #include "ModelIO.h"
 #include "Subcommands.h"
 
+#include "tcc/Support/OutOfMemory.h"
 #include "tcc/jit.h"
 
 #include <cstdio>
@@ -160,7 +161,9 @@ int runIrMain(int argc, char **argv) {
     return fail(cmd,
                 "no model given (usage: tcc run-ir MODEL.ir --input X.npy)");
 
+  mlir::tcc::installOutOfMemoryHandlers("tcc run-ir");
   try {
+    mlir::tcc::ToolStage loading("loading the IR");
     jit::Interpreter interp = jit::Interpreter::load(modelPath, load);
     if (function.empty())
       function = interp.entry();
@@ -187,6 +190,7 @@ int runIrMain(int argc, char **argv) {
                      " but input '" + spec.name + "' is " + describeSpec(spec));
       values.push_back(t);
     }
+    mlir::tcc::ToolStage running("running the model");
     std::vector<Tensor> results = interp.run(function, values);
     for (size_t i = 0; i < results.size(); ++i) {
       if (outputPaths[i].empty())
