@@ -51,10 +51,10 @@ void onBadAlloc(void *, const char *reason, bool) {
 }
 
 // LLVM's fatal errors in these tools come from the system refusing
-// resources (a thread, a memory map); anything else would be a bug, and is
-// reported the same way rather than as a stack dump.
+// resources (a thread, a memory map); any other would be a bug, and is
+// reported the same way: one line, not a stack dump.
 void onFatalError(void *, const char *reason, bool) {
-  exitWith("the system refused a resource", reason);
+  exitWith("fatal error", reason);
 }
 
 void onTerminate() {

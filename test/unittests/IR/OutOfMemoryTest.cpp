@@ -50,7 +50,7 @@ TEST(OutOfMemoryDeathTest, FatalErrorIsOneLine) {
         llvm::report_fatal_error("pthread_create failed");
       },
       ::testing::ExitedWithCode(1),
-      "^tool: error: the system refused a resource while starting "
+      "^tool: error: fatal error while starting "
       "\\(pthread_create failed\\)\n$");
 }
 
