@@ -101,6 +101,25 @@ TCC_INLINE void store_cols(float *p, V v, int n) {
     vstore_partial(p, v, n);
 }
 
+// c[r][v] += bv[v] * A(r) for rows r..R-1 of a packed micro-panel, whose
+// row values sit in two registers (lanes 0-3 of a03, 0-1 of a45): two loads
+// of A per k, and the 24 sums, 4 B vectors and A fit the 32 registers
+// (with one scalar load per row GCC spills sums).
+template <int R, int r = 0>
+TCC_INLINE void fma_packed_rows(V (&c)[R][kVecs], const V (&bv)[kVecs],
+                                float32x4_t a03, float32x2_t a45) {
+  if constexpr (r < R) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kVecs; ++v) {
+      if constexpr (r < 4)
+        c[r][v] = vfmaq_laneq_f32(c[r][v], bv[v], a03, r);
+      else
+        c[r][v] = vfmaq_lane_f32(c[r][v], bv[v], a45, r - 4);
+    }
+    fma_packed_rows<R, r + 1>(c, bv, a03, a45);
+  }
+}
+
 template <int R, bool kDirectA>
 void microkernel(int64_t kc, const float *a, int64_t lda, const float *b,
                  int64_t ldb, int cols, const TileStore &st) {
@@ -115,12 +134,17 @@ void microkernel(int64_t kc, const float *a, int64_t lda, const float *b,
 #pragma GCC unroll 4
     for (int v = 0; v < kVecs; ++v)
       bv[v] = vld1q_f32(b + v * kWidth);
+    if constexpr (kDirectA) { // rows lda apart: one value per row
 #pragma GCC unroll 6
-    for (int r = 0; r < R; ++r) {
-      const float ar = a[kDirectA ? r * lda : r];
+      for (int r = 0; r < R; ++r) {
+        const float ar = a[r * lda];
 #pragma GCC unroll 4
-      for (int v = 0; v < kVecs; ++v)
-        c[r][v] = vfmaq_n_f32(c[r][v], bv[v], ar);
+        for (int v = 0; v < kVecs; ++v)
+          c[r][v] = vfmaq_n_f32(c[r][v], bv[v], ar);
+      }
+    } else { // a panel row holds kMR values, whatever R is
+      fma_packed_rows<R>(c, bv, vld1q_f32(a),
+                         R > 4 ? vld1_f32(a + 4) : vdup_n_f32(0.0f));
     }
     a += kDirectA ? 1 : kMR;
     b += ldb;
