@@ -9,9 +9,11 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   googletest libgtest-dev libgmock-dev
   pkgconf # the runtime's install test builds the C example with pkg-config
-  # qemu-user: kernel tests on an emulated AVX2-only CPU; OpenBLAS: the
-  # GEMM benchmark's peer.
-  qemu-user libopenblas-dev
+  # qemu-user: kernel tests on an emulated AVX2-only CPU, and the AArch64
+  # stage's tests (scripts/test-aarch64.sh), cross-built with
+  # g++-aarch64-linux-gnu (GoogleTest from the googletest sources above);
+  # OpenBLAS: the GEMM benchmark's peer.
+  qemu-user g++-aarch64-linux-gnu libopenblas-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libcurl4-openssl-dev
 )
 

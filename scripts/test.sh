@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, configures, builds and
-# runs every test (GoogleTest suites and the lit suite) through ctest.
+# runs every test (GoogleTest suites and the lit suite) through ctest, then
+# the AArch64 stage (scripts/test-aarch64.sh: the runtime cross-built and
+# tested under QEMU) in build-dir's sibling build-dir-aarch64.
 # Usage: scripts/test.sh [build-dir]     (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,4 +20,6 @@ if [ -f "$log" ]; then
   echo "lit: $(grep -m1 -E '^Total Discovered Tests:' "$log" || echo 'no count')" \
        "$(grep -m1 -E '^\s*Passed:' "$log" | tr -s ' ' || true)"
 fi
+
+"$root/scripts/test-aarch64.sh" "${build%/}-aarch64" || status=$?
 exit $status

@@ -67,6 +67,7 @@ void block(int64_t i0, int64_t i1, int64_t k0, int64_t k1, int64_t j0,
       return blockAvx512(i0, i1, k0, k1, j0, nb, a, lda, b, ldb, acc);
     case Isa::Avx2:
       return blockAvx2(i0, i1, k0, k1, j0, nb, a, lda, b, ldb, acc);
+    case Isa::Neon: // AArch64's level: never active in x86 builds
     case Isa::Portable:
       break;
     }

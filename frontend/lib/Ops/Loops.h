@@ -79,6 +79,7 @@ inline void unaryContig(O *o, const A *a, int64_t n, const F &f) {
       return unaryContigAvx512(o, a, n, f);
     case Isa::Avx2:
       return unaryContigAvx2(o, a, n, f);
+    case Isa::Neon: // AArch64's level: never active in x86 builds
     case Isa::Portable:
       break;
     }
@@ -96,6 +97,7 @@ inline void binaryContig(O *o, const A *a, const B *b, int64_t n, const F &f) {
       return binaryContigAvx512(o, a, b, n, f);
     case Isa::Avx2:
       return binaryContigAvx2(o, a, b, n, f);
+    case Isa::Neon: // AArch64's level: never active in x86 builds
     case Isa::Portable:
       break;
     }
@@ -184,6 +186,7 @@ inline void ternaryContig(O *o, const A *a, const B *b, const C *c, int64_t n,
       return ternaryContigAvx512(o, a, b, c, n, f);
     case Isa::Avx2:
       return ternaryContigAvx2(o, a, b, c, n, f);
+    case Isa::Neon: // AArch64's level: never active in x86 builds
     case Isa::Portable:
       break;
     }

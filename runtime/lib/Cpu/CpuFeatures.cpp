@@ -1,8 +1,9 @@
-//===- CpuFeatures.cpp - CPUID + XGETBV, read the way LLVM reads them -----===//
+//===- CpuFeatures.cpp - What this CPU may run (x86-64 and AArch64) -------===//
 //
-// See CpuFeatures.h for the definition and why it is this one. The table
-// below is LLVM's sys::getHostCPUFeatures for the features tcc can require,
+// See CpuFeatures.h for the definition and why it is this one. The x86
+// table is LLVM's sys::getHostCPUFeatures for the features tcc can require,
 // bit for bit and gate for gate (a test compares the two on the build host).
+// The AArch64 table maps Linux's hardware capability bits to LLVM's names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
 #endif
 
 namespace tcc {
@@ -102,6 +105,59 @@ constexpr FeatureBit kX86Features[] = {
     {"prfchw", ExtLeaf1, ECX, 8, NoGate},
 };
 
+// An AArch64 feature and the capability bits Linux reports for it; LLVM
+// features that cover several instruction groups need every group's bit
+// ("aes" includes PMULL, "sha3" SHA512, "sm4" SM3).
+struct HwcapBits {
+  const char *name;
+  uint64_t hwcap, hwcap2; // all of these bits
+};
+
+// Bits from Linux's arch/arm64/include/uapi/asm/hwcap.h.
+constexpr uint64_t bit(int n) { return uint64_t(1) << n; }
+constexpr HwcapBits kAArch64Features[] = {
+    {"fp-armv8", bit(0), 0},           // FP
+    {"neon", bit(1), 0},               // ASIMD
+    {"aes", bit(3) | bit(4), 0},       // AES, PMULL
+    {"sha2", bit(5) | bit(6), 0},      // SHA1, SHA2
+    {"crc", bit(7), 0},                // CRC32
+    {"lse", bit(8), 0},                // ATOMICS
+    {"fullfp16", bit(9) | bit(10), 0}, // FPHP, ASIMDHP
+    {"rdm", bit(12), 0},               // ASIMDRDM
+    {"jsconv", bit(13), 0},            // JSCVT
+    {"complxnum", bit(14), 0},         // FCMA
+    {"rcpc", bit(15), 0},              // LRCPC
+    {"ccpp", bit(16), 0},              // DCPOP
+    {"sha3", bit(17) | bit(21), 0},    // SHA3, SHA512
+    {"sm4", bit(18) | bit(19), 0},     // SM3, SM4
+    {"dotprod", bit(20), 0},           // ASIMDDP
+    {"sve", bit(22), 0},               // SVE
+    {"fp16fml", bit(23), 0},           // ASIMDFHM
+    {"dit", bit(24), 0},               // DIT
+    {"lse2", bit(25), 0},              // USCAT
+    {"rcpc-immo", bit(26), 0},         // ILRCPC
+    {"flagm", bit(27), 0},             // FLAGM
+    {"ssbs", bit(28), 0},              // SSBS
+    {"sb", bit(29), 0},                // SB
+    {"pauth", bit(30) | bit(31), 0},   // PACA, PACG
+    {"ccdp", 0, bit(0)},               // DCPODP
+    {"sve2", 0, bit(1)},               // SVE2
+    {"sve2-aes", 0, bit(2) | bit(3)},  // SVEAES, SVEPMULL
+    {"sve2-bitperm", 0, bit(4)},       // SVEBITPERM
+    {"sve2-sha3", 0, bit(5)},          // SVESHA3
+    {"sve2-sm4", 0, bit(6)},           // SVESM4
+    {"altnzcv", 0, bit(7)},            // FLAGM2
+    {"fptoint", 0, bit(8)},            // FRINT
+    {"f32mm", 0, bit(10)},             // SVEF32MM
+    {"f64mm", 0, bit(11)},             // SVEF64MM
+    {"i8mm", 0, bit(13)},              // I8MM
+    {"bf16", 0, bit(14)},              // BF16
+    {"rand", 0, bit(16)},              // RNG
+    {"bti", 0, bit(17)},               // BTI
+    {"mte", 0, bit(18)},               // MTE
+    {"sme", 0, bit(23)},               // SME
+};
+
 uint32_t reg(const CpuidRegs &r, Reg which) {
   switch (which) {
   case EAX:
@@ -137,6 +193,12 @@ const std::vector<std::string> &hostFeatures() {
       detail::x86CpuFeatures(hostCpuid, hostXcr0());
   return features;
 }
+#elif defined(__aarch64__) && defined(__linux__)
+const std::vector<std::string> &hostFeatures() {
+  static const std::vector<std::string> features =
+      detail::aarch64CpuFeatures(getauxval(AT_HWCAP), getauxval(AT_HWCAP2));
+  return features;
+}
 #else
 const std::vector<std::string> &hostFeatures() {
   static const std::vector<std::string> none;
@@ -162,27 +224,23 @@ template <class F> bool allOf(std::string_view names, const F &has) {
   return true;
 }
 
+constexpr Isa kIsas[] = {Isa::Portable, Isa::Avx2, Isa::Avx512, Isa::Neon};
+
 Isa chooseIsa() {
   Isa isa = hostIsa();
   const char *forced = std::getenv("TCC_ISA");
   if (forced == nullptr || *forced == '\0')
     return isa;
-  Isa wanted;
-  if (std::strcmp(forced, "portable") == 0)
-    wanted = Isa::Portable;
-  else if (std::strcmp(forced, "avx2") == 0)
-    wanted = Isa::Avx2;
-  else if (std::strcmp(forced, "avx512") == 0)
-    wanted = Isa::Avx512;
-  else {
-    std::fprintf(stderr,
-                 "tcc: ignoring TCC_ISA=%s (expected avx512, avx2 or "
-                 "portable)\n",
-                 forced);
-    return isa;
-  }
-  // Only lowering is possible: code for a level the host lacks would trap.
-  return static_cast<int>(wanted) < static_cast<int>(isa) ? wanted : isa;
+  for (Isa wanted : kIsas)
+    if (std::strcmp(forced, isaName(wanted)) == 0)
+      // Only lowering is possible: code for a level the host lacks would
+      // trap.
+      return isaAtMost(wanted, isa) ? wanted : isa;
+  std::fprintf(stderr,
+               "tcc: ignoring TCC_ISA=%s (expected avx512, avx2, neon or "
+               "portable)\n",
+               forced);
+  return isa;
 }
 
 } // namespace
@@ -228,11 +286,23 @@ std::vector<std::string> detail::x86CpuFeatures(const CpuidFn &cpuid,
   return features;
 }
 
+std::vector<std::string> detail::aarch64CpuFeatures(uint64_t hwcap,
+                                                    uint64_t hwcap2) {
+  std::vector<std::string> features;
+  for (const HwcapBits &f : kAArch64Features)
+    if ((hwcap & f.hwcap) == f.hwcap && (hwcap2 & f.hwcap2) == f.hwcap2)
+      features.push_back(f.name);
+  return features;
+}
+
+// The families' names never overlap, so one function serves both.
 Isa detail::isaFor(const std::function<bool(std::string_view)> &has) {
   if (allOf(TCC_ISA_AVX512_FEATURES, has))
     return Isa::Avx512;
   if (allOf(TCC_ISA_AVX2_FEATURES, has))
     return Isa::Avx2;
+  if (allOf(TCC_ISA_NEON_FEATURES, has))
+    return Isa::Neon;
   return Isa::Portable;
 }
 
@@ -266,6 +336,9 @@ std::vector<std::string> cpuFeatureNames(std::string_view arch) {
   if (arch == "x86_64")
     for (const FeatureBit &f : kX86Features)
       names.push_back(f.name);
+  if (arch == "aarch64")
+    for (const HwcapBits &f : kAArch64Features)
+      names.push_back(f.name);
   return names;
 }
 
@@ -292,10 +365,18 @@ const char *isaName(Isa isa) {
     return "avx512";
   case Isa::Avx2:
     return "avx2";
+  case Isa::Neon:
+    return "neon";
   case Isa::Portable:
     break;
   }
   return "portable";
+}
+
+bool isaAtMost(Isa lower, Isa level) {
+  if (lower == level || lower == Isa::Portable)
+    return true;
+  return lower == Isa::Avx2 && level == Isa::Avx512;
 }
 
 } // namespace runtime

@@ -8,8 +8,6 @@
 
 #include "MicroKernel.h"
 
-#if defined(__x86_64__)
-
 #include <immintrin.h>
 
 namespace tcc {
@@ -210,15 +208,3 @@ const IsaKernels *avx2_kernels() { return &kKernels; }
 } // namespace kernels
 } // namespace runtime
 } // namespace tcc
-
-#else // not x86-64
-
-namespace tcc {
-namespace runtime {
-namespace kernels {
-const IsaKernels *avx2_kernels() { return nullptr; }
-} // namespace kernels
-} // namespace runtime
-} // namespace tcc
-
-#endif

@@ -9,8 +9,6 @@
 
 #include "MicroKernel.h"
 
-#if defined(__x86_64__)
-
 #include <immintrin.h>
 
 // GCC 12's AVX-512 intrinsics start from _mm512_undefined_ps(), which
@@ -323,15 +321,3 @@ const IsaKernels *avx512_kernels() { return &kKernels; }
 } // namespace kernels
 } // namespace runtime
 } // namespace tcc
-
-#else // not x86-64
-
-namespace tcc {
-namespace runtime {
-namespace kernels {
-const IsaKernels *avx512_kernels() { return nullptr; }
-} // namespace kernels
-} // namespace runtime
-} // namespace tcc
-
-#endif

@@ -1,7 +1,7 @@
 //===- KernelsPortable.cpp - Portable C++ variant and shared packers ------===//
 //
-// The fallback for CPUs without AVX2 (and non-x86 hosts): plain C++ that the
-// compiler vectorizes for the baseline ISA. The same vector-math source as
+// The fallback for CPUs without AVX2 or NEON: plain C++ that the compiler
+// vectorizes for the baseline ISA. The same vector-math source as
 // the x86 variants runs here on one float at a time. Also home of the
 // portable packing routines that every variant may use.
 //
@@ -181,12 +181,19 @@ const IsaKernels &portable_kernels() { return kKernels; }
 
 const IsaKernels &active_kernels() {
   static const IsaKernels *const kernels = [] {
+    // activeIsa() names only levels this architecture has, whose variant
+    // files are in the build (runtime/CMakeLists.txt).
     switch (activeIsa()) {
+#if defined(__x86_64__)
     case Isa::Avx512:
       return avx512_kernels();
     case Isa::Avx2:
       return avx2_kernels();
-    case Isa::Portable:
+#elif defined(__aarch64__)
+    case Isa::Neon:
+      return neon_kernels();
+#endif
+    default:
       break;
     }
     return &kKernels;

@@ -141,9 +141,11 @@ struct IsaKernels {
   DepthwiseRowFn depthwise_nhwc_row;
 };
 
-/// The variants; the x86 ones are null when not built for x86.
+/// The variants; each is defined only where its ISA can run (the x86 ones
+/// in x86-64 builds, NEON in AArch64 builds).
 const IsaKernels *avx512_kernels();
 const IsaKernels *avx2_kernels();
+const IsaKernels *neon_kernels();
 const IsaKernels &portable_kernels();
 /// The variant activeIsa() names.
 const IsaKernels &active_kernels();

@@ -3,7 +3,10 @@
 // x86CpuFeatures on CPUs described by hand (CPUID bit positions from the
 // Intel SDM vol. 2A), so the rules hold whatever machine runs the test: a
 // feature needs its CPUID bit, its leaf must exist, and AVX/AVX-512 need the
-// OS to save their registers (XCR0).
+// OS to save their registers (XCR0). aarch64CpuFeatures likewise on
+// described HWCAP words (bits from Linux's uapi/asm/hwcap.h). The host's
+// own answers are checked against an expectation only where the test names
+// the CPU (QEMU's -cpu; TCC_EXPECT_CPU_FEATURES).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <string_view>
 #include <utility>
 
 using namespace tcc::runtime;
@@ -161,8 +165,72 @@ TEST(CpuFeatures, EveryKnownNameIsDetectableAndTheTableHasNoDuplicates) {
   EXPECT_TRUE(cpuFeatureNames("riscv64").empty());
 }
 
+// Linux HWCAP bits (uapi/asm/hwcap.h) of the features the tests name.
+constexpr uint64_t kHwcapFp = 1u << 0, kHwcapAsimd = 1u << 1,
+                   kHwcapAes = 1u << 3, kHwcapPmull = 1u << 4,
+                   kHwcapFphp = 1u << 9, kHwcapAsimdhp = 1u << 10,
+                   kHwcapAsimddp = 1u << 20, kHwcapSve = 1u << 22;
+constexpr uint64_t kHwcap2Sve2 = 1u << 1, kHwcap2I8mm = 1u << 13,
+                   kHwcap2Bf16 = 1u << 14;
+
+TEST(CpuFeatures, AArch64FeaturesFollowTheirHwcapBits) {
+  // A Cortex-A53 as Linux reports it: FP, ASIMD, AES, PMULL, SHA1, SHA2,
+  // CRC32, EVTSTRM and CPUID.
+  const uint64_t a53 = kHwcapFp | kHwcapAsimd | (1u << 2) | kHwcapAes |
+                       kHwcapPmull | (1u << 5) | (1u << 6) | (1u << 7) |
+                       (1u << 11);
+  EXPECT_EQ(detail::aarch64CpuFeatures(a53, 0),
+            (std::vector<std::string>{"fp-armv8", "neon", "aes", "sha2", "crc"}));
+  EXPECT_EQ(isaOf(detail::aarch64CpuFeatures(a53, 0)), Isa::Neon);
+
+  // dotprod, SVE and the HWCAP2 features each need their own bit.
+  auto n1 = detail::aarch64CpuFeatures(
+      a53 | kHwcapAsimddp | kHwcapSve, kHwcap2I8mm | kHwcap2Bf16);
+  EXPECT_TRUE(has(n1, "dotprod"));
+  EXPECT_TRUE(has(n1, "sve"));
+  EXPECT_TRUE(has(n1, "i8mm"));
+  EXPECT_TRUE(has(n1, "bf16"));
+  EXPECT_FALSE(has(n1, "sve2"));
+  EXPECT_FALSE(has(n1, "fullfp16"));
+  EXPECT_TRUE(has(detail::aarch64CpuFeatures(0, kHwcap2Sve2), "sve2"));
+
+  // Without ASIMD there is no NEON level.
+  EXPECT_EQ(isaOf(detail::aarch64CpuFeatures(kHwcapFp, 0)), Isa::Portable);
+}
+
+TEST(CpuFeatures, AArch64FeaturesSpanningSeveralBitsNeedAll) {
+  // LLVM's "aes" includes PMULL and "fullfp16" covers scalar and vector
+  // half precision: one of the two bits is not enough.
+  EXPECT_FALSE(has(detail::aarch64CpuFeatures(kHwcapAes, 0), "aes"));
+  EXPECT_TRUE(has(detail::aarch64CpuFeatures(kHwcapAes | kHwcapPmull, 0), "aes"));
+  EXPECT_FALSE(has(detail::aarch64CpuFeatures(kHwcapFphp, 0), "fullfp16"));
+  EXPECT_TRUE(has(detail::aarch64CpuFeatures(kHwcapFphp | kHwcapAsimdhp, 0),
+                  "fullfp16"));
+}
+
+TEST(CpuFeatures, AArch64TableNamesAreUniqueAndDetectable) {
+  std::vector<std::string> names = cpuFeatureNames("aarch64");
+  ASSERT_FALSE(names.empty());
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+  EXPECT_EQ(detail::aarch64CpuFeatures(~uint64_t(0), ~uint64_t(0)), names);
+  EXPECT_TRUE(detail::aarch64CpuFeatures(0, 0).empty());
+}
+
+TEST(CpuFeatures, IsaLevelsLowerOnlyWithinTheirFamily) {
+  EXPECT_TRUE(isaAtMost(Isa::Portable, Isa::Neon));
+  EXPECT_TRUE(isaAtMost(Isa::Portable, Isa::Avx512));
+  EXPECT_TRUE(isaAtMost(Isa::Avx2, Isa::Avx512));
+  EXPECT_TRUE(isaAtMost(Isa::Neon, Isa::Neon));
+  EXPECT_FALSE(isaAtMost(Isa::Avx512, Isa::Avx2));
+  EXPECT_FALSE(isaAtMost(Isa::Neon, Isa::Avx512));
+  EXPECT_FALSE(isaAtMost(Isa::Avx2, Isa::Neon));
+  EXPECT_FALSE(isaAtMost(Isa::Neon, Isa::Portable));
+}
+
 TEST(CpuFeatures, HostAnswersFollowTheTable) {
-  // The host's answers are x86CpuFeatures on its own CPUID: every known
+  // The host's answers are the table applied to its own CPU: every known
   // name is Present or Absent, others Unknown, and hostCpuHasAll and the
   // ISA level are consistent with the per-name answers.
   std::vector<std::string> present;
@@ -175,16 +243,37 @@ TEST(CpuFeatures, HostAnswersFollowTheTable) {
   EXPECT_EQ(hostCpuFeature("warp-drive"), CpuFeatureState::Unknown);
   EXPECT_FALSE(hostCpuHasAll("sse2,warp-drive"));
   EXPECT_EQ(hostIsa(), isaOf(present));
-  EXPECT_EQ(hostCpuHasAll(TCC_ISA_AVX2_FEATURES), hostIsa() >= Isa::Avx2);
-  EXPECT_LE(static_cast<int>(activeIsa()), static_cast<int>(hostIsa()));
-  // Under QEMU the emulated CPU model fixes the level (see
-  // test/unittests/CMakeLists.txt).
+  EXPECT_EQ(hostCpuHasAll(TCC_ISA_AVX2_FEATURES),
+            hostIsa() == Isa::Avx2 || hostIsa() == Isa::Avx512);
+  EXPECT_EQ(hostCpuHasAll(TCC_ISA_NEON_FEATURES), hostIsa() == Isa::Neon);
+  EXPECT_TRUE(isaAtMost(activeIsa(), hostIsa()));
+  // Under QEMU the emulated CPU model fixes the level and the features (see
+  // test/unittests/CMakeLists.txt): "+name" must be present, "-name" absent.
   if (const char *expected = std::getenv("TCC_EXPECT_ISA")) {
     EXPECT_STREQ(isaName(hostIsa()), expected);
+  }
+  if (const char *expected = std::getenv("TCC_EXPECT_CPU_FEATURES")) {
+    std::string_view list = expected;
+    ASSERT_FALSE(list.empty());
+    while (!list.empty()) {
+      size_t comma = list.find(',');
+      std::string item(list.substr(0, comma));
+      list = comma == std::string_view::npos ? "" : list.substr(comma + 1);
+      ASSERT_TRUE(item.size() > 1 && (item[0] == '+' || item[0] == '-'))
+          << "TCC_EXPECT_CPU_FEATURES entry '" << item << "'";
+      CpuFeatureState want = item[0] == '+' ? CpuFeatureState::Present
+                                            : CpuFeatureState::Absent;
+      EXPECT_EQ(hostCpuFeature(item.substr(1)), want) << item;
+    }
   }
 #if defined(__x86_64__)
   EXPECT_STREQ(hostCpuArch(), "x86_64");
   // Every x86-64 CPU has SSE2 (the architecture's baseline).
   EXPECT_EQ(hostCpuFeature("sse2"), CpuFeatureState::Present);
+#elif defined(__aarch64__)
+  EXPECT_STREQ(hostCpuArch(), "aarch64");
+  // Linux on AArch64 requires FP and Advanced SIMD (GCC's baseline too).
+  EXPECT_EQ(hostCpuFeature("neon"), CpuFeatureState::Present);
+  EXPECT_EQ(hostCpuFeature("fp-armv8"), CpuFeatureState::Present);
 #endif
 }

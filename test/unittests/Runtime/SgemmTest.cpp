@@ -172,9 +172,12 @@ void check_case(const GemmCase &cs) {
 
 TEST(Sgemm, ReportsTheIsaItRuns) {
   std::string isa = tcc_kernels_isa();
-  EXPECT_TRUE(isa == "avx512" || isa == "avx2" || isa == "portable") << isa;
+  EXPECT_TRUE(isa == "avx512" || isa == "avx2" || isa == "neon" ||
+              isa == "portable")
+      << isa;
+  // Levels within a family (x86: 1-2, AArch64: 1); portable is 0.
   auto rank = [](const std::string &name) {
-    return name == "avx512" ? 2 : name == "avx2" ? 1 : 0;
+    return name == "avx512" ? 2 : name == "avx2" || name == "neon" ? 1 : 0;
   };
   // A forced ISA is an upper bound (the CPU may lack it); the QEMU run names
   // the exact ISA its emulated CPU must get.

@@ -109,7 +109,7 @@ TEST(Device, BuffersBindAsInputsAndOutputs) {
   ASSERT_TCC_OK(Buffer::allocate(cpu, TCC_MEMORY_DEVICE, 16, &x));
   ASSERT_TCC_OK(Buffer::allocate(cpu, TCC_MEMORY_HOST, 16, &y));
   ASSERT_TCC_OK(Buffer::allocate(cpu, TCC_MEMORY_DEVICE, 16, &z));
-  float *xs, *ys, *zs;
+  float *xs = nullptr, *ys = nullptr, *zs = nullptr;
   ASSERT_TCC_OK(x.map(&xs));
   ASSERT_TCC_OK(y.map(&ys));
   ASSERT_TCC_OK(z.map(&zs));

@@ -39,7 +39,7 @@ ArtifactBuilder twoModuleModel() {
   CodeModuleT cpu;
   cpu.kind = kCpuModuleKind;
   cpu.target_triple = hostTargetTriple();
-  cpu.cpu = "x86-64";
+  cpu.cpu = hostBaselineCpu();
   uint32_t second = b.addCodeModule(cpu, testKernels());
   EXPECT_EQ(second, 1u);
   b.model().kernels[1]->code_module = second;
@@ -74,7 +74,7 @@ TEST(FormatThree, WriterEmitsOneCpuModuleAndAHostArena) {
   const CodeModule *module = m->code_modules()->Get(0);
   EXPECT_EQ(module->kind()->str(), "cpu");
   EXPECT_EQ(module->target_triple()->str(), hostTargetTriple());
-  EXPECT_EQ(module->cpu()->str(), "x86-64");
+  EXPECT_EQ(module->cpu()->str(), hostBaselineCpu());
   ASSERT_GE(module->code_segment(), 0);
   EXPECT_EQ(m->segments()->Get(uint32_t(module->code_segment()))->kind(),
             SegmentKind::Code);

@@ -40,10 +40,18 @@ const std::vector<uint8_t> &testKernelsWithLibc() {
   return elf;
 }
 
+const char *hostBaselineCpu() {
+#if defined(__aarch64__)
+  return "generic";
+#else
+  return "x86-64";
+#endif
+}
+
 runtime::ArtifactBuilder addMulModel(int64_t n) {
   runtime::ArtifactBuilder b;
   b.model().tcc_version = "test";
-  b.model().cpu = "x86-64";
+  b.model().cpu = hostBaselineCpu();
   uint32_t x = b.addInput("x", DType::F32, {n});
   uint32_t y = b.addInput("y", DType::F32, {n});
   uint32_t z = b.addOutput("z", DType::F32, {n});

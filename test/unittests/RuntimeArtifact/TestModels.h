@@ -21,6 +21,10 @@ const std::vector<uint8_t> &testKernelsWithLibc();
 
 // z = (x + y) * c for f32[n] inputs x, y and constant c[i] = i + 1: an add
 // into the arena and a multiply into the output, each one tile per element.
+/// The baseline CPU of the host's architecture as LLVM names it ("x86-64",
+/// "generic" on AArch64): the cpu the test models' code modules name.
+const char *hostBaselineCpu();
+
 runtime::ArtifactBuilder addMulModel(int64_t n);
 
 // out = exp(in) through the import table (imports: ["expf"]).

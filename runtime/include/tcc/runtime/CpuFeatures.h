@@ -13,9 +13,15 @@
 // executes, e.g. rdseed on some VMs), and the loader must agree with the
 // compiler, not with a description.
 //
-// Names are LLVM's target feature names without '+' ("avx2", "sse4.1").
-// Other architectures have no table yet: every feature is unknown there,
-// and an artifact listing any fails to load.
+// AArch64 (Linux): a feature is present when the kernel's hardware
+// capability words (getauxval AT_HWCAP, AT_HWCAP2) report every bit it
+// needs. The kernel sets a bit only when it lets user space run the
+// instructions (SVE: when it saves SVE state), the role XGETBV plays on
+// x86; the ID registers themselves are not readable from user space.
+//
+// Names are LLVM's target feature names without '+' ("avx2", "sse4.1",
+// "dotprod"). Other architectures have no table: every feature is unknown
+// there, and an artifact listing any fails to load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,19 +67,27 @@ TCC_RUNTIME_API const std::vector<std::string> &knownCpuFeatures();
 // __attribute__((target(...))) names these features or a subset of them.
 #define TCC_ISA_AVX2_FEATURES "avx2,fma"
 #define TCC_ISA_AVX512_FEATURES "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"
+#define TCC_ISA_NEON_FEATURES "neon"
 
-enum class Isa { Portable = 0, Avx2 = 1, Avx512 = 2 };
+/// Levels of two families: x86-64 (Portable < Avx2 < Avx512) and AArch64
+/// (Portable < Neon). Values are stable names, not an order across
+/// families: compare levels with isaAtMost.
+enum class Isa { Portable = 0, Avx2 = 1, Avx512 = 2, Neon = 3 };
 
 /// The highest level whose features the host has (cached).
 TCC_RUNTIME_API Isa hostIsa();
 
-/// The level in use: hostIsa(), lowered by TCC_ISA=avx2|portable in the
-/// environment (to test the lower variants on any machine; a level the host
-/// lacks cannot be forced). Read once per process.
+/// The level in use: hostIsa(), lowered by TCC_ISA=avx2|neon|portable in
+/// the environment (to test the lower variants on any machine; a level the
+/// host lacks cannot be forced). Read once per process.
 TCC_RUNTIME_API Isa activeIsa();
 
-/// "avx512", "avx2" or "portable".
+/// "avx512", "avx2", "neon" or "portable".
 TCC_RUNTIME_API const char *isaName(Isa isa);
+
+/// Whether code for `lower` runs wherever `level` does: the same level,
+/// Portable, or a lower level of the same family.
+TCC_RUNTIME_API bool isaAtMost(Isa lower, Isa level);
 
 namespace detail {
 
@@ -89,6 +103,13 @@ using CpuidFn = std::function<CpuidRegs(uint32_t leaf, uint32_t subleaf)>;
 /// it other CPUs. Returned in knownCpuFeatures() order.
 TCC_RUNTIME_API std::vector<std::string> x86CpuFeatures(const CpuidFn &cpuid,
                                                         uint64_t xcr0);
+
+/// The AArch64 features of a CPU whose Linux kernel reports these hardware
+/// capability words (AT_HWCAP, AT_HWCAP2). hostCpuFeature is this function
+/// on the process's auxiliary vector; tests feed it other CPUs. Returned in
+/// cpuFeatureNames("aarch64") order.
+TCC_RUNTIME_API std::vector<std::string> aarch64CpuFeatures(uint64_t hwcap,
+                                                            uint64_t hwcap2);
 
 /// The level `has` allows (has: is a named feature present?).
 TCC_RUNTIME_API Isa isaFor(const std::function<bool(std::string_view)> &has);

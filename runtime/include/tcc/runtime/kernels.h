@@ -178,9 +178,9 @@ tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
  * Introspection
  *-------------------------------------------------------------------------*/
 
-/* The ISA the kernels dispatch to on this CPU: "avx512", "avx2" or
- * "portable". TCC_ISA=avx2|portable in the environment forces a
- * lower one (for testing). */
+/* The ISA the kernels dispatch to on this CPU: "avx512", "avx2", "neon" or
+ * "portable". TCC_ISA=avx2|neon|portable in the environment forces a
+ * lower one of the same architecture (for testing). */
 const char *tcc_kernels_isa(void);
 
 /* A message naming what was wrong with the last call on this thread that
