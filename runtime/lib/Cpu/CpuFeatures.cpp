@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -100,6 +101,17 @@ constexpr FeatureBit kX86Features[] = {
     {"lzcnt", ExtLeaf1, ECX, 5, NoGate},
     {"sse4a", ExtLeaf1, ECX, 6, NoGate},
     {"prfchw", ExtLeaf1, ECX, 8, NoGate},
+};
+
+// AArch64: the extensions whose instructions LLVM may emit in user code,
+// by LLVM's names, each of which Linux reports as a HWCAP. The compiler
+// lists those its code may use (tcc compile --target aarch64); reading
+// them on an AArch64 host belongs to the AArch64 runtime.
+constexpr const char *kAarch64Features[] = {
+    "fp-armv8", "neon",    "crc",       "lse",       "rdm",   "rcpc",
+    "aes",      "sha2",    "sha3",      "sm4",       "fullfp16",
+    "fp16fml",  "dotprod", "jsconv",    "complxnum", "flagm", "fptoint",
+    "i8mm",     "bf16",    "sve",       "sve2",      "mops",  "cssc",
 };
 
 uint32_t reg(const CpuidRegs &r, Reg which) {
@@ -266,6 +278,8 @@ std::vector<std::string> cpuFeatureNames(std::string_view arch) {
   if (arch == "x86_64")
     for (const FeatureBit &f : kX86Features)
       names.push_back(f.name);
+  if (arch == "aarch64")
+    names.assign(std::begin(kAarch64Features), std::end(kAarch64Features));
   return names;
 }
 

@@ -13,9 +13,11 @@
 // executes, e.g. rdseed on some VMs), and the loader must agree with the
 // compiler, not with a description.
 //
-// Names are LLVM's target feature names without '+' ("avx2", "sse4.1").
-// Other architectures have no table yet: every feature is unknown there,
-// and an artifact listing any fails to load.
+// Names are LLVM's target feature names without '+' ("avx2", "sse4.1",
+// "dotprod"). AArch64 has its names (what code compiled for it lists) but
+// no reading of the host yet: on an AArch64 host each reads as absent.
+// Other architectures have no table: every feature is unknown there, and
+// an artifact listing any fails to load.
 //
 //===----------------------------------------------------------------------===//
 
