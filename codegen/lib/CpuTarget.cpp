@@ -20,18 +20,30 @@ using namespace mlir::tcc;
 namespace {
 
 /// A CPU architecture the runtime can check features of
-/// (tcc/runtime/CpuFeatures.h): its default triple, the CPU every processor
-/// of it matches, and the LLVM feature without which a CPU of its LLVM
-/// target cannot run the triple's code (LLVM aborts on such a subtarget).
+/// (tcc/runtime/CpuFeatures.h): its default triple, its baseline CPU (the
+/// default for another machine) and the changes to the baseline's features
+/// that leave what every processor of it has (the features code may use
+/// without listing them), the LLVM feature without which a CPU of its LLVM
+/// target cannot run the triple's code (LLVM aborts on such a subtarget, or
+/// breaks the ABI the runtime calls with), and example features for
+/// messages.
 struct CpuArchitecture {
   const char *name; // LLVM's
   const char *triple;
   const char *baselineCpu;
+  const char *commonFeatures;
   const char *essentialFeature;
+  const char *exampleFeatures;
 };
 
 constexpr CpuArchitecture kCpuArchitectures[] = {
-    {"x86_64", "x86_64-unknown-linux-gnu", "x86-64", "64bit"},
+    {"x86_64", "x86_64-unknown-linux-gnu", "x86-64", "", "64bit",
+     "+avx2,-avx512f"},
+    // NEON (Advanced SIMD) is optional in ARMv8-A, so code using it lists
+    // it. Without fp-armv8 LLVM makes soft-float code and calls, which the
+    // runtime's hard-float functions cannot serve.
+    {"aarch64", "aarch64-unknown-linux-gnu", "generic", "-neon", "fp-armv8",
+     "+dotprod,+i8mm"},
 };
 
 const CpuArchitecture *findArchitecture(StringRef name) {
@@ -102,8 +114,8 @@ std::vector<std::string> CpuTarget::requiredFeatures() const {
   // Every feature the runtime can check (its table is the one definition of
   // what a CPU runs) that this subtarget enables: LLVM may emit any of them,
   // scalar ones (lzcnt, bmi2, movbe) as much as vector ISAs. Less the
-  // features of the architecture's baseline CPU, which every CPU of the
-  // triple has.
+  // features every CPU of the triple has (the baseline CPU's, with the
+  // architecture's commonFeatures).
   initializeLlvmTargets();
   std::string error;
   const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -114,7 +126,8 @@ std::vector<std::string> CpuTarget::requiredFeatures() const {
       t->createMCSubtargetInfo(triple, cpu, features));
   std::unique_ptr<llvm::MCSubtargetInfo> baseline;
   if (const CpuArchitecture *known = findArchitecture(arch))
-    baseline.reset(t->createMCSubtargetInfo(triple, known->baselineCpu, ""));
+    baseline.reset(t->createMCSubtargetInfo(triple, known->baselineCpu,
+                                            known->commonFeatures));
   std::vector<std::string> required;
   for (const std::string &feature : ::tcc::runtime::cpuFeatureNames(arch)) {
     std::string plus = "+" + feature;
@@ -199,8 +212,9 @@ mlir::tcc::resolveCpuTarget(StringRef name, const TargetRequest &request,
       if (!known) {
         *error = "unknown feature '" + feature.str() + "' for target '" +
                  name.str() +
-                 "' (write +NAME or -NAME with LLVM's names, e.g. "
-                 "+avx2,-avx512f; `tcc host` lists this machine's)";
+                 "' (write +NAME or -NAME with LLVM's names, e.g. " +
+                 registered->exampleFeatures +
+                 "; `tcc host` lists this machine's)";
         return std::nullopt;
       }
       features.push_back(feature.str());

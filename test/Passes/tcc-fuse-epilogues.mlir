@@ -1,10 +1,11 @@
 // RUN: tcc-opt --split-input-file --tcc-fuse-epilogues %s | FileCheck %s
 // RUN: tcc-opt --split-input-file --tcc-fuse-epilogues=target=x86_64 %s | FileCheck %s
+// RUN: tcc-opt --split-input-file --tcc-fuse-epilogues=target=aarch64 %s | FileCheck %s
 // RUN: not tcc-opt --split-input-file --tcc-fuse-epilogues=target=vax %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // Tests that a target the registry lacks is refused by name, listing the
 // registered ones.
-// UNKNOWN: tcc-fuse-epilogues: unknown target 'vax' (targets: x86_64)
+// UNKNOWN: tcc-fuse-epilogues: unknown target 'vax' (targets: aarch64, x86_64)
 
 // Tests that a linear with a residual add and a relu becomes one group,
 // anchor first.

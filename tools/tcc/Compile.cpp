@@ -4,11 +4,13 @@
 #include "Subcommands.h"
 #include "Verify.h"
 
+#include "tcc/Codegen/CpuTarget.h"
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
 #include "tcc/Codegen/Target.h"
 #include "tcc/Support/InputGuards.h"
 #include "tcc/Support/OutOfMemory.h"
+#include "tcc/runtime/CpuFeatures.h"
 #include "tcc/runtime/FileWrite.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -39,16 +41,21 @@ options:
   -o FILE                  the artifact to write (required)
   --function=NAME          the function to compile (default: the module's
                            only public function; several are an error)
-  --target=NAME            the target to compile for: x86_64 (the registered
-                           ones), or cpu (default) for this machine's
+  --target=NAME            the target to compile for: x86_64 or aarch64 (the
+                           registered ones), or cpu (default) for this
+                           machine's
   --cpu=NAME               the CPU to generate code for (default: this
                            machine's when the target is, else the target's
-                           baseline, x86-64; e.g. x86-64-v3, skylake-avx512,
-                           znver4); an unknown name lists the valid ones
+                           baseline: x86-64, or generic, ARMv8-A with NEON,
+                           for aarch64; e.g. x86-64-v3, znver4, neoverse-n1,
+                           cortex-a76); an unknown name lists the valid ones
   --features=+A,-B         CPU features to add or remove (LLVM's names, e.g.
-                           +avx2,-avx512f; `tcc host` lists this machine's)
-  --target-triple=TRIPLE   the triple (default: the target's; its
-                           architecture names the target)
+                           +avx2,-avx512f or +dotprod,+i8mm; `tcc host`
+                           lists this machine's)
+  --target-triple=TRIPLE   the triple (default: the target's,
+                           x86_64-unknown-linux-gnu or
+                           aarch64-unknown-linux-gnu; its architecture names
+                           the target)
   -O0, -O2                 optimization level (default -O2): -O0 compiles
                            each op as its own kernel, -O2 runs the graph
                            passes (tcc-graph-O2: fusion, ...) first
@@ -68,7 +75,8 @@ options:
                            value as an output to find the first op whose value
                            diverges, names the kernel (plan step) computing it
                            and that kernel's source ops, and at -O2 recompiles
-                           at -O0 to tell whether fusion caused it; exits 1
+                           at -O0 to tell whether fusion caused it; exits 1.
+                           Refused for a target this machine cannot run
   --verify-seed=N          the seed of --verify's inputs (default 1)
   --help                   this text
 )";
@@ -121,6 +129,16 @@ int compile(const Options &options) {
       mlir::tcc::resolveTarget(options.target, &targetError);
   if (!compileOptions.target)
     return fail(cmd, targetError);
+  // --verify runs the artifact here: refuse up front a target this
+  // machine's runtime cannot load rather than after compiling for it.
+  std::string targetArch = mlir::tcc::llvmArchOf(
+      compileOptions.target->codeIdentity().triple);
+  if (options.verify && targetArch != runtime::hostCpuArch())
+    return fail(cmd, "--verify runs the model on this machine, which is " +
+                         std::string(runtime::hostCpuArch()) +
+                         " and cannot run " + targetArch +
+                         " code; compile without --verify (and check the "
+                         "artifact on an " + targetArch + " machine)");
   compileOptions.function = options.function;
   compileOptions.useMicrokernels = options.microkernels;
   compileOptions.optLevel = options.optLevel;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -156,6 +157,8 @@ constexpr HwcapBits kAArch64Features[] = {
     {"bti", 0, bit(17)},               // BTI
     {"mte", 0, bit(18)},               // MTE
     {"sme", 0, bit(23)},               // SME
+    {"cssc", 0, bit(34)},              // CSSC
+    {"mops", 0, bit(43)},              // MOPS
 };
 
 uint32_t reg(const CpuidRegs &r, Reg which) {

@@ -11,6 +11,8 @@
 #include "tcc/runtime/CpuFeatures.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +29,7 @@ bool contains(const std::vector<std::string> &list, const std::string &name) {
 }
 
 constexpr const char *kX86Triple = "x86_64-unknown-linux-gnu";
+constexpr const char *kAArch64Triple = "aarch64-unknown-linux-gnu";
 
 } // namespace
 
@@ -75,4 +78,43 @@ TEST(CpuTarget, NamedCpusRequireWhatLlvmMayEmitForThem) {
   for (const char *name : {"avx512f", "avx512bw", "avx512dq", "avx512vl",
                            "avx512cd", "avx2", "fma"})
     EXPECT_TRUE(contains(v4, name)) << name;
+}
+
+TEST(CpuTarget, AArch64CodeRequiresNeonAndTheNamedCpusExtensions) {
+  // Generic ARMv8-A vectorizes with NEON, which is optional in ARMv8-A;
+  // floating point (fp-armv8) every AArch64 CPU tcc targets has.
+  EXPECT_EQ(CpuTarget::named("generic", kAArch64Triple).requiredFeatures(),
+            std::vector<std::string>{"neon"});
+  std::vector<std::string> n1 =
+      CpuTarget::named("neoverse-n1", kAArch64Triple).requiredFeatures();
+  for (const char *name : {"neon", "lse", "fullfp16", "dotprod", "rcpc"})
+    EXPECT_TRUE(contains(n1, name)) << name;
+  EXPECT_FALSE(contains(n1, "fp-armv8"));
+  EXPECT_FALSE(contains(n1, "sve"));
+  std::vector<std::string> v1 =
+      CpuTarget::named("neoverse-v1", kAArch64Triple).requiredFeatures();
+  for (const char *name : {"sve", "bf16", "i8mm"})
+    EXPECT_TRUE(contains(v1, name)) << name;
+}
+
+TEST(CpuTarget, AArch64FeatureNamesAreLlvmsOnce) {
+  // The runtime's names are what the artifact records: each must be an
+  // LLVM AArch64 feature, or the compiler could never list it.
+  mlir::tcc::initializeLlvmTargets();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(kAArch64Triple, error);
+  ASSERT_NE(target, nullptr) << error;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(kAArch64Triple, "generic", ""));
+  std::vector<std::string> names = cpuFeatureNames("aarch64");
+  ASSERT_FALSE(names.empty());
+  for (const std::string &name : names)
+    EXPECT_TRUE(llvm::any_of(info->getAllProcessorFeatures(),
+                             [&](const llvm::SubtargetFeatureKV &kv) {
+                               return name == kv.Key;
+                             }))
+        << name << " is not an LLVM AArch64 feature";
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
 }

@@ -1,7 +1,7 @@
 //===- CpuTarget.h - The CPU compiled code runs on --------------*- C++ -*-===//
 //
 // A CPU target is an LLVM triple, CPU and feature string, shared by the CPU
-// targets (Targets/X86, later AArch64): resolveCpuTarget checks a request's
+// targets (Targets/X86, Targets/AArch64): resolveCpuTarget checks a request's
 // triple, CPU and features against LLVM and says what is wrong, listing the
 // valid names.
 //
@@ -37,7 +37,7 @@ struct CpuTarget {
   std::vector<std::string> requiredFeatures() const;
 };
 
-/// The CPU of architecture `arch` (LLVM's name, "x86_64", one the
+/// The CPU of architecture `arch` (LLVM's name, "x86_64", "aarch64", one the
 /// runtime can check features of) that `request` names: its triple
 /// (default: this machine's when `arch` is this machine's, else the
 /// architecture's), CPU and features. Nothing, with `*error` saying what is

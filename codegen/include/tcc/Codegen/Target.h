@@ -1,7 +1,7 @@
 //===- Target.h - Where compiled code runs ----------------------*- C++ -*-===//
 //
-// A target is a kind of machine that compiled code runs on: x86-64 CPUs
-// today, AArch64 and CUDA next. The planner (ModelCompiler) is
+// A target is a kind of machine that compiled code runs on: x86-64 and
+// AArch64 CPUs today, CUDA next. The planner (ModelCompiler) is
 // target-neutral: it asks the target which ops run as library calls and how
 // (their weights pre-packed as the target's kernels want), how to compile
 // the remaining kernels into a code module, and what that module needs of
@@ -9,7 +9,7 @@
 // epilogues fuse and which layout convolutions want.
 //
 // Each target lives in codegen/lib/Targets/<Name>/ and is registered in one
-// place, codegen/lib/Targets/Registry.cpp (docs/architecture.md, "Adding a
+// place, codegen/lib/Targets/Targets.def (docs/architecture.md, "Adding a
 // target").
 //
 //===----------------------------------------------------------------------===//
@@ -36,8 +36,9 @@ struct Epilogue;
 /// whether it can run it.
 struct CodeModuleIdentity {
   std::string triple; // e.g. "x86_64-unknown-linux-gnu"
-  std::string cpu;    // e.g. "znver4", "x86-64-v3"
-  /// Features the running processor must have (runtime names, "avx512f").
+  std::string cpu;    // e.g. "znver4", "x86-64-v3", "neoverse-n1"
+  /// Features the running processor must have (runtime names = LLVM's,
+  /// "avx512f", "dotprod").
   std::vector<std::string> requiredFeatures;
 };
 
@@ -83,7 +84,7 @@ struct TargetRegistration {
                                     std::string *error);
 };
 
-/// Every registered target (codegen/lib/Targets/Registry.cpp).
+/// Every registered target (codegen/lib/Targets/Targets.def).
 ArrayRef<TargetRegistration> registeredTargets();
 
 /// The registered targets' names, sorted.

@@ -1,4 +1,4 @@
-//===- LibraryCalls.cpp - x86-64 library calls: tcc_sgemm, tcc_conv2d -----===//
+//===- LibraryCalls.cpp - CPU library calls: tcc_sgemm, tcc_conv2d --------===//
 
 #include "LibraryCalls.h"
 
@@ -12,7 +12,7 @@ using namespace mlir;
 using namespace mlir::tcc;
 namespace artifact = ::tcc::artifact;
 
-bool x86::isLibraryCallAnchor(Operation *op) {
+bool cpu::isLibraryCallAnchor(Operation *op) {
   if (!isa<MatmulOp, LinearOp, Conv2dOp>(op) || op->getNumResults() != 1)
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -232,7 +232,7 @@ static void lowerConv2d(PlanBuilder &plan, Conv2dOp op,
   plan.addLibraryStep(std::move(step));
 }
 
-bool x86::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
+bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
                            function_ref<Value(Value)> outside, Value result) {
   artifact::EpilogueT epilogue;
   epilogue.activation = toArtifact(e.activation);
