@@ -13,7 +13,6 @@
 // executes, e.g. rdseed on some VMs), and the loader must agree with the
 // compiler, not with a description.
 //
-<<<<<<< HEAD
 // AArch64 (Linux): a feature is present when the kernel's hardware
 // capability words (getauxval AT_HWCAP, AT_HWCAP2) report every bit it
 // needs. The kernel sets a bit only when it lets user space run the
@@ -23,13 +22,6 @@
 // Names are LLVM's target feature names without '+' ("avx2", "sse4.1",
 // "dotprod"). Other architectures have no table: every feature is unknown
 // there, and an artifact listing any fails to load.
-=======
-// Names are LLVM's target feature names without '+' ("avx2", "sse4.1",
-// "dotprod"). AArch64 has its names (what code compiled for it lists) but
-// no reading of the host yet: on an AArch64 host each reads as absent.
-// Other architectures have no table: every feature is unknown there, and
-// an artifact listing any fails to load.
->>>>>>> aarch64-compiler
 //
 //===----------------------------------------------------------------------===//
 
