@@ -34,6 +34,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tcc::runtime::Status s =
       tcc::runtime::verifyArtifactBytes(bytes, size, &model);
   if (s.ok())
-    (void)tcc::runtime::checkHostSupports(*model);
+    (void)tcc::runtime::checkCpuModules(*model);
   return 0;
 }

@@ -383,7 +383,7 @@ int inspectMain(int argc, char **argv) {
   runtime::Status s = runtime::Artifact::openFile(path, &artifact);
   if (!s.ok())
     return fail(cmd, s.message());
-  runtime::Status host = runtime::checkHostSupports(artifact->model());
+  runtime::Status host = runtime::checkModelRunsHere(artifact->model());
   if (json)
     printJson(*artifact, host);
   else

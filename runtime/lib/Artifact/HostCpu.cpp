@@ -1,10 +1,11 @@
-//===- HostCpu.cpp - does this host run the model's code? -----------------===//
+//===- HostCpu.cpp - does this host's CPU run the model's CPU code? -------===//
 //
-// The artifact lists the ISA extensions its code uses (LLVM's names); each
-// must be present (CpuFeatures.h defines "present"), or the first
-// instruction that needs it would crash the process. A name this runtime
-// does not know fails the load rather than being skipped. Code modules of a
-// kind this runtime has no loader for, and device memory, fail it too.
+// A "cpu" code module names its target triple and the ISA extensions its
+// code uses (LLVM's names); each must be present (CpuFeatures.h defines
+// "present"), or the first instruction that needs it would crash the
+// process. A name this runtime does not know fails the load rather than
+// being skipped. Modules of other kinds are their devices' to check
+// (Executor/ModelDevices.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,29 +50,18 @@ Status checkCpuModule(const tcc::artifact::CodeModule &module,
 
 } // namespace
 
-Status checkHostSupports(const tcc::artifact::Model &model) {
+Status checkCpuModules(const tcc::artifact::Model &model) {
   const auto *modules = model.code_modules();
   uint32_t numModules = modules ? modules->size() : 0;
   for (uint32_t i = 0; i < numModules; ++i) {
     const tcc::artifact::CodeModule &module = *modules->Get(i);
+    if (module.kind()->str() != kCpuModuleKind)
+      continue;
     // Named only when there are several, so single-target messages read
     // as before.
     std::string prefix = numModules > 1 ? cat("code module ", i, ": ") : "";
-    if (module.kind()->str() != kCpuModuleKind)
-      return Status(TCC_STATUS_UNIMPLEMENTED,
-                    cat("code module ", i, " is of kind '",
-                        module.kind()->str(),
-                        "', which this runtime has no loader for (it loads ",
-                        kCpuModuleKind, ")"));
     TCC_RETURN_IF_ERROR(checkCpuModule(module, prefix));
   }
-  const auto *spaces = model.memory_spaces();
-  for (uint32_t i = 0; spaces && i < spaces->size(); ++i)
-    if (spaces->Get(i)->kind() != tcc::artifact::MemoryKind::Host)
-      return Status(TCC_STATUS_UNIMPLEMENTED,
-                    cat("memory space ", i,
-                        " is device memory, which this runtime has no "
-                        "device for"));
   return Status();
 }
 

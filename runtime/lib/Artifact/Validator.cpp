@@ -195,9 +195,9 @@ private:
   }
 
   // Each module names its loader and owns its code segment, if any; every
-  // code segment belongs to exactly one module. Whether this runtime has a
-  // loader for the kind is the executor's question (checkHostSupports), so
-  // tools can inspect models for other targets.
+  // code segment belongs to exactly one module. Whether a device loads the
+  // kind is the loader's question (checkModelRunsHere), so tools can
+  // inspect models for other targets.
   Status checkCodeModules() {
     const auto *modules = m_.code_modules();
     const auto *segments = m_.segments();

@@ -8,9 +8,15 @@
 //    reporting each item's status when it ends (tcc_session_run_async).
 // "cpu" is built in (Cpu/); other devices are plugins behind the C ABI of
 // tcc_device_plugin.h (Registry.cpp). A new device is a folder here built
-// as libtcc_device_<name>.so. Model loading still takes only "cpu" modules
-// and host memory spaces (checkHostSupports); opening a module's device by
-// its kind is the one step left for the first GPU device.
+// as libtcc_device_<name>.so.
+// Model loading opens one device per kind of code module (a module of kind
+// K on the device named K, Executor/ModelDevices.h), loads each module's
+// code with that device's loader and allocates device memory spaces (arenas
+// and constant copies) from it. The step kinds all run on the host, so a
+// kernel step calls what its executable resolves as a host function and
+// every buffer a step touches must be host-visible. A GPU device (issue 16)
+// still has to add step kinds of its own (kernel launches on its queue),
+// copies into memory the host cannot address, and device inputs/outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +34,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace tcc {
 namespace artifact {
@@ -81,6 +88,46 @@ public:
                                 std::unique_ptr<Executable> *out) = 0;
 
   virtual Status createQueue(std::unique_ptr<Queue> *out) = 0;
+};
+
+// Memory allocated from a device and freed through it when this goes; the
+// device must outlive it.
+class DeviceMemory {
+public:
+  DeviceMemory() = default;
+  static Status allocate(Device &device, tcc_memory_kind_t kind, size_t bytes,
+                         size_t alignment, DeviceMemory *out) {
+    out->reset();
+    void *address = nullptr;
+    TCC_RETURN_IF_ERROR(device.allocate(kind, bytes, alignment, &address));
+    out->device_ = &device;
+    out->kind_ = kind;
+    out->address_ = address;
+    return Status();
+  }
+  DeviceMemory(DeviceMemory &&other) noexcept { *this = std::move(other); }
+  DeviceMemory &operator=(DeviceMemory &&other) noexcept {
+    if (this != &other) {
+      reset();
+      std::swap(device_, other.device_);
+      std::swap(kind_, other.kind_);
+      std::swap(address_, other.address_);
+    }
+    return *this;
+  }
+  ~DeviceMemory() { reset(); }
+  void reset() {
+    if (address_)
+      device_->free(kind_, address_);
+    device_ = nullptr;
+    address_ = nullptr;
+  }
+  uint8_t *data() const { return static_cast<uint8_t *>(address_); }
+
+private:
+  Device *device_ = nullptr;
+  tcc_memory_kind_t kind_ = TCC_MEMORY_DEVICE;
+  void *address_ = nullptr;
 };
 
 // The built-in CPU device.

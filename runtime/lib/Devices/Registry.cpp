@@ -13,6 +13,7 @@
 #include "../Artifact/Checks.h"
 
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/artifact_generated.h"
 #include "tcc/runtime/tcc_device_plugin.h"
 
 #include <dlfcn.h>
@@ -112,12 +113,18 @@ public:
   }
 
   const std::string &moduleKind() const override { return moduleKind_; }
-  Status loadExecutable(const tcc::artifact::CodeModule &, const uint8_t *code,
-                        size_t size, uint32_t,
+  Status loadExecutable(const tcc::artifact::CodeModule &module,
+                        const uint8_t *code, size_t size, uint32_t,
                         std::unique_ptr<Executable> *out) override {
     if (moduleKind_.empty() || !plugin_.executable_load)
       return Status(TCC_STATUS_UNIMPLEMENTED,
                     cat("device '", name_, "' loads no code modules"));
+    // Import tables are the CPU loader's (runtime functions for host code).
+    if (module.imports() && module.imports()->size())
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    cat("device '", name_, "' fills no import table, but the "
+                        "module imports ", module.imports()->size(),
+                        " functions"));
     void *executable = nullptr;
     TCC_RETURN_IF_ERROR(Status(
         plugin_.executable_load(plugin_.self, code, size, &executable)));

@@ -12,6 +12,7 @@
 #define TCC_RUNTIME_LIB_EXECUTOR_MODEL_H
 
 #include "../Devices/Device.h"
+#include "ModelDevices.h"
 
 #include "../Steps/StepKind.h"
 
@@ -45,8 +46,15 @@ struct TensorInfo {
 struct tcc_model_s {
   std::atomic<int> refs{1};
   std::unique_ptr<tcc::runtime::Artifact> artifact;
+  // Before everything they allocated or loaded, which goes first.
+  tcc::runtime::detail::ModelDevices devices;
   // By index of Model.code_modules; null for a module without code.
   std::vector<std::unique_ptr<tcc::runtime::detail::Executable>> code;
+  // By memory space: a device space's copy of the constants it holds
+  // (bytes [constantsFirst, ...) of the constants segment), made at load;
+  // empty for spaces whose constants are read from the segment itself.
+  std::vector<tcc::runtime::detail::DeviceMemory> deviceConstants;
+  std::vector<uint64_t> constantsFirst;
   std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
   std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
   // By plan step: its kind's run function, resolved at load so that a run
@@ -62,9 +70,12 @@ struct tcc_model_s {
   std::vector<bool> parallelKernelStep;
 
   const tcc::artifact::Model &header() const { return artifact->model(); }
+  // Where constant buffer `b`'s bytes are while the model runs.
+  uint8_t *constantAddress(const tcc::artifact::Buffer &b) const;
 
-  // Checks the host, maps each module's code, resolves every kernel and
-  // import.
+  // Checks the host, opens each module's device, loads its code through the
+  // device, resolves every kernel and import and copies constants into the
+  // device memory spaces that hold them.
   static tcc::runtime::Status
   create(std::unique_ptr<tcc::runtime::Artifact> artifact, uint32_t flags,
          tcc_model_s **out);
@@ -84,6 +95,8 @@ struct tcc_session_s {
   std::atomic<uint32_t> runsInFlight{0};
 
   std::vector<uint8_t *> arenas; // by memory space; null when empty
+  // By memory space: a device space's arena, which arenas[] points into.
+  std::vector<tcc::runtime::detail::DeviceMemory> deviceArenas;
   std::vector<const void *> inputs; // caller's buffers, nullptr: unbound
   std::vector<void *> boundOutputs; // caller's buffers, nullptr: own
   std::vector<void *> ownOutputs;   // allocated on first use

@@ -54,15 +54,27 @@ Status tcc_session_s::create(tcc_model_s *model,
   session->bindings.assign(model->maxBindings, nullptr);
 
   const tcc_allocator_t &a = session->allocator;
-  // Every space is host memory (the model's load checked it).
+  // Host spaces' arenas come from the allocator, device spaces' from their
+  // devices (host-visible where a step touches them: the model's load
+  // checked it).
   const auto *spaces = m.memory_spaces();
   session->arenas.assign(spaces ? spaces->size() : 0, nullptr);
+  session->deviceArenas.resize(session->arenas.size());
   for (uint32_t i = 0; i < session->arenas.size(); ++i) {
     uint64_t bytes = spaces->Get(i)->arena_bytes();
     if (bytes == 0)
       continue;
     if (bytes > SIZE_MAX)
       return Status(TCC_STATUS_RESOURCE_EXHAUSTED, "arena too large");
+    if (tcc::runtime::detail::Device *device = model->devices.ofSpace(i)) {
+      TCC_RETURN_IF_ERROR(tcc::runtime::detail::DeviceMemory::allocate(
+                              *device, TCC_MEMORY_DEVICE, size_t(bytes),
+                              tcc::runtime::kArtifactAlignment,
+                              &session->deviceArenas[i])
+                              .withContext(cat("memory space ", i, " arena")));
+      session->arenas[i] = session->deviceArenas[i].data();
+      continue;
+    }
     session->arenas[i] = static_cast<uint8_t *>(
         a.alloc(a.self, size_t(bytes), tcc::runtime::kArtifactAlignment));
     if (!session->arenas[i])
@@ -72,18 +84,19 @@ Status tcc_session_s::create(tcc_model_s *model,
   // Arena and constant buffers never move; a run only points the inputs'
   // and outputs' buffers at what is bound.
   const auto *buffers = m.buffers();
-  auto *constants = const_cast<uint8_t *>(model->artifact->constants());
   for (uint32_t i = 0; i < session->bufferAddresses.size(); ++i) {
     const Buffer *b = buffers->Get(i);
-    uint8_t *base = nullptr;
-    if (b->storage() == Storage::Arena)
-      base = session->arenas[b->space()];
-    else if (b->storage() == Storage::Constant)
-      base = constants; // read-only: validation lets nothing write it
-    else
+    uint8_t *address = nullptr;
+    if (b->storage() == Storage::Arena) {
+      uint8_t *base = session->arenas[b->space()];
+      // A zero-byte buffer in an empty arena has no base; it is never read.
+      address = base ? base + b->offset() : nullptr;
+    } else if (b->storage() == Storage::Constant) {
+      address = model->constantAddress(*b);
+    } else {
       session->ioBuffers.push_back(i);
-    // A zero-byte buffer in an empty region has no base; it is never read.
-    session->bufferAddresses[i] = base ? base + b->offset() : nullptr;
+    }
+    session->bufferAddresses[i] = address;
   }
 
   // Steps that size something by the session's pool (conv2d workspaces).
@@ -115,9 +128,10 @@ tcc_session_s::~tcc_session_s() {
   for (tcc_buffer_s *buffer : outputBuffers)
     tcc_buffer_release(buffer);
   tcc_device_release(device);
-  for (uint8_t *arena : arenas)
-    if (arena)
-      allocator.free(allocator.self, arena);
+  for (size_t i = 0; i < arenas.size(); ++i)
+    if (arenas[i] && !deviceArenas[i].data())
+      allocator.free(allocator.self, arenas[i]);
+  deviceArenas.clear(); // while the model, which owns their devices, lives
   if (workspace)
     allocator.free(allocator.self, workspace);
   for (void *p : ownOutputs)

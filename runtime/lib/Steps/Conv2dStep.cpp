@@ -197,10 +197,18 @@ void describe(const Model &, const Step &step, StepDescription *out) {
                double(c->kernel_height()) * double(c->kernel_width());
 }
 
+void buffers(const Step &step, std::vector<uint32_t> *out) {
+  const Conv2d *c = step.op_as_Conv2d();
+  out->insert(out->end(), {c->input(), c->weight(), c->output()});
+  if (c->workspace() >= 0)
+    out->push_back(uint32_t(c->workspace()));
+  appendEpilogueBuffers(c->epilogue(), out);
+}
+
 } // namespace
 
 extern const StepKind kConv2dStep = {"conv2d", Op::Conv2d, validate, nullptr,
-                                     prepare,  run,        describe};
+                                     prepare,  run,        describe, buffers};
 
 } // namespace detail
 } // namespace runtime

@@ -49,10 +49,15 @@ void describe(const Model &, const Step &step, StepDescription *out) {
   out->bytes = 2.0 * double(bytes);
 }
 
+void buffers(const Step &step, std::vector<uint32_t> *out) {
+  out->push_back(step.op_as_Copy()->src());
+  out->push_back(step.op_as_Copy()->dst());
+}
+
 } // namespace
 
-extern const StepKind kCopyStep = {"copy",  Op::Copy, validate, nullptr,
-                                   nullptr, run,      describe};
+extern const StepKind kCopyStep = {"copy", Op::Copy, validate, nullptr,
+                                   nullptr, run,     describe, buffers};
 
 } // namespace detail
 } // namespace runtime

@@ -7,6 +7,9 @@
 #include "tcc/runtime/artifact_generated.h"
 #include "tcc/runtime/kernels.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace tcc {
 namespace runtime {
 namespace detail {
@@ -29,6 +32,16 @@ inline tcc_epilogue toEpilogue(const tcc::artifact::Epilogue *e,
   out.clamp_min = e->clamp_min();
   out.clamp_max = e->clamp_max();
   return out;
+}
+
+// Appends the epilogue's bias and residual buffers, where present.
+inline void appendEpilogueBuffers(const tcc::artifact::Epilogue *e,
+                                  std::vector<uint32_t> *out) {
+  if (!e)
+    return;
+  for (int32_t b : {e->bias(), e->residual()})
+    if (b >= 0)
+      out->push_back(uint32_t(b));
 }
 
 } // namespace detail

@@ -127,10 +127,16 @@ void describe(const Model &m, const Step &step, StepDescription *out) {
   }
 }
 
+void buffers(const Step &step, std::vector<uint32_t> *out) {
+  const auto *bindings = step.op_as_KernelCall()->bindings();
+  if (bindings)
+    out->insert(out->end(), bindings->begin(), bindings->end());
+}
+
 } // namespace
 
 extern const StepKind kKernelCallStep = {
-    "kernel", Op::KernelCall, validate, load, nullptr, run, describe};
+    "kernel", Op::KernelCall, validate, load, nullptr, run, describe, buffers};
 
 } // namespace detail
 } // namespace runtime

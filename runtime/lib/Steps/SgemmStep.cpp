@@ -164,10 +164,16 @@ void describe(const Model &, const Step &step, StepDescription *out) {
       2.0 * double(g->batch()) * double(g->m()) * double(g->n()) * double(g->k());
 }
 
+void buffers(const Step &step, std::vector<uint32_t> *out) {
+  const Sgemm *g = step.op_as_Sgemm();
+  out->insert(out->end(), {g->a(), g->b(), g->c()});
+  appendEpilogueBuffers(g->epilogue(), out);
+}
+
 } // namespace
 
-extern const StepKind kSgemmStep = {"sgemm",  Op::Sgemm, validate, nullptr,
-                                    nullptr,  run,       describe};
+extern const StepKind kSgemmStep = {"sgemm", Op::Sgemm, validate, nullptr,
+                                    nullptr, run,       describe, buffers};
 
 } // namespace detail
 } // namespace runtime

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 struct tcc_model_s;
 struct tcc_session_s;
@@ -48,6 +49,10 @@ struct StepKind {
   // bytes.
   void (*describe)(const tcc::artifact::Model &model,
                    const tcc::artifact::Step &step, StepDescription *out);
+  // Appends the index of every buffer the step reads or writes (after
+  // validation). Every kind here runs on the host, so loading refuses a
+  // step touching memory the host cannot address (Executor/ModelDevices).
+  void (*buffers)(const tcc::artifact::Step &step, std::vector<uint32_t> *out);
 };
 
 // The registered kind of `type`, or nullptr.

@@ -9,8 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -28,21 +26,9 @@ using tcc::runtime::Status;
 
 namespace {
 
-// Makes the test plugins findable (TestDevicePlugin.c).
-void useTestDevices() { setenv("TCC_DEVICE_PATH", TCC_TEST_DEVICES_DIR, 1); }
-
 // Runs what the fake device's queue holds.
 int flushFakeDevice() {
-  std::string path = std::string(TCC_TEST_DEVICES_DIR) + "/libtcc_device_fake.so";
-  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
-  EXPECT_NE(library, nullptr) << "the fake device is not loaded";
-  if (!library)
-    return -1;
-  auto flush = reinterpret_cast<int (*)()>(
-      dlsym(library, "tcc_test_fake_device_flush"));
-  int n = flush ? flush() : -1;
-  dlclose(library);
-  return n;
+  return callTestDevice("fake", "tcc_test_fake_device_flush");
 }
 
 TEST(Device, CpuIsBuiltIn) {

@@ -3,7 +3,7 @@
 // What artifact format 3 added: several code modules tagged with their
 // target, memory spaces, steps that name their kind and where they run, and
 // the refusals of what this runtime cannot read (an older format, a step
-// kind or a module kind it does not know).
+// kind it does not know, a module kind no device here loads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,35 +202,47 @@ TEST(FormatThree, ValidatesEachModuleOfSeveral) {
                    "code module 1: the code imports 'launch_missiles'");
 }
 
-TEST(FormatThree, RefusesAModuleKindWithoutALoaderByName) {
+TEST(FormatThree, RefusesAModuleKindWithoutADeviceByName) {
   std::vector<uint8_t> file = withCudaModule().finish();
   // Inspectable (tools read models for other targets), not loadable.
   ASSERT_TCC_OK(verify(file));
-  EXPECT_TCC_ERROR(load(file), TCC_STATUS_UNIMPLEMENTED,
-                   "code module 1 is of kind 'cuda', which this runtime has "
-                   "no loader for (it loads cpu)");
+  EXPECT_TCC_ERROR(load(file), TCC_STATUS_NOT_FOUND,
+                   "code module 1 of kind 'cuda': no device 'cuda': "
+                   "libtcc_device_cuda.so not found in ");
   EXPECT_TCC_ERROR(verify(addMulModel(4).finish(
                        [](ModelT &m) { m.code_modules[0]->kind = ""; })),
                    TCC_STATUS_DATA_LOSS,
                    "code module 0: kind is empty or contains a NUL byte");
 }
 
-TEST(FormatThree, DeviceMemoryIsValidatedThenRefusedAtLoad) {
+TEST(FormatThree, DeviceMemoryIsValidatedAndComesFromItsModulesDevice) {
   ArtifactBuilder b = withCudaModule();
   uint32_t space = b.addMemorySpace(MemoryKind::Device, 256, 1);
   EXPECT_EQ(space, 1u);
   b.addBuffer(DType::F32, {8}, Storage::Arena, 0, 0, space);
   std::vector<uint8_t> file = b.finish();
   ASSERT_TCC_OK(verify(file));
-  // The cuda module is refused first; without it, the device memory.
-  EXPECT_TCC_ERROR(load(file), TCC_STATUS_UNIMPLEMENTED, "kind 'cuda'");
-  EXPECT_TCC_ERROR(load(b.finish([](ModelT &m) {
-                     m.code_modules.pop_back();
-                     m.memory_spaces[1]->code_module = 0;
-                   })),
-                   TCC_STATUS_UNIMPLEMENTED,
-                   "memory space 1 is device memory, which this runtime has "
-                   "no device for");
+  EXPECT_TCC_ERROR(load(file), TCC_STATUS_NOT_FOUND, "kind 'cuda'");
+  // Device memory of the CPU module is the CPU device's (host memory): the
+  // add's arena buffer and the constant c moved there give the same result.
+  std::vector<uint8_t> onCpu = b.finish([](ModelT &m) {
+    m.code_modules.pop_back();
+    m.memory_spaces[1]->code_module = 0;
+    m.buffers[3]->space = 1; // c
+    m.buffers[4]->space = 1; // t
+  });
+  tcc::runtime::Model model;
+  ASSERT_TCC_OK(
+      tcc::runtime::Model::loadMemory(onCpu.data(), onCpu.size(), &model));
+  Session session;
+  ASSERT_TCC_OK(model.createSession(nullptr, &session));
+  std::vector<float> x = {1, 2, 3, 4}, y = {1, 1, 1, 1};
+  ASSERT_TCC_OK(session.bindInput(0, x.data(), 16));
+  ASSERT_TCC_OK(session.bindInput(1, y.data(), 16));
+  ASSERT_TCC_OK(session.run());
+  const float *z = nullptr;
+  ASSERT_TCC_OK(session.output(0, &z));
+  EXPECT_EQ(std::vector<float>(z, z + 4), (std::vector<float>{2, 6, 12, 20}));
   // A device space's arena bounds its buffers; inputs stay in host memory.
   EXPECT_TCC_ERROR(
       verify(b.finish([](ModelT &m) { m.buffers.back()->offset = 240; })),

@@ -4,7 +4,7 @@
 //   tcc-make-test-model exp N OUT.bin       out = exp(in) via the imports
 //   tcc-make-test-model add-mul-cuda N OUT.bin
 //       add-mul plus a cuda code module and its device memory space, which
-//       this runtime inspects but cannot load
+//       this runtime inspects but loads only with a cuda device plugin
 //   tcc-make-test-model all-dtypes OUT.bin  one input/output per dtype, copied
 //   tcc-make-test-model npy OUT.npy DTYPE DIMS V...
 //       DIMS is "2,3" or "scalar"; values are parsed as doubles and stored

@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace tcc {
@@ -30,6 +34,27 @@ inline std::vector<float> randomFloats(size_t n, unsigned seed) {
   for (float &x : v)
     x = dist(gen);
   return v;
+}
+
+// Makes the test plugins findable (TestDevicePlugin.c).
+inline void useTestDevices() {
+  setenv("TCC_DEVICE_PATH", TCC_TEST_DEVICES_DIR, 1);
+}
+
+// Calls `function`, an int(void) function of the test plugin of `device`,
+// which the runtime has loaded; -1 (and a failure) when it is not loaded.
+inline int callTestDevice(const std::string &device, const char *function) {
+  std::string path =
+      std::string(TCC_TEST_DEVICES_DIR) + "/libtcc_device_" + device + ".so";
+  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  EXPECT_NE(library, nullptr) << "device '" << device << "' is not loaded";
+  if (!library)
+    return -1;
+  auto fn = reinterpret_cast<int (*)()>(dlsym(library, function));
+  EXPECT_NE(fn, nullptr) << function;
+  int result = fn ? fn() : -1;
+  dlclose(library);
+  return result;
 }
 
 } // namespace test

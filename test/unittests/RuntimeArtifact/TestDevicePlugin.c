@@ -1,17 +1,25 @@
 /*===- TestDevicePlugin.c - device plugins for the runtime's tests --------===*
  *
- * Built three times (see CMakeLists.txt):
- *  - libtcc_device_fake.so: host memory (its TCC_MEMORY_DEVICE memory is
- *    marked not host-visible) and a queue that holds submitted work until
- *    the test calls tcc_test_fake_device_flush, so a test can look at a run
- *    that is in flight;
+ * Every variant allocates host memory and has a queue that holds submitted
+ * work until the test calls tcc_test_fake_device_flush, so a test can look
+ * at a run that is in flight. Built several times (see CMakeLists.txt):
+ *  - libtcc_device_fake.so: TCC_MEMORY_DEVICE memory is marked not
+ *    host-visible; loads no code modules;
+ *  - libtcc_device_test.so: loads modules of kind "test", whose code is
+ *    kTestCode and whose kernels are host functions in this library; its
+ *    device memory is host-visible;
+ *  - libtcc_device_hidden.so: loads "hidden" modules like the test device,
+ *    but its device memory is not host-visible;
+ *  - libtcc_device_mismatch.so: named "mismatch", loads "test" modules;
  *  - libtcc_device_badabi.so: reports ABI version 999;
  *  - libtcc_device_noentry.so: exports no entry point.
  *===----------------------------------------------------------------------===*/
 
 #include "tcc/runtime/tcc_device_plugin.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifndef TCC_TEST_PLUGIN_NO_ENTRY
 
@@ -28,9 +36,16 @@ typedef struct queue_t {
 
 static queue_t *g_queue; /* the tests use one queue at a time */
 
+static int g_live_device_allocations;
+
 static int host_visible(void *self, tcc_memory_kind_t kind) {
   (void)self;
+#ifdef TCC_TEST_PLUGIN_DEVICE_VISIBLE
+  (void)kind;
+  return 1;
+#else
   return kind == TCC_MEMORY_HOST;
+#endif
 }
 
 static tcc_status_t allocate(void *self, tcc_memory_kind_t kind,
@@ -40,16 +55,67 @@ static tcc_status_t allocate(void *self, tcc_memory_kind_t kind,
   (void)kind;
   size_t rounded = (byte_size + alignment - 1) / alignment * alignment;
   *out_address = aligned_alloc(alignment, rounded ? rounded : alignment);
-  return *out_address ? NULL
-                      : tcc_status_make(TCC_STATUS_RESOURCE_EXHAUSTED,
-                                        "fake device: out of memory");
+  if (!*out_address)
+    return tcc_status_make(TCC_STATUS_RESOURCE_EXHAUSTED,
+                           "fake device: out of memory");
+  if (kind == TCC_MEMORY_DEVICE)
+    ++g_live_device_allocations;
+  return NULL;
 }
 
 static void release(void *self, tcc_memory_kind_t kind, void *address) {
   (void)self;
-  (void)kind;
+  if (kind == TCC_MEMORY_DEVICE)
+    --g_live_device_allocations;
   free(address);
 }
+
+/* TCC_MEMORY_DEVICE blocks allocated and not yet freed. */
+__attribute__((visibility("default"))) int
+tcc_test_device_live_allocations(void) {
+  return g_live_device_allocations;
+}
+
+#ifdef TCC_TEST_PLUGIN_MODULE_KIND
+
+/* The code segment of a module for this device: the executable is the
+ * library's own kernels, once the code says it is for them. */
+static const char kTestCode[] = "tcc test device code";
+
+/* bindings: a, b, out (f32); out = a * b + 1, one element per tile. */
+static void mul_add_one_f32(void *const *bindings, int64_t begin,
+                            int64_t end) {
+  const float *a = bindings[0], *b = bindings[1];
+  float *out = bindings[2];
+  for (int64_t i = begin; i < end; ++i)
+    out[i] = a[i] * b[i] + 1.0f;
+}
+
+static int g_executable; /* the address executables point at */
+
+static tcc_status_t executable_load(void *self, const void *code, size_t size,
+                                    void **out_executable) {
+  (void)self;
+  if (size != sizeof(kTestCode) || memcmp(code, kTestCode, size) != 0)
+    return tcc_status_make(TCC_STATUS_INVALID_ARGUMENT,
+                           "test device: not test device code");
+  *out_executable = &g_executable;
+  return NULL;
+}
+
+static tcc_status_t executable_resolve(void *self, void *executable,
+                                       const char *symbol,
+                                       void **out_address) {
+  (void)self;
+  (void)executable;
+  if (strcmp(symbol, "tcc_test_device_mul_add_one_f32") != 0)
+    return tcc_status_make(TCC_STATUS_NOT_FOUND,
+                           "test device: no such kernel");
+  *out_address = (void *)mul_add_one_f32;
+  return NULL;
+}
+
+#endif
 
 static tcc_status_t queue_create(void *self, void **out_queue) {
   (void)self;
@@ -112,6 +178,11 @@ tcc_device_plugin_v1(uint32_t runtime_abi_version,
   out_plugin->abi_version = TCC_TEST_PLUGIN_ABI;
 #else
   out_plugin->abi_version = TCC_DEVICE_PLUGIN_ABI_VERSION;
+#endif
+#ifdef TCC_TEST_PLUGIN_MODULE_KIND
+  out_plugin->module_kind = TCC_TEST_PLUGIN_MODULE_KIND;
+  out_plugin->executable_load = executable_load;
+  out_plugin->executable_resolve = executable_resolve;
 #endif
   out_plugin->host_visible = host_visible;
   out_plugin->allocate = allocate;

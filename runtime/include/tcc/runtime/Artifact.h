@@ -82,10 +82,15 @@ private:
 TCC_RUNTIME_API Status verifyArtifactBytes(const uint8_t *data, size_t size,
                                            const tcc::artifact::Model **out);
 
-// Checks that this runtime and host can run the model: a loader for each
-// code module's kind, each CPU module's architecture and CPU features, and
-// no memory space this runtime cannot allocate.
-TCC_RUNTIME_API Status checkHostSupports(const tcc::artifact::Model &model);
+// Checks each "cpu" code module's target architecture and CPU features
+// against this host (modules of other kinds are their devices' to check).
+TCC_RUNTIME_API Status checkCpuModules(const tcc::artifact::Model &model);
+
+// What loading checks of a verified model before it maps any code:
+// checkCpuModules, then each code module's device, opened by its kind (and
+// closed again), and every plan step's memory addressable by the host,
+// where all steps run. `tcc inspect` reports it as "runs on this host".
+TCC_RUNTIME_API Status checkModelRunsHere(const tcc::artifact::Model &model);
 
 // Bytes per element of a schema dtype; 0 for an unknown value.
 TCC_RUNTIME_API size_t dtypeSize(tcc::artifact::DType dtype);

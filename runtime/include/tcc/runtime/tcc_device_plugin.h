@@ -32,7 +32,10 @@ typedef struct tcc_device_plugin_t {
   /* Called once when the runtime's device object goes away. Optional. */
   void (*destroy)(void *self);
 
-  /* Memory. `alignment` is a power of two. */
+  /* Memory. `alignment` is a power of two. A model's device memory spaces
+   * (arenas, constants) are TCC_MEMORY_DEVICE memory of the device of their
+   * code module; the runtime's steps run on the host and use it only where
+   * host_visible says the host can address it. */
   int (*host_visible)(void *self, tcc_memory_kind_t kind);
   tcc_status_t (*allocate)(void *self, tcc_memory_kind_t kind,
                            size_t byte_size, size_t alignment,
@@ -40,7 +43,14 @@ typedef struct tcc_device_plugin_t {
   void (*free)(void *self, tcc_memory_kind_t kind, void *address);
 
   /* The executable loader for code modules of kind `module_kind` (e.g.
-   * "cuda"); NULL module_kind when the device loads none. */
+   * "cuda"); NULL module_kind when the device loads none. Model loading
+   * opens the device named after a module's kind, so the plugin
+   * libtcc_device_K.so loads modules of kind K. executable_load gets the
+   * module's code segment (the runtime fills no import table for it).
+   * executable_resolve gives the kernels of the model's kernel steps, which
+   * the runtime calls on the host with the schema's kernel signature; a
+   * device whose code cannot run on the host needs step kinds of its own
+   * (not yet in this ABI). */
   const char *module_kind;
   tcc_status_t (*executable_load)(void *self, const void *code, size_t size,
                                   void **out_executable);

@@ -17,6 +17,8 @@
  * are plugins opened with dlopen (see tcc_device_plugin.h), so this library
  * links no GPU library. A session runs synchronously (tcc_session_run) or
  * on its device's queue (tcc_session_run_async), which signals an event.
+ * Loading a model opens the device named after each code module's kind
+ * (tcc_device_open's search) to load its code and hold its device memory.
  *
  * Threading: a loaded model is immutable and may be shared by any number of
  * threads and sessions. A session is used by one thread at a time; run many
@@ -170,7 +172,8 @@ tcc_model_load_options_initialize(tcc_model_load_options_t *out_options);
 
 /* Reads the file into memory from the options' allocator (or maps it, with
  * TCC_MODEL_LOAD_FLAG_MAP_FILE) and verifies all of it (structure, sizes,
- * CPU features, hashes) before mapping its code. `options` may be NULL. */
+ * CPU features, hashes, a device for each code module's kind) before
+ * mapping its code. `options` may be NULL. */
 TCC_RUNTIME_API tcc_status_t
 tcc_model_load_file(const char *path, const tcc_model_load_options_t *options,
                     tcc_model_t **out_model);
