@@ -174,7 +174,15 @@ std::vector<Case> cases() {
       {"diagonal", [] { return V{leaf({3, 4})}; },
        [](const V &x) { return x[0].diagonal(1); }},
       {"as_strided", [] { return V{leaf({6})}; },
-       [](const V &x) { return x[0].as_strided({2, 2}, {1, 2}, 1); }, false},
+       [](const V &x) {
+         Tensor y = x[0].as_strided({2, 2}, {1, 2}, 1);
+         return y * y;
+       }},
+      {"as_strided_overlapping", [] { return V{leaf({6})}; },
+       [](const V &x) {
+         Tensor y = x[0].as_strided({3, 3}, {1, 1}, 0);
+         return y * y;
+       }},
       {"clone", [] { return V{leaf({3})}; },
        [](const V &x) { return x[0].clone() * x[0]; }},
       {"inplace_on_nonleaf", [] { return V{leaf({3}), leaf({3})}; },
