@@ -13,12 +13,14 @@
 // Functions.h, Factories.h, Ops/{Indexing,Loss,NN}.h, nn::functional):
 //   var, std        TRAP: `t.std({0})`, `t.var({0})`, `std(t, {0})` took the
 //                   `bool unbiased` overload and reduced over everything
-//                   (unbiased = false). Fixed: the bool overload is a
+//                   (unbiased = false), and `t.var({})` value-initialized
+//                   the flag to false. Fixed: the bool overload is a
 //                   template on exactly `bool` (braced lists never deduce a
 //                   template parameter) plus a no-argument overload; `t.var(1)`
 //                   was already dim 1 (an integral template).
 //   sum, mean       `sum(1)`, `sum({0})`: IntArrayRef (ScalarType is an enum
-//                   class, so neither `0` nor `{0}` reaches the dtype overload).
+//                   class, so neither `0` nor `{0}` reaches the dtype overload);
+//                   `sum({})` is ambiguous, a compile error, not a silent pick.
 //   prod, max, min, all, any, softmax, log_softmax, squeeze, unsqueeze,
 //   flatten, transpose, select, narrow, chunk, unbind, gather, index_select:
 //                   a single int64_t dim; `{0}` is dim 0; `max(0)` is the
@@ -62,6 +64,9 @@ namespace {
 // take the Scalar overload and `max(0)` is the dim overload.
 static_assert(!std::is_convertible_v<int, Tensor>);
 static_assert(!std::is_convertible_v<std::nullptr_t, Tensor>);
+// Nor an engaged optional<Tensor> (`weight` of the losses): `0` there does
+// not compile rather than meaning "no weight" or a null tensor.
+static_assert(!std::is_convertible_v<int, std::optional<Tensor>>);
 static_assert(std::is_same_v<decltype(std::declval<const Tensor &>().max(0)),
                              std::tuple<Tensor, Tensor>>);
 static_assert(std::is_same_v<decltype(std::declval<const Tensor &>().min(0)),
@@ -102,6 +107,9 @@ TEST(OverloadTest, StdVarBracedDimIsADim) {
   EXPECT_TRUE(t.var({1}).allclose(t.var(IntArrayRef{1}, true, false)));
   EXPECT_TRUE(tcc::std(t, {0}).allclose(t.std(IntArrayRef{0}, true, false)));
   EXPECT_TRUE(tcc::var(t, {1}).allclose(t.var(IntArrayRef{1}, true, false)));
+  // An empty list is no dims: everything, unbiased (it was `false`).
+  EXPECT_TRUE(t.var({}).allclose(t.var()));
+  EXPECT_TRUE(t.std({}).allclose(t.std(true)));
   // Several dims, and dims with flags, as before.
   EXPECT_EQ(t.var({0, 1}).dim(), 0);
   EXPECT_EQ(t.std({0}, false, true).sizes(), IntArrayRef({1, 4}));
