@@ -271,8 +271,9 @@ struct Objective {
     return total;
   };
   Tensor gy = g(true);
-  // The nodes the formulas made: only observed ones, so that the weighting's
-  // own formulas (sum's expand) do not count.
+  // The nodes fn's formulas made (only observed ones: a unique node name
+  // could also come from an op called outside fn). The weighting's formulas
+  // work on constants (ones, the weights) and make none.
   firstOrder = nodeOps.opsIn(gy, /*byUniqueName=*/false);
   // A gradient that does not depend on the inputs has zero second
   // derivatives; the finite differences must agree.
