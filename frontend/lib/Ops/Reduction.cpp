@@ -712,18 +712,12 @@ Tensor var(const Tensor &s, std::optional<IntArrayRef> d,
            std::optional<int64_t> c, bool k) {
   return varImpl(s, d, c, k, false);
 }
-Tensor var(const Tensor &s, bool unbiased) {
-  return varImpl(s, std::nullopt, unbiased ? 1 : 0, false, false);
-}
 Tensor var(const Tensor &s, IntArrayRef d, bool unbiased, bool k) {
   return varImpl(s, d, unbiased ? 1 : 0, k, false);
 }
 Tensor std(const Tensor &s, std::optional<IntArrayRef> d,
            std::optional<int64_t> c, bool k) {
   return varImpl(s, d, c, k, true);
-}
-Tensor std(const Tensor &s, bool unbiased) {
-  return varImpl(s, std::nullopt, unbiased ? 1 : 0, false, true);
 }
 Tensor std(const Tensor &s, IntArrayRef d, bool unbiased, bool k) {
   return varImpl(s, d, unbiased ? 1 : 0, k, true);
@@ -929,7 +923,6 @@ Tensor Tensor::argmax(std::optional<int64_t> d, bool k) const {
 Tensor Tensor::argmin(std::optional<int64_t> d, bool k) const {
   return tcc::argmin(*this, d, k);
 }
-Tensor Tensor::var(bool u) const { return tcc::var(*this, u); }
 Tensor Tensor::var(IntArrayRef d, bool u, bool k) const {
   return tcc::var(*this, d, u, k);
 }
@@ -937,7 +930,6 @@ Tensor Tensor::var(std::optional<IntArrayRef> d, std::optional<int64_t> c,
                    bool k) const {
   return tcc::var(*this, d, c, k);
 }
-Tensor Tensor::std(bool u) const { return tcc::std(*this, u); }
 Tensor Tensor::std(IntArrayRef d, bool u, bool k) const {
   return tcc::std(*this, d, u, k);
 }

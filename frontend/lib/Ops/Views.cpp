@@ -533,32 +533,34 @@ Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
         DimVector in(sizes()), sz(size), st(stride);
         int64_t base = storage_offset();
         bool contiguous = is_contiguous();
+        // The sum is a scatter_add of the gradient into the input's
+        // elements, so the formula is itself differentiable (its gradient
+        // gathers) and double backward works. Positions outside the input
+        // land in one extra slot that is dropped.
         return [in, sz, st, offset, base, contiguous](
                    FunctionNode &n, const variable_list &g) -> variable_list {
           TCC_CHECK(contiguous, "as_strided backward needs a contiguous input");
           int64_t numel = 1;
           for (int64_t s : in)
             numel *= s;
-          Tensor flat = zeros({numel}, g[0].options());
-          Tensor gc = g[0].contiguous().to(kDouble);
-          Tensor acc = zeros({numel}, kDouble);
-          double *a = acc.data_ptr<double>();
-          const double *src = gc.data_ptr<double>();
-          int64_t count = gc.numel();
+          int64_t count = g[0].numel();
+          Tensor slot = empty({count}, kLong);
+          int64_t *w = slot.data_ptr<int64_t>();
           DimVector idx(sz.size(), 0);
           for (int64_t k = 0; k < count; ++k) {
             int64_t pos = offset - base;
             for (size_t d = 0; d < sz.size(); ++d)
               pos += idx[d] * st[d];
-            if (pos >= 0 && pos < numel)
-              a[pos] += src[k];
+            w[k] = pos >= 0 && pos < numel ? pos : numel;
             for (size_t d = sz.size(); d-- > 0;) {
               if (++idx[d] < sz[d])
                 break;
               idx[d] = 0;
             }
           }
-          return {acc.to(g[0].dtype()).view(in)};
+          Tensor acc = zeros({numel + 1}, g[0].options())
+                           .scatter_add(0, slot, g[0].reshape({count}));
+          return {acc.narrow(0, 0, numel).view(in)};
         };
       },
       [&] {

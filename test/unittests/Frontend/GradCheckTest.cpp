@@ -2,7 +2,10 @@
 //
 // Each case checks first-order gradients (gradcheck) and, where the
 // formula is itself differentiable, second-order ones (gradgradcheck), in
-// float64 with central differences.
+// float64 with central differences. Other files check their own families
+// (ConvTest, PoolingTest, LossTest, ...); GradCheckCoverageTest fails,
+// naming the op, for any registered op with a backward formula that no
+// check covers at first and second order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,26 @@ Tensor awayFromZero(std::vector<int64_t> sizes) {
   return (mag * sgn).detach().requires_grad_(true);
 }
 Tensor positive(std::vector<int64_t> sizes) { return leaf(sizes, 0.5, 2.0); }
+
+/// fn(x) squared, so that a second derivative of a piecewise-linear op is
+/// not identically zero.
+test::TensorFn squared(test::TensorFn fn) {
+  return [fn](const V &x) {
+    Tensor y = fn(x);
+    return y * y;
+  };
+}
+
+/// d/dx[k] sum(fn(x)^2) as a differentiable function of x: its graph holds
+/// the ops that fn's backward formulas call (max_pool2d_backward, ...), so
+/// gradcheck of it checks their formulas and gradgradcheck the next order.
+test::TensorFn gradientOf(test::TensorFn fn, size_t k) {
+  return [fn, k](const V &x) {
+    AutoGradMode on(true); // also inside gradcheck's no-grad evaluations
+    Tensor y = fn(x);
+    return autograd::grad({(y * y).sum()}, {x[k]}, {}, true, true)[0];
+  };
+}
 
 std::vector<Case> cases() {
   return {
@@ -105,6 +128,8 @@ std::vector<Case> cases() {
        [](const V &x) { return x[0].sum({0, 2}, true); }},
       {"mean", [] { return V{leaf({2, 3})}; },
        [](const V &x) { return x[0].mean({1}); }},
+      {"mean_all", [] { return V{leaf({2, 3})}; },
+       [](const V &x) { return x[0].mean() * x[0]; }},
       {"prod", [] { return V{leaf({2, 3})}; }, [](const V &x) { return x[0].prod(); }},
       {"prod_dim_with_zero", [] {
          Tensor t = leaf({2, 3}).detach();
@@ -113,6 +138,8 @@ std::vector<Case> cases() {
        },
        [](const V &x) { return x[0].prod(1); }},
       {"max_all", [] { return V{leaf({2, 3})}; }, [](const V &x) { return x[0].max(); }},
+      {"min_all", [] { return V{leaf({2, 3})}; },
+       [](const V &x) { return x[0].min() * x[0]; }},
       {"max_dim", [] { return V{leaf({2, 3})}; },
        [](const V &x) { return std::get<0>(x[0].max(1)); }},
       {"min_dim_keepdim", [] { return V{leaf({2, 3})}; },
@@ -174,9 +201,60 @@ std::vector<Case> cases() {
       {"diagonal", [] { return V{leaf({3, 4})}; },
        [](const V &x) { return x[0].diagonal(1); }},
       {"as_strided", [] { return V{leaf({6})}; },
-       [](const V &x) { return x[0].as_strided({2, 2}, {1, 2}, 1); }, false},
+       squared([](const V &x) { return x[0].as_strided({2, 2}, {1, 2}, 1); })},
+      {"as_strided_overlapping", [] { return V{leaf({6})}; },
+       squared([](const V &x) { return x[0].as_strided({3, 3}, {1, 1}, 0); })},
       {"clone", [] { return V{leaf({3})}; },
        [](const V &x) { return x[0].clone() * x[0]; }},
+      // Indexing and padding, squared for a non-zero second derivative.
+      {"masked_fill", [] { return V{leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].masked_fill(tensor({true, false, true}), 2.0);
+       })},
+      {"masked_fill_tensor", [] { return V{leaf({2, 3}), leaf({})}; },
+       squared([](const V &x) {
+         return x[0].masked_fill(tensor({false, true, true}), x[1]);
+       })},
+      {"scatter", [] { return V{leaf({2, 4}), leaf({2, 2})}; },
+       squared([](const V &x) { // distinct per row: scatter is exact
+         return x[0].scatter(1, tensor({{2, 0}, {1, 3}}), x[1]);
+       })},
+      {"scatter_value", [] { return V{leaf({2, 4})}; },
+       squared([](const V &x) {
+         return x[0].scatter(1, tensor({{2, 0}, {1, 3}}), 2.0);
+       })},
+      {"scatter_add", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_add(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1]);
+       })},
+      {"pad_constant", [] { return V{leaf({2, 3})}; },
+       squared([](const V &x) { return pad(x[0], {1, 2, 0, 1}, "constant", 0.5); })},
+      // Dropout draws its mask from the global generator: the same seed
+      // gives the same mask on every evaluation.
+      {"dropout", [] { return V{leaf({3, 4})}; },
+       squared([](const V &x) {
+         manual_seed(7);
+         return dropout(x[0], 0.4, true);
+       })},
+      {"feature_dropout", [] { return V{leaf({2, 4, 3})}; },
+       squared([](const V &x) {
+         manual_seed(9);
+         return feature_dropout(x[0], 0.5, true);
+       })},
+      // Pooling and convolution, and the ops their formulas call.
+      {"max_pool2d_with_indices", [] { return V{leaf({1, 2, 4, 5})}; },
+       squared([](const V &x) {
+         return std::get<0>(max_pool2d_with_indices(x[0], 2, 1));
+       })},
+      {"max_pool2d_backward", [] { return V{leaf({1, 2, 5, 5})}; },
+       gradientOf([](const V &x) { return max_pool2d(x[0], 3, 2, 1); }, 0)},
+      {"avg_pool2d_backward", [] { return V{leaf({1, 2, 5, 5})}; },
+       gradientOf([](const V &x) { return avg_pool2d(x[0], 3, 2, 1); }, 0)},
+      {"adaptive_avg_pool2d_backward", [] { return V{leaf({1, 2, 5, 7})}; },
+       gradientOf([](const V &x) { return adaptive_avg_pool2d(x[0], {3, 2}); }, 0)},
+      {"conv2d_weight_grad",
+       [] { return V{leaf({1, 4, 5, 4}), leaf({4, 2, 3, 2})}; },
+       gradientOf([](const V &x) { return conv2d(x[0], x[1], {}, 2, 1, 1, 2); }, 1)},
       {"inplace_on_nonleaf", [] { return V{leaf({3}), leaf({3})}; },
        [](const V &x) {
          Tensor y = x[0] * 2;
@@ -204,8 +282,9 @@ TEST(GradCheckTest, EveryDifferentiableOp) {
     manual_seed(2024);
     V in = c.inputs();
     EXPECT_TRUE(gradcheck(c.fn, in)) << c.name;
-    if (c.second)
+    if (c.second) {
       EXPECT_TRUE(gradgradcheck(c.fn, in)) << c.name;
+    }
   }
 }
 
@@ -214,6 +293,7 @@ TEST(GradCheckTest, ToDtype) {
   manual_seed(5);
   auto fn = [](const V &x) { return x[0].to(kFloat).to(kDouble) * x[0]; };
   EXPECT_TRUE(gradcheck(fn, {leaf({3})}, 1e-2, 1e-3, 1e-2));
+  EXPECT_TRUE(gradgradcheck(fn, {leaf({3})}, 1e-2, 1e-3, 1e-2));
 }
 
 TEST(GradCheckTest, DetectsAWrongGradient) {

@@ -115,12 +115,22 @@ Tensor argmin(const Tensor &self, std::optional<int64_t> dim = std::nullopt,
 /// Variance with `correction` (1: unbiased, 0: population).
 Tensor var(const Tensor &self, std::optional<IntArrayRef> dim,
            std::optional<int64_t> correction, bool keepdim = false);
-Tensor var(const Tensor &self, bool unbiased = true);
+/// Over all elements; `unbiased` takes a bool only, so that `var(t, {0})`
+/// reduces over dim 0 (a braced list cannot deduce B).
+inline Tensor var(const Tensor &self) { return var(self, std::nullopt, 1); }
+template <class B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+Tensor var(const Tensor &self, B unbiased) {
+  return var(self, std::nullopt, int64_t(unbiased ? 1 : 0));
+}
 Tensor var(const Tensor &self, IntArrayRef dim, bool unbiased = true,
            bool keepdim = false);
 Tensor std(const Tensor &self, std::optional<IntArrayRef> dim,
            std::optional<int64_t> correction, bool keepdim = false);
-Tensor std(const Tensor &self, bool unbiased = true);
+inline Tensor std(const Tensor &self) { return std(self, std::nullopt, 1); }
+template <class B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+Tensor std(const Tensor &self, B unbiased) {
+  return std(self, std::nullopt, int64_t(unbiased ? 1 : 0));
+}
 Tensor std(const Tensor &self, IntArrayRef dim, bool unbiased = true,
            bool keepdim = false);
 /// `var(t, 1)` and `std(t, 1)` reduce over dim 1, as in libtorch.

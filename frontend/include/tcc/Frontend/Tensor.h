@@ -313,14 +313,26 @@ public:
                 bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt,
                 bool keepdim = false) const;
-  Tensor var(bool unbiased = true) const;
   Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor var(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
              bool keepdim = false) const;
-  Tensor std(bool unbiased = true) const;
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor std(std::optional<IntArrayRef> dim, std::optional<int64_t> correction,
              bool keepdim = false) const;
+  /// Over all elements. The `unbiased` flag takes a bool only (a template
+  /// parameter that braced lists cannot deduce), so `t.var({0})` reduces
+  /// over dim 0 as libtorch users mean, not over everything with
+  /// unbiased = false.
+  Tensor var() const { return var(std::nullopt, int64_t(1)); }
+  template <class B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+  Tensor var(B unbiased) const {
+    return var(std::nullopt, int64_t(unbiased ? 1 : 0));
+  }
+  Tensor std() const { return std(std::nullopt, int64_t(1)); }
+  template <class B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+  Tensor std(B unbiased) const {
+    return std(std::nullopt, int64_t(unbiased ? 1 : 0));
+  }
   /// `t.var(1)` and `t.std(1)` reduce over dim 1, as in libtorch, rather
   /// than converting the integer to the `unbiased` flag.
   template <class Int, class = std::enable_if_t<std::is_integral_v<Int> &&
