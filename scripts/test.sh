@@ -21,5 +21,5 @@ if [ -f "$log" ]; then
        "$(grep -m1 -E '^\s*Passed:' "$log" | tr -s ' ' || true)"
 fi
 
-"$root/scripts/test-aarch64.sh" "${build%/}-aarch64" || status=$?
+"$root/scripts/test-aarch64.sh" "${build%/}-aarch64" "$build" || status=$?
 exit $status
