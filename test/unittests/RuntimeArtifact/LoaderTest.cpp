@@ -599,6 +599,18 @@ TEST(Loader, RejectsOtherArchitecture) {
                    "model targets 'riscv64-unknown-linux-gnu'");
 }
 
+// The two CPU targets refuse each other's code, naming both sides (this
+// suite also runs on the AArch64 runtime under qemu).
+TEST(Loader, RejectsTheOtherCpuTarget) {
+  std::string host = tcc::runtime::hostCpuArch();
+  std::string other = host == "aarch64" ? "x86_64-unknown-linux-gnu"
+                                        : "aarch64-unknown-linux-gnu";
+  auto file = editedAddMul(
+      [&](ModelT &m) { m.code_modules[0]->target_triple = other; });
+  EXPECT_TCC_ERROR(load(file), TCC_STATUS_FAILED_PRECONDITION,
+                   "model targets '" + other + "' but this host is " + host);
+}
+
 TEST(Loader, RejectsCpuFeaturesItCannotCheck) {
   auto file = editedAddMul([](ModelT &m) { m.code_modules[0]->cpu_features = {"warp-drive"}; });
   EXPECT_TCC_ERROR(load(file), TCC_STATUS_UNIMPLEMENTED,
