@@ -21,6 +21,11 @@ namespace tool {
 
 namespace {
 
+// The help text states these limits in words.
+static_assert(TCC_MAX_THREADS == 1024, "update kHelp's --threads limit");
+static_assert(CommandLine::kMaxIterations == 10'000'000,
+              "update kHelp's --iterations and --warmup limits");
+
 const char kHelp[] =
     R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
                  [--input [NAME=]X.npy ...] [--against-ir MODEL.ir]

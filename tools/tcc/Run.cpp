@@ -13,6 +13,9 @@ namespace tool {
 
 namespace {
 
+// The help text states this limit in words.
+static_assert(TCC_MAX_THREADS == 1024, "update kHelp's --threads limit");
+
 const char kHelp[] =
     R"(usage: tcc run MODEL.bin --input [NAME=]X.npy ... [--output [NAME=]Y.npy ...]
                [--threads N] [--print-all]
