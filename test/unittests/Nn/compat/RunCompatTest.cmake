@@ -3,32 +3,17 @@
 # that the build read no header and linked no library of a real libtorch
 # (Debian's libtorch-dev puts ATen/c10/torch headers on the default path).
 # -DBUILD_DIR=<tcc build> -DSOURCE=<this folder> -DWORK=<scratch folder>
+include(${CMAKE_CURRENT_LIST_DIR}/../../ConsumerProject.cmake)
 file(REMOVE_RECURSE ${WORK})
-foreach(component eager Unspecified)
-  execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR}
-                          --prefix ${WORK}/prefix --component ${component}
-                  RESULT_VARIABLE rc)
-  if(rc)
-    message(FATAL_ERROR "cmake --install (component ${component}) failed")
-  endif()
-endforeach()
+tcc_install_components(${BUILD_DIR} ${WORK}/prefix eager Unspecified)
 foreach(file include/tcc/compat/torch/torch.h lib/cmake/Torch/TorchConfig.cmake
              lib/cmake/tcc/tccConfig.cmake)
   if(NOT EXISTS ${WORK}/prefix/${file})
     message(FATAL_ERROR "the install tree lacks ${file}")
   endif()
 endforeach()
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK}/build -G Ninja
-                        -DCMAKE_PREFIX_PATH=${WORK}/prefix
-                        -DCMAKE_BUILD_TYPE=Release
-                RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "find_package(Torch) against the install tree failed")
-endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/build RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "building the libtorch-style consumer failed")
-endif()
+tcc_build_consumer(${SOURCE} ${WORK}/build ${WORK}/prefix
+                   "the libtorch-style consumer (find_package(Torch))")
 
 # Every header the compile read: from the install tree or the system's C++
 # library, none from a libtorch.
