@@ -9,6 +9,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   googletest libgtest-dev libgmock-dev
   pkgconf # the runtime's install test builds the C example with pkg-config
+  graphviz # `tcc viz` draws graphs through its `dot`
   # qemu-user: kernel tests on an emulated AVX2-only CPU, and the AArch64
   # stage's tests (scripts/test-aarch64.sh), cross-built with
   # g++-aarch64-linux-gnu (GoogleTest from the googletest sources above);

@@ -43,5 +43,8 @@ for _feature in _host["features"]:
 # QEMU's user-mode emulator runs the tools on CPU models whose features are
 # known by construction (scripts/install-deps.sh installs qemu-user).
 import shutil
+# `tcc viz` draws SVG through Graphviz (scripts/install-deps.sh installs it).
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
 if shutil.which("qemu-x86_64"):
     config.available_features.add("qemu-x86_64")

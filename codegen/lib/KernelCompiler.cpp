@@ -10,9 +10,11 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -22,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <memory>
 #include <optional>
 
 using namespace mlir;
@@ -94,12 +97,43 @@ static void addFreestandingHelpers(llvm::Module &module) {
     define("memset", i32Ty, /*isCopy=*/false);
 }
 
-static void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+/// Reports each kernel (its wrapper or its `.impl`) the first time one of
+/// LLVM's function passes runs on it: the module is compiled as a whole, so
+/// this is where per-kernel progress can be seen.
+static std::function<void(llvm::StringRef)>
+kernelProgress(const std::vector<CompiledKernel> &kernels,
+               const CompileProgressFn &progress) {
+  if (!progress)
+    return {};
+  auto pending = std::make_shared<llvm::StringSet<>>();
+  for (const CompiledKernel &kernel : kernels)
+    pending->insert(kernel.symbol);
+  auto done = std::make_shared<size_t>(0);
+  size_t total = kernels.size();
+  return [=](llvm::StringRef function) {
+    function.consume_back(".impl");
+    if (!pending->erase(function))
+      return;
+    progress({CompileProgress::Stage::Compiling, ++*done, total,
+              function.str()});
+  };
+}
+
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+                     const std::function<void(llvm::StringRef)> &onFunction) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
+  llvm::PassInstrumentationCallbacks callbacks;
+  if (onFunction)
+    callbacks.registerBeforeNonSkippedPassCallback(
+        [&](llvm::StringRef, llvm::Any ir) {
+          if (const auto *f = llvm::any_cast<const llvm::Function *>(&ir))
+            onFunction((*f)->getName());
+        });
+  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
+                            std::nullopt, &callbacks);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -326,7 +360,8 @@ linkSharedObject(Location loc, ArrayRef<SmallVector<char, 0>> objects) {
 FailureOr<KernelObject>
 mlir::tcc::compileKernels(
     ModuleOp kernels, const CpuTarget &target,
-    const std::function<void(PassManager &)> &configure) {
+    const std::function<void(PassManager &)> &configure,
+    const CompileProgressFn &progress) {
   Location loc = kernels.getLoc();
   KernelObject result;
   for (auto func : kernels.getOps<func::FuncOp>()) {
@@ -339,6 +374,8 @@ mlir::tcc::compileKernels(
     result.kernels.push_back(std::move(kernel));
   }
 
+  if (progress)
+    progress({CompileProgress::Stage::Lowering, 0, result.kernels.size()});
   PassManager pm(kernels.getContext());
   if (configure)
     configure(pm);
@@ -406,7 +443,7 @@ mlir::tcc::compileKernels(
       fn.addFnAttr("prefer-vector-width", "512");
     fn.addFnAttr(llvm::Attribute::NoUnwind);
   }
-  optimize(*module, *machine);
+  optimize(*module, *machine, kernelProgress(result.kernels, progress));
 
   SmallVector<SmallVector<char, 0>, 2> objects(1);
   if (failed(emitObject(loc, *module, *machine, objects[0])))

@@ -39,6 +39,8 @@ mlir::tcc::compileModel(ModuleOp module, const ModelCompileOptions &options,
   if (options.configurePassManager)
     options.configurePassManager(graph);
   buildGraphPipeline(graph, options.optLevel, target->capabilities());
+  if (options.progress)
+    options.progress({CompileProgress::Stage::GraphPasses});
   if (failed(graph.run(module)))
     return failure();
   return planModel(*entry, *target, options, stats);

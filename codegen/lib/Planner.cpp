@@ -572,7 +572,8 @@ FailureOr<std::vector<uint8_t>> ModelPlanner::run(ModelCompileStats *stats) {
 
   // Kernels.
   FailureOr<KernelObject> object =
-      target.compileKernels(*kernels, options.configurePassManager);
+      target.compileKernels(*kernels, options.configurePassManager,
+                            options.progress);
   if (failed(object))
     return failure();
   std::map<std::string, const CompiledKernel *> compiled;

@@ -7,6 +7,7 @@
 #include "Subcommands.h"
 
 #include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/FileWrite.h"
 #include "tcc/runtime/StepKinds.h"
 
 #include <algorithm>
@@ -29,7 +30,8 @@ static_assert(CommandLine::kMaxIterations == 10'000'000,
 const char kHelp[] =
     R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
                  [--input [NAME=]X.npy ...] [--against-ir MODEL.ir]
-                 [--evict MIB] [--compare OTHER.bin] [--profile] [--json]
+                 [--evict MIB] [--compare OTHER.bin] [--profile]
+                 [--trace OUT.json] [--json]
 
 Runs MODEL.bin K times on one session after W warm-up runs and reports the
 latency distribution (min, median, p90, p99, max, mean) and the throughput.
@@ -40,6 +42,11 @@ MODEL.ir on the same inputs the same number of times, and the report adds
 its latency and the compiled model's speed-up over it. With --profile, K
 more runs time every step of the execution plan and the report lists the
 steps that take longest (what each computes, its share of the run).
+With --trace, K more runs (the same ones as --profile's, when both are
+given) record every plan step, and OUT.json receives them as a
+Chrome/Perfetto trace (Trace Event Format: one event per step per run with
+its kind, source ops, FLOPs or bytes, and thread; open it in
+https://ui.perfetto.dev or chrome://tracing).
 With --evict, each run (timed and profiled alike) follows a write of MIB
 mebibytes of scratch memory, untimed, so that the weights and buffers start
 outside the caches, as when the model runs among other work. With
@@ -59,6 +66,7 @@ options:
   --evict MIB        write MIB MiB of scratch before each run (cold caches)
   --compare F        also time model F, alternating with MODEL.bin
   --profile          time each plan step (K more runs) and list the top 20
+  --trace F          write a trace of every plan step (K more runs) to F
   --json             machine-readable output (with --profile: every step)
   --help             this text
 )";
@@ -127,23 +135,31 @@ struct StepTime {
   double msPerRun;
 };
 
-/// Runs `session` `iterations` times with step profiling; the steps by
-/// time, longest first.
-runtime::Status profileSteps(runtime::Session &session, int64_t iterations,
-                             CacheEvictor &evictor,
-                             std::vector<StepTime> *out) {
-  runtime::Status s = session.setProfiling(true);
+/// Runs `session` `iterations` more times with step profiling (the steps
+/// by time, longest first, into `out`) and/or tracing (written to
+/// `tracePath`), so that the timed runs stay uninstrumented.
+runtime::Status instrumentedRuns(runtime::Session &session, int64_t iterations,
+                                 CacheEvictor &evictor, bool profile,
+                                 const std::string &tracePath,
+                                 std::vector<StepTime> *out) {
+  bool trace = !tracePath.empty();
+  runtime::Status s = session.setProfiling(profile);
+  if (s.ok())
+    s = session.setTracing(trace);
   for (int64_t i = 0; s.ok() && i < iterations; ++i) {
     evictor.evict();
     s = session.run();
   }
+  if (s.ok() && trace)
+    s = session.writeTrace(tracePath);
   std::vector<uint64_t> ns;
   uint64_t runs = 0;
-  if (s.ok())
+  if (s.ok() && profile)
     s = session.stepTimes(&ns, &runs);
   if (!s.ok())
     return s;
   (void)session.setProfiling(false);
+  (void)session.setTracing(false);
   for (uint32_t i = 0; i < ns.size(); ++i)
     out->push_back({i, double(ns[i]) / 1e6 / double(runs ? runs : 1)});
   std::stable_sort(out->begin(), out->end(),
@@ -231,7 +247,7 @@ void writeProfileJson(JsonWriter &j, const artifact::Model &m,
 int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   const char *cmd = "bench";
   CommandLine args(argc, argv);
-  std::string path, value, error, irPath, comparePath;
+  std::string path, value, error, irPath, comparePath, tracePath;
   std::vector<NamedPath> inputs;
   int64_t threads = 1, iterations = 100, warmup = 10, evictMib = 0;
   bool json = false, profile = false;
@@ -270,6 +286,10 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
         return fail(cmd, error);
       if (evictMib > (int64_t(1) << 20))
         return fail(cmd, "--evict " + value + " MiB is more than 1 TiB");
+    } else if (args.option(arg, "--trace", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      tracePath = value;
     } else if (args.option(arg, "--compare", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -295,6 +315,8 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   }
   if (path.empty())
     return fail(cmd, "no model given (usage: tcc bench MODEL.bin)");
+  if (!tracePath.empty() && runtime::isSameFile(tracePath, path))
+    return fail(cmd, "--trace " + tracePath + " is the model itself");
 
   runtime::Model model;
   runtime::Status s = runtime::Model::loadFile(path, &model);
@@ -374,11 +396,13 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
 
   std::vector<StepTime> stepTimes;
   std::unique_ptr<runtime::Artifact> artifact;
-  if (profile) {
+  if (profile || !tracePath.empty()) {
     // The descriptions come from the artifact itself (as tcc inspect reads
     // it); the loaded model only runs.
-    if (!(s = runtime::Artifact::openFile(path, &artifact)).ok() ||
-        !(s = profileSteps(session, iterations, evictor, &stepTimes)).ok())
+    if ((profile && !(s = runtime::Artifact::openFile(path, &artifact)).ok()) ||
+        !(s = instrumentedRuns(session, iterations, evictor, profile,
+                               tracePath, &stepTimes))
+             .ok())
       return fail(cmd, s.message());
   }
 
@@ -443,6 +467,10 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
       j.value(otherFaster);
       j.endObject();
     }
+    if (!tracePath.empty()) {
+      j.key("trace");
+      j.value(tracePath);
+    }
     if (profile) {
       j.key("profile");
       writeProfileJson(j, artifact->model(), stepTimes);
@@ -472,6 +500,9 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
                 "is %.2fx faster\n",
                 irPath.c_str(), interpreterP50,
                 interpreterP50 / percentile(sorted, 50));
+  if (!tracePath.empty())
+    std::printf("trace of %lld runs written to %s\n", (long long)iterations,
+                tracePath.c_str());
   if (profile)
     printProfile(artifact->model(), stepTimes);
   return 0;

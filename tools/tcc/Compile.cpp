@@ -1,6 +1,7 @@
 //===- Compile.cpp - tcc compile: model.ir to model.bin -------------------===//
 
 #include "CommandLine.h"
+#include "CompileProgress.h"
 #include "Subcommands.h"
 #include "Verify.h"
 
@@ -24,6 +25,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <optional>
+
+#include <unistd.h>
 
 namespace tcc {
 namespace tool {
@@ -61,6 +66,10 @@ options:
                            passes (tcc-graph-O2: fusion, ...) first
   --print-ir-after-all     print the IR after every pass (to stderr)
   --time-passes            report the time each pass took (to stderr)
+  --progress               show each stage and each kernel as the compile
+                           reaches it ([3/4] compiling kernel 12/37 (name))
+                           on stderr; the default when stderr is a terminal
+  --no-progress            do not show them
   --no-microkernels        generate fp32 matmuls instead of calling tcc_sgemm
   --stats                  print what the compile produced
   --allow-bytecode         read MODEL.ir as MLIR bytecode; for trusted files
@@ -87,6 +96,7 @@ struct Options {
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
   bool verify = false, allowBytecode = false;
+  std::optional<bool> progress; // unset: when stderr is a terminal
   unsigned verifySeed = 1;
   std::string testingMiscompile; // hidden, for tests of --verify
   bool testingMiscompileOnlyAtO2 = false;
@@ -142,6 +152,16 @@ int compile(const Options &options) {
   compileOptions.function = options.function;
   compileOptions.useMicrokernels = options.microkernels;
   compileOptions.optLevel = options.optLevel;
+  // Stages: the compiler's three, verifying, writing.
+  std::unique_ptr<CompileProgressPrinter> progress;
+  bool terminal = isatty(STDERR_FILENO);
+  if (options.progress.value_or(terminal)) {
+    progress = std::make_unique<CompileProgressPrinter>(
+        options.optLevel, options.verify ? 5 : 4, terminal);
+    compileOptions.progress = [&](const mlir::tcc::CompileProgress &p) {
+      progress->report(p);
+    };
+  }
   compileOptions.configurePassManager = [&](mlir::PassManager &pm) {
     if (options.printIR) {
       context.disableMultithreading();
@@ -179,6 +199,10 @@ int compile(const Options &options) {
   if (options.verify) {
     verify.compile = compileOptions;
     verify.seed = options.verifySeed;
+    // The compiles --verify makes to bisect report nothing.
+    verify.compile.progress = nullptr;
+    if (progress)
+      progress->stage(4, "verifying the artifact");
     mlir::tcc::ToolStage verifying("verifying the artifact");
     std::fflush(stdout);
     std::string error = verifyArtifact(*source, *bytes, verify);
@@ -189,6 +213,8 @@ int compile(const Options &options) {
   }
   // Whole or not at all, and only once verified: a failed compile, verify
   // or write leaves an existing file as it was.
+  if (progress)
+    progress->stage(options.verify ? 5 : 4, "writing " + options.output);
   mlir::tcc::ToolStage writing("writing the artifact");
   std::string writeError =
       runtime::writeFileAtomically(options.output, bytes->data(), bytes->size());
@@ -240,6 +266,8 @@ int compileMain(int argc, char **argv) {
       options.printIR = true;
     } else if (arg == "--time-passes") {
       options.timePasses = true;
+    } else if (arg == "--progress" || arg == "--no-progress") {
+      options.progress = arg == "--progress";
     } else if (arg == "--no-microkernels") {
       options.microkernels = false;
     } else if (arg == "--allow-bytecode") {

@@ -35,6 +35,7 @@ int inspectMain(int argc, char **argv);
 int benchMain(int argc, char **argv);
 int runIrMain(int argc, char **argv);
 int hostMain(int argc, char **argv);
+int vizMain(int argc, char **argv);
 // bench without --against-ir (the runtime-only tool's).
 int runtimeBenchMain(int argc, char **argv);
 

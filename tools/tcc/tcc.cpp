@@ -23,6 +23,7 @@ const Subcommand kSubcommands[] = {
      runIrMain},
     {"host", "show what this machine's CPU runs (features, kernel ISA)",
      hostMain},
+    {"viz", "draw a model.ir's graph (SVG through Graphviz, or DOT)", vizMain},
 };
 
 } // namespace

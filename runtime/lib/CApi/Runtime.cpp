@@ -12,6 +12,8 @@
 #include "Guarded.h"
 #include "../Executor/Model.h"
 
+#include "tcc/runtime/FileWrite.h"
+
 #include <algorithm>
 #include <cstring>
 #include <exception>
@@ -119,6 +121,12 @@ Status checkIdle(const tcc_session_t *session) {
                   cat("the session has ", runs,
                       " async run(s) in flight; wait for their events first"));
   return Status();
+}
+
+std::string traceJson(const tcc_session_t &session) {
+  return session.trace.json(session.model->header(),
+                            session.hasParallel ? session.parallel.num_threads
+                                                : 1);
 }
 
 void setBuffer(std::vector<tcc_buffer_s *> &buffers, size_t index,
@@ -460,6 +468,53 @@ tcc_status_t tcc_session_step_times(tcc_session_t *session,
       *out_steps = steps;
     if (out_runs)
       *out_runs = session->profiledRuns;
+    return Status();
+  });
+}
+
+tcc_status_t tcc_session_set_tracing(tcc_session_t *session, int enabled) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    TCC_RETURN_IF_ERROR(checkIdle(session));
+    session->tracing = enabled != 0;
+    if (session->tracing)
+      session->trace.restart();
+    return Status();
+  });
+}
+
+tcc_status_t tcc_session_trace_json(tcc_session_t *session, char *out_json,
+                                    size_t capacity, size_t *out_size) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    if (capacity && !out_json)
+      return nullArgument("out_json");
+    if (!out_size)
+      return nullArgument("out_size");
+    TCC_RETURN_IF_ERROR(checkIdle(session));
+    std::string json = traceJson(*session);
+    if (capacity)
+      std::memcpy(out_json, json.data(), std::min(capacity, json.size()));
+    *out_size = json.size();
+    return Status();
+  });
+}
+
+tcc_status_t tcc_session_write_trace(tcc_session_t *session,
+                                     const char *path) {
+  return guarded([&] {
+    if (!session)
+      return nullArgument("session");
+    if (!path)
+      return nullArgument("path");
+    TCC_RETURN_IF_ERROR(checkIdle(session));
+    std::string json = traceJson(*session);
+    std::string error =
+        tcc::runtime::writeFileAtomically(path, json.data(), json.size());
+    if (!error.empty())
+      return Status(TCC_STATUS_IO_ERROR, error);
     return Status();
   });
 }

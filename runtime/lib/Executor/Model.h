@@ -13,6 +13,7 @@
 
 #include "../Devices/Device.h"
 #include "ModelDevices.h"
+#include "StepTrace.h"
 
 #include "../Steps/StepKind.h"
 
@@ -90,8 +91,8 @@ struct tcc_session_s {
   tcc_device_s *device = nullptr; // retained; runs its async runs
   // Created by the first async run, so sync-only sessions start no thread.
   std::unique_ptr<tcc::runtime::detail::Queue> queue;
-  // Async runs submitted and not yet ended. Bindings, outputs and profiling
-  // are refused while it is not 0 (the queue's thread reads them).
+  // Async runs submitted and not yet ended. Bindings, outputs, profiling
+  // and tracing are refused while it is not 0 (the queue's thread reads them).
   std::atomic<uint32_t> runsInFlight{0};
 
   std::vector<uint8_t *> arenas; // by memory space; null when empty
@@ -112,6 +113,9 @@ struct tcc_session_s {
   bool profiling = false;
   std::vector<uint64_t> stepNanoseconds;
   uint64_t profiledRuns = 0;
+  // Step tracing (tcc_session_set_tracing): each step of each run.
+  bool tracing = false;
+  tcc::runtime::detail::StepTrace trace;
 
   // Per-run scratch, sized at creation so runs do not allocate.
   // By buffer index: arena and constant buffers' are fixed at creation;

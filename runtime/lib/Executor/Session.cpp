@@ -176,20 +176,28 @@ Status tcc_session_s::run() {
 
   const tcc_model_s::PlannedStep *plan = model->plan.data();
   uint32_t numSteps = uint32_t(model->plan.size());
-  if (!profiling) {
+  if (!profiling && !tracing) {
     for (uint32_t i = 0; i < numSteps; ++i)
       TCC_RETURN_IF_ERROR(plan[i].run(*this, *plan[i].step, i));
     return Status();
   }
-  using Clock = std::chrono::steady_clock;
+  // Profiling and tracing share the two clock reads per step.
+  using Clock = tcc::runtime::detail::StepTrace::Clock;
+  uint64_t thread = tracing ? tcc::runtime::detail::currentThreadId() : 0;
   for (uint32_t i = 0; i < numSteps; ++i) {
     Clock::time_point start = Clock::now();
     TCC_RETURN_IF_ERROR(plan[i].run(*this, *plan[i].step, i));
-    stepNanoseconds[i] += uint64_t(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
-                                                             start)
-            .count());
+    uint64_t ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               Clock::now() - start)
+                               .count());
+    if (profiling)
+      stepNanoseconds[i] += ns;
+    if (tracing)
+      trace.record(i, start, ns, thread);
   }
-  ++profiledRuns;
+  if (profiling)
+    ++profiledRuns;
+  if (tracing)
+    trace.endRun();
   return Status();
 }

@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
+#include <string>
 
 using namespace mlir;
 
@@ -113,6 +115,28 @@ TEST_F(ModelCompilerTest, StepsAreLibraryCallsKernelsAndCopies) {
   EXPECT_EQ(stats.libraryCalls, 1u);
   EXPECT_EQ(stats.kernels, 1u); // add and exp fused
   EXPECT_EQ(stats.copies, 2u);
+}
+
+// The progress callback hears the stages in order and every kernel once.
+TEST_F(ModelCompilerTest, ProgressReportsStagesAndEachKernel) {
+  using Stage = tcc::CompileProgress::Stage;
+  std::vector<tcc::CompileProgress> heard;
+  tcc::ModelCompileOptions o0;
+  o0.optLevel = 0;
+  o0.progress = [&](const tcc::CompileProgress &p) { heard.push_back(p); };
+  compile(kModel, o0);
+  ASSERT_EQ(heard.size(), 4u);
+  EXPECT_EQ(heard[0].stage, Stage::GraphPasses);
+  EXPECT_EQ(heard[1].stage, Stage::Lowering);
+  EXPECT_EQ(heard[1].items, stats.kernels);
+  std::set<std::string> kernels;
+  for (size_t i = 2; i < heard.size(); ++i) {
+    EXPECT_EQ(heard[i].stage, Stage::Compiling);
+    EXPECT_EQ(heard[i].item, i - 1);
+    EXPECT_EQ(heard[i].items, 2u);
+    kernels.insert(heard[i].kernel);
+  }
+  EXPECT_EQ(kernels.size(), 2u); // add and exp, each once
 }
 
 TEST_F(ModelCompilerTest, GeneratedMatmulMatchesMicrokernel) {

@@ -220,6 +220,11 @@ TEST(AsyncRun, InFlightRunsOwnTheSessionUntilTheirEventSignals) {
                    busy);
   EXPECT_TCC_ERROR(session.setProfiling(true), TCC_STATUS_FAILED_PRECONDITION,
                    busy);
+  EXPECT_TCC_ERROR(session.setTracing(true), TCC_STATUS_FAILED_PRECONDITION,
+                   busy);
+  std::string trace;
+  EXPECT_TCC_ERROR(session.traceJson(&trace), TCC_STATUS_FAILED_PRECONDITION,
+                   busy);
   // Releasing the session and the first event early is allowed.
   session = Session();
   first = Event();

@@ -12,6 +12,7 @@
 #ifndef TCC_CODEGEN_KERNELCOMPILER_H
 #define TCC_CODEGEN_KERNELCOMPILER_H
 
+#include "tcc/Codegen/CompileProgress.h"
 #include "tcc/Codegen/CpuTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -59,10 +60,12 @@ void buildKernelsToLLVMPipeline(OpPassManager &pm);
 void registerKernelPipelines();
 
 /// Lowers `kernels` in place and produces the shared object. Diagnostics go
-/// to the module's context.
+/// to the module's context. `progress` hears the Lowering and Compiling
+/// stages.
 FailureOr<KernelObject>
 compileKernels(ModuleOp kernels, const CpuTarget &target,
-               const std::function<void(PassManager &)> &configure = {});
+               const std::function<void(PassManager &)> &configure = {},
+               const CompileProgressFn &progress = {});
 
 } // namespace mlir::tcc
 

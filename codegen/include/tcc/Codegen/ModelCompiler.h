@@ -33,6 +33,9 @@ struct ModelCompileOptions {
   int optLevel = 2;
   /// Applied to every pass manager the compile runs (IR printing, timing).
   std::function<void(PassManager &)> configurePassManager;
+  /// Hears each stage and kernel as the compile reaches it (tcc compile
+  /// --progress); null: nothing is reported.
+  CompileProgressFn progress;
   /// Ops the target has library calls for (on x86-64, fp32 GEMM and
   /// convolution through the runtime's microkernels) run as those calls
   /// rather than as generated loops.

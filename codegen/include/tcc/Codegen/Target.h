@@ -63,10 +63,12 @@ public:
                                 Value result) const = 0;
 
   /// Compiles the outlined kernels (one public function each) into this
-  /// target's code module.
+  /// target's code module, reporting the Lowering and Compiling stages to
+  /// `progress` (may be null).
   virtual FailureOr<KernelObject>
   compileKernels(ModuleOp kernels,
-                 const std::function<void(PassManager &)> &configure) const = 0;
+                 const std::function<void(PassManager &)> &configure,
+                 const CompileProgressFn &progress) const = 0;
 };
 
 /// A target's entry in the registry.

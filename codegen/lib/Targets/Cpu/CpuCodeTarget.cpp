@@ -48,8 +48,9 @@ public:
 
   FailureOr<KernelObject> compileKernels(
       ModuleOp kernels,
-      const std::function<void(PassManager &)> &configure) const override {
-    return mlir::tcc::compileKernels(kernels, cpu, configure);
+      const std::function<void(PassManager &)> &configure,
+      const CompileProgressFn &progress) const override {
+    return mlir::tcc::compileKernels(kernels, cpu, configure, progress);
   }
 
 private:

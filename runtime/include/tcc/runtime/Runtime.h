@@ -178,6 +178,23 @@ public:
     return Status(tcc_session_step_times(get(), nanoseconds->data(), steps,
                                          &steps, runs));
   }
+  /// Step tracing (tcc_session_set_tracing): enabling forgets the recording.
+  Status setTracing(bool enabled) {
+    return Status(tcc_session_set_tracing(get(), enabled ? 1 : 0));
+  }
+  /// The recording as Chrome trace JSON (tcc_session_trace_json).
+  Status traceJson(std::string *json) {
+    size_t size = 0;
+    Status s(tcc_session_trace_json(get(), nullptr, 0, &size));
+    if (!s.ok())
+      return s;
+    json->assign(size, '\0');
+    return Status(tcc_session_trace_json(get(), json->data(), size, &size));
+  }
+  /// The same written to `path` atomically (tcc_session_write_trace).
+  Status writeTrace(const std::string &path) {
+    return Status(tcc_session_write_trace(get(), path.c_str()));
+  }
   // Where output `index` is after a run; T is the element type.
   template <typename T>
   Status output(size_t index, const T **data, size_t *byteSize = nullptr) {

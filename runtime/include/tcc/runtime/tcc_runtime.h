@@ -328,9 +328,9 @@ typedef struct tcc_event_s tcc_event_t;
 /* Queues one run of the plan on the session's device and returns at once
  * with an event that signals when the run ends. Runs submitted while others
  * are in flight are queued and run in submission order. Until the event of
- * the last submitted run has signalled, the session's bindings, outputs and
- * profiling must not be touched: tcc_session_run, the bind calls,
- * tcc_session_output and the profiling calls return
+ * the last submitted run has signalled, the session's bindings, outputs,
+ * profiling and tracing must not be touched: tcc_session_run, the bind
+ * calls, tcc_session_output and the profiling and tracing calls return
  * TCC_STATUS_FAILED_PRECONDITION then. Releasing the session or the event
  * early is allowed: a queued run holds its own references and still runs.
  * The bindings are read when the run starts, so bound memory must stay
@@ -363,6 +363,33 @@ TCC_RUNTIME_API tcc_status_t tcc_session_step_times(tcc_session_t *session,
                                                     size_t capacity,
                                                     size_t *out_steps,
                                                     uint64_t *out_runs);
+
+/* Step tracing. Enabling (enabled != 0) forgets what was recorded and
+ * restarts the trace's clock; while it is on, every run records each plan
+ * step's start, duration and the thread that ran it (the two clock reads
+ * of profiling, shared with it, and an append per step). Off, a run pays
+ * nothing for it. Disabling keeps the recording for the calls below. */
+TCC_RUNTIME_API tcc_status_t tcc_session_set_tracing(tcc_session_t *session,
+                                                     int enabled);
+
+/* The recording as a Chrome/Perfetto trace (Trace Event Format JSON): one
+ * "X" (complete) event per plan step per traced run, in run order, with
+ * "ts" and "dur" in microseconds since tracing was enabled, "tid" the
+ * thread that ran the step (a step split over the session's pool shows as
+ * one event on the thread that ran the plan) and "args": the step's index,
+ * kind, one-line summary, source ops, "flops" and "bytes" where known (as
+ * `tcc inspect` describes it) and the run's index. Writes the first
+ * min(capacity, size) bytes to out_json (no terminating NUL; may be NULL
+ * when capacity is 0) and the whole size to *out_size. */
+TCC_RUNTIME_API tcc_status_t tcc_session_trace_json(tcc_session_t *session,
+                                                    char *out_json,
+                                                    size_t capacity,
+                                                    size_t *out_size);
+
+/* The same trace written to the file `path`, whole or not at all: a failed
+ * write (TCC_STATUS_IO_ERROR, naming the path) leaves the old file. */
+TCC_RUNTIME_API tcc_status_t tcc_session_write_trace(tcc_session_t *session,
+                                                     const char *path);
 
 /* Where output `index` is: the caller's bound buffer or the session's own
  * (valid until the session is released; overwritten by the next run). */
