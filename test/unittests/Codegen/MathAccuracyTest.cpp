@@ -209,6 +209,24 @@ TEST_F(MathAccuracyTest, F64SinCosOverTheWholeDomain) {
       *context, {"cos", [](long double x) { return std::cos(x); }, 3.0}, xs);
 }
 
+// The f64 expansions of ApproximateF64.cpp other than sin and cos, against
+// glibc's long double functions.
+TEST_F(MathAccuracyTest, F64TranscendentalsOverTheWholeDomain) {
+  std::vector<double> xs =
+      sweep<double, uint64_t>(uint64_t(1) << 46, uint64_t(1) << 50);
+  using LD = long double;
+  const Accuracy ops[] = {
+      {"exp", [](LD x) { return std::exp(x); }, 1.5},
+      {"log", [](LD x) { return std::log(x); }, 1.5},
+      {"log1p", [](LD x) { return std::log1p(x); }, 2.0},
+      {"tanh", [](LD x) { return std::tanh(x); }, 2.5},
+      {"erf", [](LD x) { return std::erf(x); }, 3.0},
+      {"sigmoid", [](LD x) -> LD { return 1 / (1 + std::exp(-x)); }, 2.0},
+  };
+  for (const Accuracy &a : ops)
+    checkAccuracy<double>(*context, a, xs);
+}
+
 // Values checked by hand with mpmath (40 digits) where the reduction used to
 // fail: past 2^17 Cody-Waite's three-part pi/2 loses the remainder.
 TEST_F(MathAccuracyTest, F32SinCosOfLargeArguments) {
