@@ -11,10 +11,11 @@
 //   log  <= 2 ulp
 //   erf  <= 5 ulp      (Maclaurin series below 2, Laplace's continued
 //                       fraction for erfc up to 6, +-1 beyond)
-//   sin, cos <= 1.2e-16 absolute for |x| < 1e5 (Cody-Waite reduction with
-//                       a three-part pi/2; accuracy falls off past ~1e6)
 //   log1p, tanh: a few ulp (built on log and expm1).
-// f32 sin and cos use the f64 expansion too (see F32SinCosThroughF64).
+// sin and cos hold for every finite double: Cody-Waite reduction below 2^17,
+// Payne-Hanek above (reduceLarge); MathAccuracyTest sweeps the whole domain
+// for f64 and f32 (which uses the f64 expansion, see F32SinCosThroughF64)
+// and docs/reliability.md states the bounds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
+#include <iterator>
 
 using namespace mlir;
 
@@ -214,19 +216,147 @@ Value buildErf(F64 &f, Value x) {
   return f.copysign(magnitude, x);
 }
 
-/// sin or cos: x = k * pi/2 + r (pi/2 in three parts, the first two short
-/// enough that k * part is exact for |k| < 2^20), then the Taylor series of
-/// sin or cos on |r| <= pi/4 chosen by the quadrant k mod 4.
+/// The first 1216 bits of 2/pi after the binary point, 32 to a word, most
+/// significant first (computed with integer arithmetic from Machin's formula
+/// for pi): the largest double's window in reduceLarge ends at bit 1161.
+const uint32_t kTwoOverPiBits[] = {
+    0xA2F9836E, 0x4E441529, 0xFC2757D1, 0xF534DDC0, 0xDB629599, 0x3C439041,
+    0xFE5163AB, 0xDEBBC561, 0xB7246E3A, 0x424DD2E0, 0x06492EEA, 0x09D1921C,
+    0xFE1DEB1C, 0xB129A73E, 0xE88235F5, 0x2EBB4484, 0xE99C7026, 0xB45F7E41,
+    0x3991D639, 0x835339F4, 0x9C845F8B, 0xBDF9283B, 0x1FF897FF, 0xDE05980F,
+    0xEF2F118B, 0x5A0A6D1F, 0x6D367ECF, 0x27CB09B7, 0x4F463F66, 0x9E5FEA2D,
+    0x7527BAC7, 0xEBE5F17B, 0x3D0739F7, 0x8A5292EA, 0x6BFB5FB1, 0x1F8D5D08,
+    0x56033046, 0xFC7B6BAB,
+};
+
+/// 64 bits of the table from word j on, with two zero words in front (the
+/// bits of weight 2^0 and above that a small exponent would ask for).
+uint64_t twoOverPiPair(int64_t j) {
+  auto word = [](int64_t w) -> uint64_t {
+    int64_t n = std::size(kTwoOverPiBits);
+    return w < 2 || w - 2 >= n ? 0 : kTwoOverPiBits[w - 2];
+  };
+  return word(j) << 32 | word(j + 1);
+}
+
+/// Payne-Hanek reduction of a finite a = |x| >= 2^17: a * 2/pi = k + f with
+/// k an integer taken mod 4 and |f| <= 1/2, returned as (k mod 4, f * pi/2).
+/// a = m * 2^(e - 1075) with a 53-bit integer m; the bits of 2/pi of weight
+/// above 2^(e - 1077) only add multiples of 4, so m is multiplied by a
+/// 192-bit window W1:W2:W3 of 2/pi chosen by e, and the top 128 bits of the
+/// product, mod 2^128, are a * 2/pi mod 4 in units of 2^-126. The dropped
+/// low word and table tail are below 2^-125, so f keeps at least 60 bits
+/// even where a is closest to a multiple of pi/2 (about 2^-61 for doubles).
+/// Integer multiplies of 32-bit halves and selects; no tables in memory.
+std::pair<Value, Value> reduceLarge(F64 &f, Value a) {
+  OpBuilder &b = f.b;
+  Location loc = f.loc;
+  auto shl = [&](Value x, Value n) {
+    return b.create<arith::ShLIOp>(loc, x, n).getResult();
+  };
+  auto shr = [&](Value x, Value n) {
+    return b.create<arith::ShRUIOp>(loc, x, n).getResult();
+  };
+  auto band = [&](Value x, Value y) {
+    return b.create<arith::AndIOp>(loc, x, y).getResult();
+  };
+  auto bor = [&](Value x, Value y) {
+    return b.create<arith::OrIOp>(loc, x, y).getResult();
+  };
+  auto add = [&](Value x, Value y) {
+    return b.create<arith::AddIOp>(loc, x, y).getResult();
+  };
+  auto sub = [&](Value x, Value y) {
+    return b.create<arith::SubIOp>(loc, x, y).getResult();
+  };
+  auto mul = [&](Value x, Value y) {
+    return b.create<arith::MulIOp>(loc, x, y).getResult();
+  };
+  auto c = [&](uint64_t v) { return f.ci(static_cast<int64_t>(v)); };
+
+  Value bits = f.bits(a);
+  Value e = shr(bits, c(52));
+  Value m = bor(band(bits, c((uint64_t(1) << 52) - 1)), c(uint64_t(1) << 52));
+  // Bit i of 2/pi (weight 2^-i) lands at weight 2^(e - 1075 - i) in a * 2/pi;
+  // the window starts at i = e - 1076 (weight 2^1), which is table bit
+  // p = i + 63 counting the two zero words (bit 1 is the first one stored).
+  Value p = sub(e, c(1013));
+  Value j = shr(p, c(5));
+  Value s = band(p, c(31));
+  Value w0 = c(0), w2 = c(0), w4 = c(0), w6 = c(0);
+  int64_t last = (2047 - 1013) >> 5; // past it, a is infinite or NaN
+  for (int64_t word = 0; word <= last; ++word) {
+    Value here =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, j, f.ci(word));
+    w0 = f.select(here, c(twoOverPiPair(word)), w0);
+    w2 = f.select(here, c(twoOverPiPair(word + 2)), w2);
+    w4 = f.select(here, c(twoOverPiPair(word + 4)), w4);
+    w6 = f.select(here, c(twoOverPiPair(word + 6)), w6);
+  }
+  // 64 bits from bit s of a word pair, the rest from the next pair (shifted
+  // in two steps so that s = 0 does not shift by 64).
+  Value rest = sub(c(63), s);
+  auto window = [&](Value first, Value next) {
+    return bor(shl(first, s), shr(shr(next, c(1)), rest));
+  };
+  Value window1 = window(w0, w2), window2 = window(w2, w4),
+        window3 = window(w4, w6);
+  // The high 64 bits of m * w, from 32-bit halves (m < 2^53, so no partial
+  // sum overflows).
+  Value low32 = c(0xffffffff), thirtyTwo = c(32);
+  Value mHi = shr(m, thirtyTwo), mLo = band(m, low32);
+  auto mulHigh = [&](Value w) {
+    Value wHi = shr(w, thirtyTwo), wLo = band(w, low32);
+    Value lh = mul(mLo, wHi), hl = mul(mHi, wLo);
+    Value middle = add(shr(mul(mLo, wLo), thirtyTwo),
+                       add(band(lh, low32), band(hl, low32)));
+    return add(add(mul(mHi, wHi), shr(middle, thirtyTwo)),
+               add(shr(lh, thirtyTwo), shr(hl, thirtyTwo)));
+  };
+  Value low = mul(m, window2);
+  Value lower = add(low, mulHigh(window3));
+  Value carry = b.create<arith::ExtUIOp>(
+      loc, f.i64(),
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, lower, low));
+  Value upper = add(add(mul(m, window1), mulHigh(window2)), carry);
+  // Round to the nearest quadrant: k = top two bits of upper + 1/2; the
+  // fraction upper:lower is then signed, |f| <= 2^61 units of 2^-62.
+  Value half = c(uint64_t(1) << 61);
+  Value shifted = add(upper, half);
+  Value k = shr(shifted, c(62));
+  Value fraction = sub(band(shifted, c((uint64_t(1) << 62) - 1)), half);
+  Value wide = f.add(
+      b.create<arith::SIToFPOp>(loc, f.f64(), fraction),
+      f.mul(b.create<arith::UIToFPOp>(loc, f.f64(), lower), f.c(0x1p-64)));
+  Value r = f.mul(wide, f.c(M_PI_2 * 0x1p-62));
+  return {k, r};
+}
+
+/// sin or cos: x = k * pi/2 + r, then the Taylor series of sin or cos on
+/// |r| <= pi/4 chosen by the quadrant k mod 4. Below 2^17, Cody-Waite: pi/2
+/// in three parts, the first two short enough that k * part is exact for
+/// |k| < 2^20. From 2^17 on, reduceLarge, selected (both are computed, so
+/// that the code stays straight-line and vectorizes).
 Value buildSinCos(F64 &f, Value x, bool isCos) {
   using P = arith::CmpFPredicate;
   OpBuilder &b = f.b;
   Location loc = f.loc;
-  Value finite = f.cmp(P::OLT, f.abs(x), f.c(INFINITY));
-  Value safe = f.select(f.cmp(P::OLT, f.abs(x), f.c(0x1p50)), x, f.c(0.0));
+  Value a = f.abs(x);
+  Value finite = f.cmp(P::OLT, a, f.c(INFINITY));
+  Value small = f.cmp(P::OLT, a, f.c(0x1p17));
+  Value safe = f.select(small, x, f.c(0.0));
   Value k = f.roundEven(f.mul(safe, f.c(0.63661977236758134308)));
   Value r = f.sub(f.sub(f.sub(safe, f.mul(k, f.c(1.57079632673412561417e+00))),
                         f.mul(k, f.c(6.07710050630396597660e-11))),
                   f.mul(k, f.c(2.02226624871116645580e-21)));
+  Value kSmall = b.create<arith::FPToSIOp>(loc, f.i64(), k);
+  auto [kLarge, rLarge] = reduceLarge(f, a);
+  // sin(-a) = -sin(a): quadrant -k, remainder -r.
+  Value negative = f.cmp(P::OLT, x, f.c(0.0));
+  kLarge =
+      f.select(negative, b.create<arith::SubIOp>(loc, f.ci(0), kLarge), kLarge);
+  rLarge = f.select(negative, f.neg(rLarge), rLarge);
+  r = f.select(small, r, rLarge);
   Value z = f.mul(r, r);
   SmallVector<double> sinCoeffs, cosCoeffs;
   double factorial = 1;
@@ -238,8 +368,8 @@ Value buildSinCos(F64 &f, Value x, bool isCos) {
   cosCoeffs.insert(cosCoeffs.begin(), 1.0);
   Value sinR = f.mul(r, f.polynomial(z, sinCoeffs));
   Value cosR = f.polynomial(z, cosCoeffs);
-  Value quadrant = b.create<arith::AndIOp>(
-      loc, b.create<arith::FPToSIOp>(loc, f.i64(), k), f.ci(3));
+  Value quadrant =
+      b.create<arith::AndIOp>(loc, f.select(small, kSmall, kLarge), f.ci(3));
   if (isCos) // cos(x) = sin(x + pi/2)
     quadrant = b.create<arith::AndIOp>(
         loc, b.create<arith::AddIOp>(loc, quadrant, f.ci(1)), f.ci(3));

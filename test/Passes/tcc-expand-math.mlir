@@ -37,3 +37,21 @@ func.func @native(%x: f32) -> (f32, f32) {
   %1 = math.floor %x : f32
   return %0, %1 : f32, f32
 }
+
+// -----
+
+// Tests that sin becomes straight-line arithmetic with both reductions:
+// Cody-Waite for |x| < 2^17 and the integer Payne-Hanek product (64-bit
+// multiplies, no i128) for larger |x|, chosen by a select.
+// CHECK-LABEL: func.func @sin_reductions
+// CHECK-NOT: math.sin
+// CHECK-NOT: i128
+// CHECK-DAG: arith.constant 1.310720e+05 : f64
+// CHECK-DAG: arith.muli {{.*}} : i64
+// CHECK-DAG: arith.uitofp {{.*}} : i64 to f64
+// CHECK-NOT: math.sin
+// CHECK: return
+func.func @sin_reductions(%x: f32) -> f32 {
+  %0 = math.sin %x : f32
+  return %0 : f32
+}
