@@ -113,12 +113,15 @@ uint32_t ArtifactBuilder::addOutput(const std::string &name, DType dtype,
 }
 
 uint32_t ArtifactBuilder::addKernel(const std::string &symbol,
-                                    uint32_t numBindings,
+                                    std::vector<KernelBinding> bindings,
+                                    int64_t tiles,
                                     std::vector<std::string> sourceOps,
                                     uint32_t module) {
   auto kernel = std::make_unique<KernelT>();
   kernel->symbol = symbol;
-  kernel->num_bindings = numBindings;
+  kernel->num_bindings = uint32_t(bindings.size());
+  kernel->bindings = std::move(bindings);
+  kernel->tiles = tiles;
   kernel->source_ops = std::move(sourceOps);
   kernel->code_module = module;
   model_.kernels.push_back(std::move(kernel));
@@ -127,12 +130,11 @@ uint32_t ArtifactBuilder::addKernel(const std::string &symbol,
 
 void ArtifactBuilder::addKernelCall(uint32_t kernel,
                                     std::vector<uint32_t> bindings,
-                                    int64_t tiles,
                                     std::vector<std::string> sourceOps) {
   KernelCallT call;
   call.kernel = kernel;
   call.bindings = std::move(bindings);
-  call.tiles = tiles;
+  call.tiles = kernel < model_.kernels.size() ? model_.kernels[kernel]->tiles : 1;
   OpUnion op;
   op.Set(std::move(call));
   uint32_t module =

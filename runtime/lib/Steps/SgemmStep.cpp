@@ -71,9 +71,19 @@ Status validate(const StepChecker &check, const Step &step,
     TCC_RETURN_IF_ERROR(check.requireElements(b, span, where + ": b"));
   }
 
+  // Each batch writes its own matrix, so the work of a step is bounded by
+  // the size of c (a batch of 2^40 over one matrix would run for days).
+  uint64_t one = 0;
+  TCC_RETURN_IF_ERROR(
+      matrixSpan(1, g.m(), g.n(), g.ldc(), 0, where + ": c", &one));
+  if (g.batch() > 1 && one && uint64_t(g.c_batch_stride()) < one)
+    return corrupt(where, ": c: batch stride ", g.c_batch_stride(),
+                   " overlaps the batches' ", one, "-element matrices");
   TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.m(), g.n(), g.ldc(),
                                  g.c_batch_stride(), where + ": c", &span));
   TCC_RETURN_IF_ERROR(check.requireElements(c, span, where + ": c"));
+  TCC_RETURN_IF_ERROR(check.requireDisjoint(c, a, where + ": c and a"));
+  TCC_RETURN_IF_ERROR(check.requireDisjoint(c, b, where + ": c and b"));
   const Epilogue *e = g.epilogue();
   return check.checkEpilogue(e, e && e->bias_per_row() ? g.m() : g.n(), span,
                        where);
