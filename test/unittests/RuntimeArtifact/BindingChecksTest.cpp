@@ -110,13 +110,13 @@ TEST(BindingChecks, KernelIndexNamingAnotherKernelIsCheckedAgainstIt) {
                    "constants");
 }
 
-// c[rows x 3] = a[rows x 4] * w[4 x 3] with a, c in the arena at the given
-// byte offsets.
+// c = a[2 x 4] * w[4 x 3] with a and c (room for 2x6 floats) in the arena
+// at the given byte offsets.
 std::vector<uint8_t> gemm(uint64_t aOffset, uint64_t cOffset,
                           const std::function<void(SgemmT &)> &edit) {
   ArtifactBuilder b;
   uint32_t a = b.addArenaBuffer(DType::F32, {2, 4}, aOffset);
-  uint32_t c = b.addArenaBuffer(DType::F32, {2, 3}, cOffset);
+  uint32_t c = b.addArenaBuffer(DType::F32, {2, 6}, cOffset);
   std::vector<float> w(12, 0.5f);
   uint32_t wb = b.addConstantBuffer(DType::F32, {4, 3}, w.data());
   SgemmT g;
@@ -143,20 +143,38 @@ TEST(BindingChecks, SgemmBatchesWriteDisjointMatrices) {
   EXPECT_TCC_ERROR(verify(gemm(0, 64,
                                [](SgemmT &g) { g.batch = int64_t(1) << 40; })),
                    TCC_STATUS_DATA_LOSS,
-                   "plan step 0 (Sgemm): c: batch stride 0 overlaps the "
-                   "batches' 6-element matrices");
+                   "plan step 0 (Sgemm): c: batches overlap (batch stride 0, "
+                   "2x3 matrices with ldc 3)");
   EXPECT_TCC_ERROR(verify(gemm(0, 64,
                                [](SgemmT &g) {
                                  g.batch = 2;
                                  g.c_batch_stride = 5;
                                })),
-                   TCC_STATUS_DATA_LOSS, "c: batch stride 5 overlaps");
+                   TCC_STATUS_DATA_LOSS, "c: batches overlap (batch stride 5");
+  // Stacked, or side by side in c's rows (a result written through a
+  // transpose), the batches are disjoint.
+  EXPECT_TCC_OK(verify(gemm(0, 64, [](SgemmT &g) {
+    g.batch = 2;
+    g.c_batch_stride = 6;
+  })));
+  EXPECT_TCC_OK(verify(gemm(0, 64, [](SgemmT &g) {
+    g.batch = 2;
+    g.ldc = 6;
+    g.c_batch_stride = 3;
+  })));
+  EXPECT_TCC_ERROR(verify(gemm(0, 64,
+                               [](SgemmT &g) {
+                                 g.batch = 3;
+                                 g.ldc = 6;
+                                 g.c_batch_stride = 3;
+                               })),
+                   TCC_STATUS_DATA_LOSS, "c: batches overlap");
 }
 
 TEST(BindingChecks, SgemmOutputSharesNoMemoryWithItsOperands) {
   EXPECT_TCC_ERROR(verify(gemm(0, 16, [](SgemmT &) {})), TCC_STATUS_DATA_LOSS,
                    "plan step 0 (Sgemm): c and a: shares memory with another "
-                   "operand (arena bytes [16, 40) and [0, 32))");
+                   "operand (arena bytes [16, 64) and [0, 32))");
   // Touching is not sharing.
   EXPECT_TCC_OK(verify(gemm(0, 32, [](SgemmT &) {})));
 }
