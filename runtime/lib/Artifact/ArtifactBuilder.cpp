@@ -2,6 +2,8 @@
 
 #include "tcc/runtime/ArtifactBuilder.h"
 
+#include "FileLayout.h"
+
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
 #include "tcc/runtime/StepKinds.h"
@@ -192,12 +194,12 @@ ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
     model.memory_spaces.push_back(std::make_unique<MemorySpaceT>(s));
 
   // Segments: the constants, then each module's code in module order.
-  std::vector<const std::vector<uint8_t> *> payloads;
+  std::vector<SegmentBytes> payloads;
   model.segments.clear();
   auto addSegment = [&](SegmentKind kind, const std::vector<uint8_t> &bytes) {
     model.segments.emplace_back(kind, 0, bytes.size(),
                                 hash64(bytes.data(), bytes.size()));
-    payloads.push_back(&bytes);
+    payloads.push_back({bytes.data(), bytes.size()});
     return int32_t(model.segments.size() - 1);
   };
   if (!constants_.empty())
@@ -207,6 +209,14 @@ ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
     model.code_modules[i]->code_segment =
         code.empty() ? -1 : addSegment(SegmentKind::Code, code);
   }
+  return detail::writeArtifactFile(model, payloads, edit);
+}
+
+namespace detail {
+
+std::vector<uint8_t>
+writeArtifactFile(ModelT &model, const std::vector<SegmentBytes> &payloads,
+                  const std::function<void(ModelT &)> &edit) {
   auto pack = [](const ModelT &m) {
     flatbuffers::FlatBufferBuilder fbb;
     fbb.Finish(Model::Pack(fbb, &m), ModelIdentifier());
@@ -251,10 +261,13 @@ ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
   for (size_t i = 0; i < payloads.size(); ++i) {
     if (i)
       padTo(file, kArtifactAlignment);
-    file.insert(file.end(), payloads[i]->begin(), payloads[i]->end());
+    file.insert(file.end(), payloads[i].data,
+                payloads[i].data + payloads[i].size);
   }
   return file;
 }
+
+} // namespace detail
 
 } // namespace runtime
 } // namespace tcc

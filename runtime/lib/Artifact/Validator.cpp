@@ -4,6 +4,20 @@
 // every table and vector access is in bounds; what remains untrusted is the
 // values. Each check names the entity at fault in its message.
 //
+// The trust rules (docs/reliability.md, "Trust model of artifacts"): with
+// hashes anyone can recompute, a forged header must not make the runtime
+// crash, hang or write where it should not. So, for every step (its kind's
+// validate, with StepChecks.h):
+//  - every region it reads or writes lies inside its buffer, sized from the
+//    step's own arguments, with overflow-checked arithmetic;
+//  - it writes only arena buffers and outputs, never inputs or constants;
+//  - a kernel call's buffers hold what its kernel declares (bytes, written
+//    or not) and it runs the kernel's tiles; symbols are unique per module
+//    (checkKernels), so the declarations describe the code that runs;
+//  - a library call's output shares no memory with its operands, and
+//    sgemm's output batches are disjoint, bounding its work by its output.
+// What the code of an unsigned artifact does is beyond any check here.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Validator.h"
@@ -119,6 +133,7 @@ public:
     TCC_RETURN_IF_ERROR(checkSpecBuffers(m_.outputs(), Storage::Output));
     TCC_RETURN_IF_ERROR(checkKernels());
     TCC_RETURN_IF_ERROR(checkPlan());
+    TCC_RETURN_IF_ERROR(checkSignatureTable(m_));
     return checkStrings();
   }
 
