@@ -10,6 +10,10 @@ packages=(
   googletest libgtest-dev libgmock-dev
   pkgconf # the runtime's install test builds the C example with pkg-config
   graphviz # `tcc viz` draws graphs through its `dot`
+  # libsodium: Ed25519 signing (tcc compile --sign) and signature checks
+  # (--public-key); the runtime dlopens libsodium.so.23 only when a key is
+  # used, so it is not a link dependency.
+  libsodium-dev
   # qemu-user: kernel tests on an emulated AVX2-only CPU, and the AArch64
   # stage's tests (scripts/test-aarch64.sh), cross-built with
   # g++-aarch64-linux-gnu (GoogleTest from the googletest sources above);

@@ -595,10 +595,15 @@ FailureOr<std::vector<uint8_t>> ModelPlanner::run(ModelCompileStats *stats) {
         buffersOfLifetime.push_back({buffer});
         pending->bindings.push_back(buffer);
       }
-      uint32_t id = builder.addKernel(kernel.symbol, kernel.numBindings(),
-                                      pending->sourceOps);
-      builder.addKernelCall(id, pending->bindings, kernel.tiles,
-                            pending->sourceOps);
+      // The code reads its arguments and writes its results and scratch
+      // buffers, each bound to a buffer of the value's type.
+      std::vector<artifact::KernelBinding> declared;
+      for (auto [j, buffer] : llvm::enumerate(pending->bindings))
+        declared.emplace_back(builder.model().buffers[buffer]->byte_size,
+                              j >= kernel.numInputs);
+      uint32_t id = builder.addKernel(kernel.symbol, std::move(declared),
+                                      kernel.tiles, pending->sourceOps);
+      builder.addKernelCall(id, pending->bindings, pending->sourceOps);
       ++summary.kernels;
     } else {
       auto &op = std::get<artifact::OpUnion>(steps[index]);

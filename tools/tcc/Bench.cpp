@@ -31,7 +31,7 @@ const char kHelp[] =
     R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
                  [--input [NAME=]X.npy ...] [--against-ir MODEL.ir]
                  [--evict MIB] [--compare OTHER.bin] [--profile]
-                 [--trace OUT.json] [--json]
+                 [--trace OUT.json] [--json] [--public-key FILE]
 
 Runs MODEL.bin K times on one session after W warm-up runs and reports the
 latency distribution (min, median, p90, p99, max, mean) and the throughput.
@@ -68,6 +68,8 @@ options:
   --profile          time each plan step (K more runs) and list the top 20
   --trace F          write a trace of every plan step (K more runs) to F
   --json             machine-readable output (with --profile: every step)
+  --public-key FILE  load the models only if they are signed by this
+                     32-byte Ed25519 public key (tcc compile --sign)
   --help             this text
 )";
 
@@ -247,7 +249,8 @@ void writeProfileJson(JsonWriter &j, const artifact::Model &m,
 int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   const char *cmd = "bench";
   CommandLine args(argc, argv);
-  std::string path, value, error, irPath, comparePath, tracePath;
+  std::string path, value, error, irPath, comparePath, tracePath,
+      publicKeyPath;
   std::vector<NamedPath> inputs;
   int64_t threads = 1, iterations = 100, warmup = 10, evictMib = 0;
   bool json = false, profile = false;
@@ -261,6 +264,10 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
       json = true;
     } else if (arg == "--profile") {
       profile = true;
+    } else if (args.option(arg, "--public-key", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      publicKeyPath = value;
     } else if (args.option(arg, "--threads", &value, &error)) {
       if (!error.empty() ||
           !CommandLine::parsePositive(value, "--threads", &threads, &error,
@@ -318,8 +325,11 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   if (!tracePath.empty() && runtime::isSameFile(tracePath, path))
     return fail(cmd, "--trace " + tracePath + " is the model itself");
 
+  TrustedKey trusted;
   runtime::Model model;
-  runtime::Status s = runtime::Model::loadFile(path, &model);
+  runtime::Status s = readTrustedKey(publicKeyPath, &trusted);
+  if (s.ok())
+    s = runtime::Model::loadFile(path, &model, 0, trusted.data());
   if (!s.ok())
     return fail(cmd, s.message());
   runtime::Pool pool;
@@ -343,7 +353,9 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   runtime::Model other;
   runtime::Session otherSession;
   if (!comparePath.empty()) {
-    if (!(s = runtime::Model::loadFile(comparePath, &other)).ok() ||
+    if (!(s = runtime::Model::loadFile(comparePath, &other, 0,
+                                       trusted.data()))
+             .ok() ||
         !(s = other.createSession(pool ? pool.parallel() : nullptr,
                                   &otherSession))
              .ok() ||

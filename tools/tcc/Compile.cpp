@@ -13,6 +13,7 @@
 #include "tcc/Support/OutOfMemory.h"
 #include "tcc/runtime/CpuFeatures.h"
 #include "tcc/runtime/FileWrite.h"
+#include "tcc/runtime/Signing.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -87,11 +88,15 @@ options:
                            at -O0 to tell whether fusion caused it; exits 1.
                            Refused for a target this machine cannot run
   --verify-seed=N          the seed of --verify's inputs (default 1)
+  --sign=KEY               sign the artifact with the Ed25519 key in file
+                           KEY: a 64-byte libsodium secret key or a 32-byte
+                           seed (needs libsodium.so.23); loaders given the
+                           public key (--public-key) refuse anything else
   --help                   this text
 )";
 
 struct Options {
-  std::string input, output, function;
+  std::string input, output, function, signingKey;
   mlir::tcc::TargetRequest target;
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
@@ -115,6 +120,12 @@ int compile(const Options &options) {
   if (std::string problem = mlir::tcc::checkInputPath(options.input);
       !problem.empty())
     return fail(cmd, problem);
+  // A key that cannot sign fails before the compile, not after.
+  runtime::SigningKey key;
+  if (!options.signingKey.empty())
+    if (runtime::Status s = runtime::readSigningKey(options.signingKey, &key);
+        !s.ok())
+      return fail(cmd, "--sign: " + s.message());
   mlir::tcc::ToolStage reading("reading the IR");
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
   if (!buffer)
@@ -189,6 +200,9 @@ int compile(const Options &options) {
       mlir::tcc::compileModel(*module, compileOptions, &stats);
   if (mlir::failed(bytes))
     return 1;
+  if (!options.signingKey.empty())
+    if (runtime::Status s = runtime::signArtifact(&*bytes, key); !s.ok())
+      return fail(cmd, "--sign: " + s.message());
 
   if (options.stats)
     std::printf("kernels %zu, library calls %zu, copies %zu, arena %llu bytes "
@@ -211,8 +225,8 @@ int compile(const Options &options) {
       return fail(cmd, "--verify: " + error + " (" + options.output +
                            " not written)");
   }
-  // Whole or not at all, and only once verified: a failed compile, verify
-  // or write leaves an existing file as it was.
+  // Whole or not at all, and only once verified: a failed compile, signing,
+  // verify or write leaves an existing file as it was.
   if (progress)
     progress->stage(options.verify ? 5 : 4, "writing " + options.output);
   mlir::tcc::ToolStage writing("writing the artifact");
@@ -276,6 +290,10 @@ int compileMain(int argc, char **argv) {
       options.stats = true;
     } else if (arg == "--verify") {
       options.verify = true;
+    } else if (args.option(arg, "--sign", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.signingKey = value;
     } else if (args.option(arg, "--verify-seed", &value, &error)) {
       int64_t seed = 0;
       if (error.empty() &&

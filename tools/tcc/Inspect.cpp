@@ -13,6 +13,7 @@
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/Signing.h"
 #include "tcc/runtime/StepKinds.h"
 
 #include <cctype>
@@ -26,11 +27,12 @@ using namespace tcc::artifact;
 
 namespace {
 
-const char kHelp[] = R"(usage: tcc inspect MODEL.bin [--json]
+const char kHelp[] = R"(usage: tcc inspect MODEL.bin [--json] [--public-key FILE]
 
 Verifies MODEL.bin (structure, sizes, hashes; no code is run) and shows its
 inputs and outputs, the execution plan (one entry per step, with the source
-ops each computes), the memory plan and the sizes of its parts.
+ops each computes), the memory plan, the sizes of its parts and whether it
+is signed, by which public key (64 hex digits).
 
 options:
   --json   machine-readable output with the keys inputs, outputs, kernels,
@@ -38,7 +40,11 @@ options:
            without reuse), constant_bytes, code_bytes, file_bytes,
            target, cpu, cpu_features, imports (those of code module 0),
            code_modules, memory_spaces, version, format_version,
-           runs_on_host
+           runs_on_host, signed_by (the public key in hex; "" unsigned),
+           signature_checked
+  --public-key FILE
+           refuse the model unless it is signed by this 32-byte Ed25519
+           public key (tcc compile --sign); the signature is checked
   --help   this text
 )";
 
@@ -215,10 +221,22 @@ void writeSpacesJson(JsonWriter &j, const Model &m) {
   j.endArray();
 }
 
-void printJson(const runtime::Artifact &a, const runtime::Status &host) {
+// The signer's public key in hex, "" when unsigned (the validator checked
+// the table's sizes).
+std::string signer(const Model &m) {
+  return m.signature() ? runtime::publicKeyHex(m.signature()->public_key()->Data())
+                       : "";
+}
+
+void printJson(const runtime::Artifact &a, const runtime::Status &host,
+               bool checked) {
   const Model &m = a.model();
   JsonWriter j(stdout);
   j.beginObject();
+  j.key("signed_by");
+  j.value(signer(m));
+  j.key("signature_checked");
+  j.value(checked);
   j.key("version");
   j.value(m.tcc_version() ? m.tcc_version()->str() : "");
   j.key("format_version");
@@ -296,7 +314,8 @@ void printJson(const runtime::Artifact &a, const runtime::Status &host) {
   j.finish();
 }
 
-void printText(const runtime::Artifact &a, const runtime::Status &host) {
+void printText(const runtime::Artifact &a, const runtime::Status &host,
+               bool checked) {
   const Model &m = a.model();
   std::printf("%s: tcc model, format %u, tcc %s\n", a.name().c_str(),
               m.format_version(), str(m.tcc_version()).c_str());
@@ -307,6 +326,12 @@ void printText(const runtime::Artifact &a, const runtime::Status &host) {
                 targetText(*m.code_modules()->Get(i)).c_str());
   std::printf("runs on this host: %s\n",
               host.ok() ? "yes" : ("no (" + host.message() + ")").c_str());
+  if (m.signature())
+    std::printf("signed: by ed25519 public key %s (%s)\n", signer(m).c_str(),
+                checked ? "checked against --public-key"
+                        : "not checked, no --public-key given");
+  else
+    std::printf("signed: no\n");
   for (auto [title, specs] :
        {std::pair("inputs", m.inputs()), std::pair("outputs", m.outputs())}) {
     std::printf("%s:\n", title);
@@ -360,7 +385,7 @@ void printText(const runtime::Artifact &a, const runtime::Status &host) {
 int inspectMain(int argc, char **argv) {
   const char *cmd = "inspect";
   CommandLine args(argc, argv);
-  std::string path;
+  std::string path, value, error, publicKeyPath;
   bool json = false;
   while (!args.done()) {
     std::string arg = args.next();
@@ -368,26 +393,34 @@ int inspectMain(int argc, char **argv) {
       printHelp(kHelp);
       return 0;
     }
-    if (arg == "--json")
+    if (arg == "--json") {
       json = true;
-    else if (arg.size() > 1 && arg[0] == '-')
+    } else if (args.option(arg, "--public-key", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      publicKeyPath = value;
+    } else if (arg.size() > 1 && arg[0] == '-') {
       return fail(cmd, "unknown option '" + arg + "' (see tcc inspect --help)");
-    else if (path.empty())
+    } else if (path.empty()) {
       path = arg;
-    else
+    } else {
       return fail(cmd, "unexpected argument '" + arg + "'");
+    }
   }
   if (path.empty())
     return fail(cmd, "no model given (usage: tcc inspect MODEL.bin [--json])");
+  TrustedKey trusted;
   std::unique_ptr<runtime::Artifact> artifact;
-  runtime::Status s = runtime::Artifact::openFile(path, &artifact);
+  runtime::Status s = readTrustedKey(publicKeyPath, &trusted);
+  if (s.ok())
+    s = runtime::Artifact::openFile(path, &artifact, nullptr, trusted.data());
   if (!s.ok())
     return fail(cmd, s.message());
   runtime::Status host = runtime::checkModelRunsHere(artifact->model());
   if (json)
-    printJson(*artifact, host);
+    printJson(*artifact, host, trusted.given);
   else
-    printText(*artifact, host);
+    printText(*artifact, host, trusted.given);
   return 0;
 }
 

@@ -344,5 +344,13 @@ void printTensor(FILE *out, const TensorInfo &info, const void *data,
   }
 }
 
+runtime::Status readTrustedKey(const std::string &path, TrustedKey *out) {
+  out->given = !path.empty();
+  if (!out->given)
+    return runtime::Status();
+  return runtime::Status(runtime::readPublicKey(path, &out->key))
+      .withContext("--public-key");
+}
+
 } // namespace tool
 } // namespace tcc

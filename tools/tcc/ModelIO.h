@@ -5,6 +5,7 @@
 
 #include "tcc/runtime/Npy.h"
 #include "tcc/runtime/Runtime.h"
+#include "tcc/runtime/Signing.h"
 
 #include <cstdio>
 #include <string>
@@ -46,6 +47,15 @@ runtime::Status bindNpyInputs(const runtime::Model &model,
 runtime::Status bindRandomInputs(const runtime::Model &model,
                                  runtime::Session &session, unsigned seed,
                                  std::vector<runtime::NpyArray> *arrays);
+
+// The key of --public-key FILE, which models must be signed by; none when
+// the option is absent (`path` empty). Shared by run, bench and inspect.
+struct TrustedKey {
+  runtime::PublicKey key{};
+  bool given = false;
+  const uint8_t *data() const { return given ? key.data() : nullptr; }
+};
+runtime::Status readTrustedKey(const std::string &path, TrustedKey *out);
 
 // Tensors of more elements print as a summary unless `all` (--print-all).
 inline constexpr size_t kPrintAllLimit = 1000;

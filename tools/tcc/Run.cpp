@@ -31,6 +31,8 @@ options:
   --output [NAME=]FILE.npy   where to save an output (repeat for each)
   --threads N                intra-op threads (default 1, at most 1024)
   --print-all                print every value of large outputs
+  --public-key FILE          load the model only if it is signed by this
+                             32-byte Ed25519 public key (tcc compile --sign)
   --help                     this text
 )";
 
@@ -39,7 +41,7 @@ options:
 int runMain(int argc, char **argv) {
   const char *cmd = "run";
   CommandLine args(argc, argv);
-  std::string modelPath, value, error;
+  std::string modelPath, value, error, publicKeyPath;
   std::vector<NamedPath> inputs, outputs;
   int64_t threads = 1;
   bool printAll = false;
@@ -59,6 +61,10 @@ int runMain(int argc, char **argv) {
       outputs.push_back(parseNamedPath(value));
     } else if (arg == "--print-all") {
       printAll = true;
+    } else if (args.option(arg, "--public-key", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      publicKeyPath = value;
     } else if (args.option(arg, "--threads", &value, &error)) {
       if (!error.empty() ||
           !CommandLine::parsePositive(value, "--threads", &threads, &error,
@@ -75,8 +81,11 @@ int runMain(int argc, char **argv) {
   if (modelPath.empty())
     return fail(cmd, "no model given (usage: tcc run MODEL.bin --input X.npy)");
 
+  TrustedKey trusted;
   runtime::Model model;
-  runtime::Status s = runtime::Model::loadFile(modelPath, &model);
+  runtime::Status s = readTrustedKey(publicKeyPath, &trusted);
+  if (s.ok())
+    s = runtime::Model::loadFile(modelPath, &model, 0, trusted.data());
   if (!s.ok())
     return fail(cmd, s.message());
   std::vector<std::string> inputPaths, outputPaths;

@@ -4,8 +4,9 @@
 // makes reading it safe has passed. The preamble comes first (sizes), then
 // the header hash (so a corrupt header fails cleanly rather than by luck in
 // the verifier), the identifier, the FlatBuffers verifier (every offset in
-// the header in bounds), semantic validation (every value consistent) and
-// last the segment hashes.
+// the header in bounds), the signature when a trusted key is given (so
+// nothing below reads values an attacker chose), semantic validation (every
+// value consistent) and last the segment hashes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "Validator.h"
 
 #include "tcc/runtime/ArtifactFormat.h"
+#include "tcc/runtime/Signing.h"
 
 #include <cerrno>
 #include <cstring>
@@ -74,7 +76,8 @@ Status readPreamble(const uint8_t *data, size_t size,
 } // namespace
 
 Status verifyArtifactBytes(const uint8_t *data, size_t size,
-                           const tcc::artifact::Model **out) {
+                           const tcc::artifact::Model **out,
+                           const uint8_t *trustedKey) {
   if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
     return Status(TCC_STATUS_INVALID_ARGUMENT,
                   "artifact bytes must be 8-byte aligned");
@@ -91,6 +94,8 @@ Status verifyArtifactBytes(const uint8_t *data, size_t size,
   if (!tcc::artifact::VerifyModelBuffer(verifier))
     return corrupt("header fails FlatBuffers verification");
   const tcc::artifact::Model *model = tcc::artifact::GetModel(header);
+  if (trustedKey)
+    TCC_RETURN_IF_ERROR(checkArtifactSignature(*model, data, size, trustedKey));
   detail::SegmentLayout layout;
   TCC_RETURN_IF_ERROR(
       detail::validateModel(*model, data, size, preamble.headerSize, &layout));
@@ -99,8 +104,8 @@ Status verifyArtifactBytes(const uint8_t *data, size_t size,
   return Status();
 }
 
-Status Artifact::verify() {
-  TCC_RETURN_IF_ERROR(verifyArtifactBytes(data_, size_, &model_));
+Status Artifact::verify(const uint8_t *trustedKey) {
+  TCC_RETURN_IF_ERROR(verifyArtifactBytes(data_, size_, &model_, trustedKey));
   const auto *segments = model_->segments();
   for (uint32_t i = 0; segments && i < segments->size(); ++i) {
     const auto *s = segments->Get(i);
@@ -125,7 +130,8 @@ Artifact::Code Artifact::moduleCode(uint32_t module) const {
 
 Status Artifact::openFile(const std::string &path,
                           std::unique_ptr<Artifact> *out,
-                          const tcc_allocator_t *readInto) {
+                          const tcc_allocator_t *readInto,
+                          const uint8_t *trustedKey) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Status(errno == ENOENT ? TCC_STATUS_NOT_FOUND : TCC_STATUS_IO_ERROR,
@@ -147,7 +153,7 @@ Status Artifact::openFile(const std::string &path,
   ::close(fd);
   if (!loaded.ok())
     return std::move(loaded).withContext(path);
-  TCC_RETURN_IF_ERROR(artifact->verify().withContext(path));
+  TCC_RETURN_IF_ERROR(artifact->verify(trustedKey).withContext(path));
   *out = std::move(artifact);
   return Status();
 }
@@ -198,7 +204,8 @@ Status Artifact::readAll(int fd, const tcc_allocator_t &allocator) {
 
 Status Artifact::fromMemory(const void *data, size_t size,
                             const tcc_allocator_t *allocator,
-                            std::unique_ptr<Artifact> *out) {
+                            std::unique_ptr<Artifact> *out,
+                            const uint8_t *trustedKey) {
   if (!data && size)
     return Status(TCC_STATUS_INVALID_ARGUMENT, "model data is NULL");
   std::unique_ptr<Artifact> artifact(new Artifact());
@@ -209,7 +216,8 @@ Status Artifact::fromMemory(const void *data, size_t size,
       allocator ? *allocator : tcc_allocator_system()));
   if (size > 0)
     std::memcpy(const_cast<uint8_t *>(artifact->data_), data, size);
-  TCC_RETURN_IF_ERROR(artifact->verify().withContext(artifact->name_));
+  TCC_RETURN_IF_ERROR(
+      artifact->verify(trustedKey).withContext(artifact->name_));
   *out = std::move(artifact);
   return Status();
 }

@@ -2,6 +2,8 @@
 
 #include "tcc/runtime/ArtifactBuilder.h"
 
+#include "FileLayout.h"
+
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
 #include "tcc/runtime/StepKinds.h"
@@ -113,12 +115,15 @@ uint32_t ArtifactBuilder::addOutput(const std::string &name, DType dtype,
 }
 
 uint32_t ArtifactBuilder::addKernel(const std::string &symbol,
-                                    uint32_t numBindings,
+                                    std::vector<KernelBinding> bindings,
+                                    int64_t tiles,
                                     std::vector<std::string> sourceOps,
                                     uint32_t module) {
   auto kernel = std::make_unique<KernelT>();
   kernel->symbol = symbol;
-  kernel->num_bindings = numBindings;
+  kernel->num_bindings = uint32_t(bindings.size());
+  kernel->bindings = std::move(bindings);
+  kernel->tiles = tiles;
   kernel->source_ops = std::move(sourceOps);
   kernel->code_module = module;
   model_.kernels.push_back(std::move(kernel));
@@ -127,12 +132,11 @@ uint32_t ArtifactBuilder::addKernel(const std::string &symbol,
 
 void ArtifactBuilder::addKernelCall(uint32_t kernel,
                                     std::vector<uint32_t> bindings,
-                                    int64_t tiles,
                                     std::vector<std::string> sourceOps) {
   KernelCallT call;
   call.kernel = kernel;
   call.bindings = std::move(bindings);
-  call.tiles = tiles;
+  call.tiles = kernel < model_.kernels.size() ? model_.kernels[kernel]->tiles : 1;
   OpUnion op;
   op.Set(std::move(call));
   uint32_t module =
@@ -190,12 +194,12 @@ ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
     model.memory_spaces.push_back(std::make_unique<MemorySpaceT>(s));
 
   // Segments: the constants, then each module's code in module order.
-  std::vector<const std::vector<uint8_t> *> payloads;
+  std::vector<SegmentBytes> payloads;
   model.segments.clear();
   auto addSegment = [&](SegmentKind kind, const std::vector<uint8_t> &bytes) {
     model.segments.emplace_back(kind, 0, bytes.size(),
                                 hash64(bytes.data(), bytes.size()));
-    payloads.push_back(&bytes);
+    payloads.push_back({bytes.data(), bytes.size()});
     return int32_t(model.segments.size() - 1);
   };
   if (!constants_.empty())
@@ -205,6 +209,14 @@ ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
     model.code_modules[i]->code_segment =
         code.empty() ? -1 : addSegment(SegmentKind::Code, code);
   }
+  return detail::writeArtifactFile(model, payloads, edit);
+}
+
+namespace detail {
+
+std::vector<uint8_t>
+writeArtifactFile(ModelT &model, const std::vector<SegmentBytes> &payloads,
+                  const std::function<void(ModelT &)> &edit) {
   auto pack = [](const ModelT &m) {
     flatbuffers::FlatBufferBuilder fbb;
     fbb.Finish(Model::Pack(fbb, &m), ModelIdentifier());
@@ -249,10 +261,13 @@ ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
   for (size_t i = 0; i < payloads.size(); ++i) {
     if (i)
       padTo(file, kArtifactAlignment);
-    file.insert(file.end(), payloads[i]->begin(), payloads[i]->end());
+    file.insert(file.end(), payloads[i].data,
+                payloads[i].data + payloads[i].size);
   }
   return file;
 }
+
+} // namespace detail
 
 } // namespace runtime
 } // namespace tcc

@@ -84,6 +84,42 @@ Status StepChecker::requireWritable(const Buffer *b,
   return Status();
 }
 
+// Buffers share memory when they are in the same region (one arena space,
+// the constants, one input or one output) and their byte ranges intersect.
+static bool overlaps(const Buffer *a, const Buffer *b) {
+  if (a->storage() != b->storage())
+    return false;
+  switch (a->storage()) {
+  case Storage::Arena:
+    if (a->space() != b->space())
+      return false;
+    break;
+  case Storage::Input:
+  case Storage::Output:
+    if (a->index() != b->index())
+      return false;
+    break;
+  default:
+    break;
+  }
+  // Validated: offset + byte_size does not overflow.
+  return a->byte_size() && b->byte_size() &&
+         a->offset() < b->offset() + b->byte_size() &&
+         b->offset() < a->offset() + a->byte_size();
+}
+
+Status StepChecker::requireDisjoint(const Buffer *written, const Buffer *other,
+                                    const std::string &what) {
+  if (overlaps(written, other))
+    return corrupt(what, ": shares memory with another operand (",
+                   storageName(written->storage()), " bytes [",
+                   written->offset(), ", ",
+                   written->offset() + written->byte_size(), ") and [",
+                   other->offset(), ", ", other->offset() + other->byte_size(),
+                   "))");
+  return Status();
+}
+
 Status StepChecker::requireElements(const Buffer *b, uint64_t needed,
                                     const std::string &what) {
   uint64_t has = b->byte_size() / dtypeSize(b->dtype());

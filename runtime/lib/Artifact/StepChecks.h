@@ -49,6 +49,11 @@ public:
   // Only arena buffers and outputs may be written.
   static Status requireWritable(const tcc::artifact::Buffer *b,
                                 const std::string &what);
+  // A buffer a library call writes must share no byte with one it reads
+  // in the same call (the kernels assume unaliased operands).
+  static Status requireDisjoint(const tcc::artifact::Buffer *written,
+                                const tcc::artifact::Buffer *other,
+                                const std::string &what);
   static Status requireElements(const tcc::artifact::Buffer *b,
                                 uint64_t needed, const std::string &what);
   // A library call's epilogue: known activation, bias and residual buffers

@@ -4,6 +4,20 @@
 // every table and vector access is in bounds; what remains untrusted is the
 // values. Each check names the entity at fault in its message.
 //
+// The trust rules (docs/reliability.md, "Trust model of artifacts"): with
+// hashes anyone can recompute, a forged header must not make the runtime
+// crash, hang or write where it should not. So, for every step (its kind's
+// validate, with StepChecks.h):
+//  - every region it reads or writes lies inside its buffer, sized from the
+//    step's own arguments, with overflow-checked arithmetic;
+//  - it writes only arena buffers and outputs, never inputs or constants;
+//  - a kernel call's buffers hold what its kernel declares (bytes, written
+//    or not) and it runs the kernel's tiles; symbols are unique per module
+//    (checkKernels), so the declarations describe the code that runs;
+//  - a library call's output shares no memory with its operands, and
+//    sgemm's output batches are disjoint, bounding its work by its output.
+// What the code of an unsigned artifact does is beyond any check here.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Validator.h"
@@ -119,6 +133,7 @@ public:
     TCC_RETURN_IF_ERROR(checkSpecBuffers(m_.outputs(), Storage::Output));
     TCC_RETURN_IF_ERROR(checkKernels());
     TCC_RETURN_IF_ERROR(checkPlan());
+    TCC_RETURN_IF_ERROR(checkSignatureTable(m_));
     return checkStrings();
   }
 
@@ -356,15 +371,34 @@ private:
     return Status();
   }
 
+  // Each kernel declares every binding and at least one tile, and its
+  // symbol names no other kernel of its module: a call then runs the code
+  // whose declarations its step was checked against.
   Status checkKernels() {
     const auto *kernels = m_.kernels();
+    std::set<std::pair<uint32_t, std::string>> symbols;
     for (uint32_t i = 0; kernels && i < kernels->size(); ++i) {
-      if (!isSymbolName(kernels->Get(i)->symbol()))
+      const Kernel *kernel = kernels->Get(i);
+      if (!isSymbolName(kernel->symbol()))
         return corrupt("kernel ", i, ": symbol is not a valid name");
-      if (kernels->Get(i)->code_module() >= numModules())
-        return corrupt("kernel ", i, ": code module ",
-                       kernels->Get(i)->code_module(), " out of range (",
-                       numModules(), " code modules)");
+      if (kernel->code_module() >= numModules())
+        return corrupt("kernel ", i, ": code module ", kernel->code_module(),
+                       " out of range (", numModules(), " code modules)");
+      std::string what = cat("kernel ", i, " '", kernel->symbol()->str(), "'");
+      if (!symbols.insert({kernel->code_module(), kernel->symbol()->str()})
+               .second)
+        return corrupt(what, ": another kernel of code module ",
+                       kernel->code_module(), " has the same symbol");
+      const auto *declared = kernel->bindings();
+      if (!elementsAligned(declared, alignof(uint64_t)))
+        return corrupt(what, ": binding declarations are misaligned");
+      uint32_t numDeclared = declared ? declared->size() : 0;
+      if (numDeclared != kernel->num_bindings())
+        return corrupt(what, ": declares ", numDeclared, " of its ",
+                       kernel->num_bindings(),
+                       " bindings (written by an older tcc? recompile it)");
+      if (kernel->tiles() < 1)
+        return corrupt(what, ": tiles ", kernel->tiles(), " is less than 1");
     }
     return Status();
   }

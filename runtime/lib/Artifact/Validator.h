@@ -29,6 +29,10 @@ struct SegmentLayout {
 Status validateModel(const tcc::artifact::Model &model, const uint8_t *file,
                      size_t fileSize, size_t headerSize, SegmentLayout *layout);
 
+// A Signature table, when present, holds a 32-byte public key and a
+// 64-byte signature (what a loader without a key can still show).
+Status checkSignatureTable(const tcc::artifact::Model &model);
+
 // Compares each segment's hash64 with the one the header records.
 Status checkSegmentHashes(const tcc::artifact::Model &model,
                           const uint8_t *file);

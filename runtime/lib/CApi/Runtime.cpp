@@ -257,7 +257,8 @@ tcc_status_t tcc_model_load_file(const char *path,
     std::unique_ptr<tcc::runtime::Artifact> artifact;
     TCC_RETURN_IF_ERROR(tcc::runtime::Artifact::openFile(
         path, &artifact,
-        o.flags & TCC_MODEL_LOAD_FLAG_MAP_FILE ? nullptr : &o.allocator));
+        o.flags & TCC_MODEL_LOAD_FLAG_MAP_FILE ? nullptr : &o.allocator,
+        o.public_key));
     return loadArtifact(std::move(artifact), o, out_model);
   });
 }
@@ -271,7 +272,7 @@ tcc_status_t tcc_model_load_memory(const void *data, size_t size,
     tcc_model_load_options_t o = loadOptions(options);
     std::unique_ptr<tcc::runtime::Artifact> artifact;
     TCC_RETURN_IF_ERROR(tcc::runtime::Artifact::fromMemory(
-        data, size, &o.allocator, &artifact));
+        data, size, &o.allocator, &artifact, o.public_key));
     return loadArtifact(std::move(artifact), o, out_model);
   });
 }

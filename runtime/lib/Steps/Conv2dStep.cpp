@@ -96,6 +96,10 @@ Status validate(const StepChecker &check, const Step &step,
   }
   TCC_RETURN_IF_ERROR(
       check.requireElements(output, outputElems, where + ": output"));
+  TCC_RETURN_IF_ERROR(
+      check.requireDisjoint(output, input, where + ": output and input"));
+  TCC_RETURN_IF_ERROR(
+      check.requireDisjoint(output, weight, where + ": output and weight"));
   if (c.workspace() != -1) {
     const Buffer *w = nullptr;
     TCC_RETURN_IF_ERROR(check.buffer(c.workspace(), where + ": workspace", &w));
@@ -104,6 +108,10 @@ Status validate(const StepChecker &check, const Step &step,
     if (w->offset() % kArtifactAlignment != 0)
       return corrupt(where, ": workspace offset is not a multiple of ",
                      kArtifactAlignment);
+    for (auto [other, name] : {std::pair(input, ": workspace and input"),
+                               std::pair(weight, ": workspace and weight"),
+                               std::pair(output, ": workspace and output")})
+      TCC_RETURN_IF_ERROR(check.requireDisjoint(w, other, where + name));
   }
   return check.checkEpilogue(c.epilogue(), uint64_t(c.out_channels()), outputElems,
                        where);

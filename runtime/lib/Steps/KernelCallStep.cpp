@@ -40,13 +40,27 @@ Status validate(const StepChecker &check, const Step &step,
     return corrupt(where, ": ", numBindings, " bindings but kernel '",
                    kernel->symbol()->str(), "' takes ",
                    kernel->num_bindings());
+  // The kernel's declarations (checked against num_bindings by the
+  // validator) say what its code touches: each bound buffer holds it, and
+  // only arena and output buffers are written.
   for (uint32_t j = 0; j < numBindings; ++j) {
     const Buffer *b = nullptr;
-    TCC_RETURN_IF_ERROR(
-        check.buffer(call.bindings()->Get(j), cat(where, ": binding ", j), &b));
+    std::string what = cat(where, ": binding ", j);
+    TCC_RETURN_IF_ERROR(check.buffer(call.bindings()->Get(j), what, &b));
+    const KernelBinding *declared = kernel->bindings()->Get(j);
+    if (b->byte_size() < declared->bytes())
+      return corrupt(what, ": kernel '", kernel->symbol()->str(),
+                     "' accesses ", declared->bytes(),
+                     " bytes but the buffer has ", b->byte_size());
+    if (declared->writes())
+      TCC_RETURN_IF_ERROR(check.requireWritable(b, what));
   }
-  if (call.tiles() < 1)
-    return corrupt(where, ": tiles ", call.tiles(), " is less than 1");
+  // Generated code computes addresses from the tile index, so a call runs
+  // exactly the tiles its kernel was compiled for.
+  if (call.tiles() != kernel->tiles())
+    return corrupt(where, ": tiles ", call.tiles(), " but kernel '",
+                   kernel->symbol()->str(), "' was compiled for ",
+                   kernel->tiles());
   return Status();
 }
 

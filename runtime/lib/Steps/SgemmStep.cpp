@@ -71,9 +71,28 @@ Status validate(const StepChecker &check, const Step &step,
     TCC_RETURN_IF_ERROR(check.requireElements(b, span, where + ": b"));
   }
 
+  // Each batch writes its own elements, so the work of a step is bounded
+  // by the size of c (a batch of 2^40 over one matrix would run for days):
+  // the matrices follow each other (stacked) or lie side by side in c's
+  // rows (a result written through a transpose).
+  uint64_t one = 0, row = 0;
+  TCC_RETURN_IF_ERROR(
+      matrixSpan(1, g.m(), g.n(), g.ldc(), 0, where + ": c", &one));
+  uint64_t stride = uint64_t(g.c_batch_stride());
+  bool stacked = stride >= one;
+  bool sideBySide = stride >= uint64_t(g.n()) &&
+                    checkedMul(uint64_t(g.batch() - 1), stride, &row) &&
+                    checkedAdd(row, uint64_t(g.n()), &row) &&
+                    row <= uint64_t(g.ldc());
+  if (g.batch() > 1 && one && !stacked && !sideBySide)
+    return corrupt(where, ": c: batches overlap (batch stride ",
+                   g.c_batch_stride(), ", ", g.m(), "x", g.n(),
+                   " matrices with ldc ", g.ldc(), ")");
   TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.m(), g.n(), g.ldc(),
                                  g.c_batch_stride(), where + ": c", &span));
   TCC_RETURN_IF_ERROR(check.requireElements(c, span, where + ": c"));
+  TCC_RETURN_IF_ERROR(check.requireDisjoint(c, a, where + ": c and a"));
+  TCC_RETURN_IF_ERROR(check.requireDisjoint(c, b, where + ": c and b"));
   const Epilogue *e = g.epilogue();
   return check.checkEpilogue(e, e && e->bias_per_row() ? g.m() : g.n(), span,
                        where);

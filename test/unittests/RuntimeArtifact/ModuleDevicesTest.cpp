@@ -69,9 +69,10 @@ ArtifactBuilder deviceModel(const std::string &kind,
   uint32_t t = b.addBuffer(DType::F32, {4}, Storage::Arena, 0, 0, space);
   EXPECT_EQ(std::vector<uint32_t>({x, z, host, cBuf, t}),
             std::vector<uint32_t>({kX, kZ, kHostConstant, kC, kT}));
-  uint32_t kernel =
-      b.addKernel("tcc_test_device_mul_add_one_f32", 3, {}, module);
-  b.addKernelCall(kernel, {x, cBuf, t}, 4);
+  uint32_t kernel = b.addKernel("tcc_test_device_mul_add_one_f32",
+                                {reads(16), reads(16), writes(16)}, 4, {},
+                                module);
+  b.addKernelCall(kernel, {x, cBuf, t});
   CopyT copy;
   copy.src = t;
   copy.dst = z;

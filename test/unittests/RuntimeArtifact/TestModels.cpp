@@ -60,10 +60,15 @@ runtime::ArtifactBuilder addMulModel(int64_t n) {
     c[size_t(i)] = float(i + 1);
   uint32_t cBuf = b.addConstantBuffer(DType::F32, {n}, c.data());
   uint32_t t = b.addArenaBuffer(DType::F32, {n}, 0);
-  uint32_t add = b.addKernel("tcc_test_add_f32", 3, {"tcc.add loc(test:1)"});
-  uint32_t mul = b.addKernel("tcc_test_mul_f32", 3, {"tcc.mul loc(test:2)"});
-  b.addKernelCall(add, {x, y, t}, n, {"tcc.add"});
-  b.addKernelCall(mul, {t, cBuf, z}, n, {"tcc.mul"});
+  uint64_t bytes = uint64_t(n) * 4;
+  std::vector<KernelBinding> binary = {
+      reads(bytes), reads(bytes), writes(bytes)};
+  uint32_t add =
+      b.addKernel("tcc_test_add_f32", binary, n, {"tcc.add loc(test:1)"});
+  uint32_t mul =
+      b.addKernel("tcc_test_mul_f32", binary, n, {"tcc.mul loc(test:2)"});
+  b.addKernelCall(add, {x, y, t}, {"tcc.add"});
+  b.addKernelCall(mul, {t, cBuf, z}, {"tcc.mul"});
   b.setCode(testKernels());
   return b;
 }
@@ -72,8 +77,9 @@ runtime::ArtifactBuilder expModel(int64_t n) {
   runtime::ArtifactBuilder b;
   uint32_t in = b.addInput("in", DType::F32, {n});
   uint32_t out = b.addOutput("out", DType::F32, {n});
-  uint32_t k = b.addKernel("tcc_test_exp_f32", 2);
-  b.addKernelCall(k, {in, out}, n);
+  uint32_t k = b.addKernel("tcc_test_exp_f32",
+                           {reads(uint64_t(n) * 4), writes(uint64_t(n) * 4)}, n);
+  b.addKernelCall(k, {in, out});
   b.model().imports = {"expf"};
   b.setCode(testKernels());
   return b;
@@ -90,8 +96,9 @@ runtime::ArtifactBuilder countTilesModel(int64_t tiles) {
   OpUnion op;
   op.Set(std::move(copy));
   b.addStep(std::move(op));
-  uint32_t k = b.addKernel("tcc_test_count_tiles", 1);
-  b.addKernelCall(k, {out}, tiles);
+  uint32_t k =
+      b.addKernel("tcc_test_count_tiles", {writes(uint64_t(tiles) * 4)}, tiles);
+  b.addKernelCall(k, {out});
   b.setCode(testKernels());
   return b;
 }

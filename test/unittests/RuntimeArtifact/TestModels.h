@@ -33,6 +33,14 @@ runtime::ArtifactBuilder expModel(int64_t n);
 // counts[i] += 1 per tile i (i32 input/output "counts" via a Copy).
 runtime::ArtifactBuilder countTilesModel(int64_t tiles);
 
+// A kernel binding declaration: `bytes` read, or written.
+inline artifact::KernelBinding reads(uint64_t bytes) {
+  return artifact::KernelBinding(bytes, false);
+}
+inline artifact::KernelBinding writes(uint64_t bytes) {
+  return artifact::KernelBinding(bytes, true);
+}
+
 // Rewrites the preamble's header hash after a test patched header bytes.
 void rehashHeader(std::vector<uint8_t> &file);
 

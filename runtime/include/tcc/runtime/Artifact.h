@@ -24,15 +24,19 @@ namespace runtime {
 class TCC_RUNTIME_API Artifact {
 public:
   // Maps `path` read-only, or with `readInto` reads it into a 64-byte
-  // aligned buffer from that allocator. Errors name the file.
+  // aligned buffer from that allocator. Errors name the file. With
+  // `trustedKey` (kPublicKeySize bytes, Signing.h) the artifact must be
+  // signed by that key.
   static Status openFile(const std::string &path,
                          std::unique_ptr<Artifact> *out,
-                         const tcc_allocator_t *readInto = nullptr);
+                         const tcc_allocator_t *readInto = nullptr,
+                         const uint8_t *trustedKey = nullptr);
   // Copies `size` bytes into a 64-byte aligned buffer from `allocator`
   // (NULL: the system allocator).
   static Status fromMemory(const void *data, size_t size,
                            const tcc_allocator_t *allocator,
-                           std::unique_ptr<Artifact> *out);
+                           std::unique_ptr<Artifact> *out,
+                           const uint8_t *trustedKey = nullptr);
   ~Artifact();
   Artifact(const Artifact &) = delete;
   Artifact &operator=(const Artifact &) = delete;
@@ -59,7 +63,7 @@ public:
 
 private:
   Artifact() = default;
-  Status verify();
+  Status verify(const uint8_t *trustedKey);
 
   std::string name_;
   const uint8_t *data_ = nullptr;
@@ -77,10 +81,13 @@ private:
 };
 
 // Checks a byte range that claims to be an artifact: everything Artifact
-// checks, without owning the bytes. `data` must be 8-byte aligned. On
-// success `*out` points into `data`.
+// checks, without owning the bytes. `data` must be 8-byte aligned. With
+// `trustedKey` the signature is checked right after the FlatBuffers
+// verifier, before anything else reads the header's values. On success
+// `*out` points into `data`.
 TCC_RUNTIME_API Status verifyArtifactBytes(const uint8_t *data, size_t size,
-                                           const tcc::artifact::Model **out);
+                                           const tcc::artifact::Model **out,
+                                           const uint8_t *trustedKey = nullptr);
 
 // Checks each "cpu" code module's target architecture and CPU features
 // against this host (modules of other kinds are their devices' to check).

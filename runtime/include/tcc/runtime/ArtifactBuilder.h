@@ -66,13 +66,16 @@ public:
   uint32_t addOutput(const std::string &name, tcc::artifact::DType dtype,
                      std::vector<int64_t> shape);
 
-  // A kernel of code module `module`'s code; returns its index.
-  uint32_t addKernel(const std::string &symbol, uint32_t numBindings,
-                     std::vector<std::string> sourceOps = {},
+  // A kernel of code module `module`'s code, compiled for `tiles` tiles,
+  // declaring what it reads and writes of each binding; returns its index.
+  uint32_t addKernel(const std::string &symbol,
+                     std::vector<tcc::artifact::KernelBinding> bindings,
+                     int64_t tiles, std::vector<std::string> sourceOps = {},
                      uint32_t module = 0);
-  // A step calling `kernel`; it runs where the kernel's module does.
+  // A step calling `kernel` over its tiles; it runs where the kernel's
+  // module does.
   void addKernelCall(uint32_t kernel, std::vector<uint32_t> bindings,
-                     int64_t tiles, std::vector<std::string> sourceOps = {});
+                     std::vector<std::string> sourceOps = {});
   // Any step (Sgemm, Conv2d, Copy, ...): pass the filled native table. The
   // step's kind name is the registered one of its type; it runs on code
   // module `module`'s device.

@@ -209,11 +209,15 @@ public:
 class Model
     : public detail::Handle<tcc_model_t, tcc_model_retain, tcc_model_release> {
 public:
+  // With `publicKey` (TCC_PUBLIC_KEY_SIZE bytes) only a model signed by
+  // that key loads.
   static Status loadFile(const std::string &path, Model *out,
-                         uint32_t flags = 0) {
+                         uint32_t flags = 0,
+                         const uint8_t *publicKey = nullptr) {
     tcc_model_load_options_t options;
     tcc_model_load_options_initialize(&options);
     options.flags = flags;
+    options.public_key = publicKey;
     tcc_model_t *model = nullptr;
     Status s(tcc_model_load_file(path.c_str(), &options, &model));
     if (s.ok())
@@ -221,10 +225,12 @@ public:
     return s;
   }
   static Status loadMemory(const void *data, size_t size, Model *out,
-                           uint32_t flags = 0) {
+                           uint32_t flags = 0,
+                           const uint8_t *publicKey = nullptr) {
     tcc_model_load_options_t options;
     tcc_model_load_options_initialize(&options);
     options.flags = flags;
+    options.public_key = publicKey;
     tcc_model_t *model = nullptr;
     Status s(tcc_model_load_memory(data, size, &options, &model));
     if (s.ok())

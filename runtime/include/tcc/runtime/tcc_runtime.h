@@ -162,9 +162,18 @@ typedef struct tcc_model_s tcc_model_t;
  * choices in the code"). */
 #define TCC_MODEL_LOAD_FLAG_MAP_FILE 0x2u
 
+/* Bytes of an Ed25519 public key (libsodium's crypto_sign_PUBLICKEYBYTES). */
+#define TCC_PUBLIC_KEY_SIZE 32
+
 typedef struct tcc_model_load_options_t {
   uint32_t flags; /* TCC_MODEL_LOAD_FLAG_* */
   tcc_allocator_t allocator;
+  /* NULL, or TCC_PUBLIC_KEY_SIZE bytes: load only artifacts signed by this
+   * Ed25519 key (FAILED_PRECONDITION for unsigned, other-key or tampered
+   * ones), checked before anything else in the header is used. libsodium
+   * (libsodium.so.23) is opened then; without it the load fails NOT_FOUND.
+   * The bytes are read during the load call only. */
+  const uint8_t *public_key;
 } tcc_model_load_options_t;
 
 TCC_RUNTIME_API void
