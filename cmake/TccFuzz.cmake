@@ -31,9 +31,12 @@ function(tcc_add_fuzzer name)
     target_link_options(tcc-fuzz-${name} PRIVATE -fsanitize=fuzzer)
     return()
   endif()
-  add_executable(tcc-fuzz-${name}-replay ${ARG_SOURCES}
-                 ${TCC_FUZZ_DIR}/ReplayMain.cpp)
-  target_link_libraries(tcc-fuzz-${name}-replay PRIVATE ${ARG_LINK})
+  if(NOT TARGET tcc_fuzz_replay_main) # compiled once for every target
+    add_library(tcc_fuzz_replay_main OBJECT ${TCC_FUZZ_DIR}/ReplayMain.cpp)
+  endif()
+  add_executable(tcc-fuzz-${name}-replay ${ARG_SOURCES})
+  target_link_libraries(tcc-fuzz-${name}-replay PRIVATE tcc_fuzz_replay_main
+                        ${ARG_LINK})
   add_test(NAME Fuzz.${name}
            COMMAND tcc-fuzz-${name}-replay ${TCC_FUZZ_DIR}/corpus/${name}
                    --optional ${TCC_FUZZ_DIR}/crashes/${name} ${ARG_SEEDS})
