@@ -202,7 +202,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       break;
     }
     case 12: {
-      auto dtype = static_cast<tcc_dtype_t>(int8_t(r.byte()));
+      // Values outside the enum's range (0 to MAX_ENUM) would be UB in C++
+      // before the call; C callers can pass any of these.
+      uint8_t b = r.byte();
+      auto dtype = b == 255 ? TCC_DTYPE_MAX_ENUM : static_cast<tcc_dtype_t>(b);
       (void)tcc_dtype_size(dtype);
       (void)std::strlen(tcc_dtype_name(dtype));
       break;
