@@ -23,3 +23,13 @@ string(APPEND CMAKE_CXX_FLAGS_RELEASE " -g1")
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
 set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
 set(CMAKE_ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
+
+# A sanitizer build (scripts/test-sanitizers.sh, scripts/sanitize.sh):
+# TCC_SANITIZE=address,undefined or thread instruments everything built
+# here; any report fails the program.
+set(TCC_SANITIZE "" CACHE STRING "Sanitizers for every target (-fsanitize=)")
+if(TCC_SANITIZE)
+  add_compile_options(-fsanitize=${TCC_SANITIZE} -fno-omit-frame-pointer
+                      -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${TCC_SANITIZE})
+endif()

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache g++ python3 python3-pip
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19 clang-19
+  libclang-rt-19-dev # libFuzzer and the sanitizers for clang (scripts/fuzz.sh)
   libflatbuffers-dev flatbuffers-compiler
   googletest libgtest-dev libgmock-dev
   pkgconf # the runtime's install test builds the C example with pkg-config

@@ -2,7 +2,11 @@
 # The README's test command: installs what is missing, configures, builds and
 # runs every test (GoogleTest suites and the lit suite) through ctest, then
 # the AArch64 stage (scripts/test-aarch64.sh: the runtime cross-built and
-# tested under QEMU) in build-dir's sibling build-dir-aarch64.
+# tested under QEMU) in build-dir's sibling build-dir-aarch64, then the
+# sanitizer stage (scripts/test-sanitizers.sh: the runtime's tests under
+# ASan+UBSan and TSan) in build-dir-asan and build-dir-tsan. ctest's
+# Fuzz.* entries replay the fuzz corpora and saved crashes (test/fuzz/);
+# scripts/fuzz.sh fuzzes, outside this command.
 # Usage: scripts/test.sh [build-dir]     (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,4 +26,5 @@ if [ -f "$log" ]; then
 fi
 
 "$root/scripts/test-aarch64.sh" "${build%/}-aarch64" "$build" || status=$?
+"$root/scripts/test-sanitizers.sh" "$build" || status=$?
 exit $status
