@@ -8,6 +8,9 @@ packages=(
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19 clang-19
   libclang-rt-19-dev # libFuzzer and the sanitizers for clang (scripts/fuzz.sh)
   libflatbuffers-dev flatbuffers-compiler
+  # ONNX import: the vendored onnx.proto compiled with Debian's protoc
+  # against libprotobuf-lite (onnx/CMakeLists.txt)
+  protobuf-compiler libprotobuf-dev
   googletest libgtest-dev libgmock-dev
   pkgconf # the runtime's install test builds the C example with pkg-config
   graphviz # `tcc viz` draws graphs through its `dot`

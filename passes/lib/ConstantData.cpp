@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConstantData.h"
+#include "tcc/Passes/ConstantData.h"
 #include "tcc/IR/ResourceKey.h"
 
 #include "mlir/IR/AsmState.h"

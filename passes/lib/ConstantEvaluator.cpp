@@ -1,6 +1,6 @@
 //===- ConstantEvaluator.cpp - Evaluating tcc ops on constants ------------===//
 
-#include "ConstantEvaluator.h"
+#include "tcc/Passes/ConstantEvaluator.h"
 
 #include "tcc/IR/ScalarSemantics.h"
 #include "tcc/IR/TccOps.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConstantEvaluator.h"
+#include "tcc/Passes/ConstantEvaluator.h"
 #include "tcc/Passes/Passes.h"
 #include "tcc/Passes/TargetCapabilities.h"
 

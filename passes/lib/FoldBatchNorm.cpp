@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConstantData.h"
+#include "tcc/Passes/ConstantData.h"
 #include "tcc/Passes/Passes.h"
 
 #include "tcc/IR/TccOps.h"

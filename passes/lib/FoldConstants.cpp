@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConstantEvaluator.h"
+#include "tcc/Passes/ConstantEvaluator.h"
 #include "tcc/Passes/Passes.h"
 
 #include "tcc/IR/TccOps.h"

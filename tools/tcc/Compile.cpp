@@ -2,6 +2,7 @@
 
 #include "CommandLine.h"
 #include "CompileProgress.h"
+#include "OnnxInput.h"
 #include "Subcommands.h"
 #include "Verify.h"
 
@@ -38,10 +39,13 @@ namespace {
 
 const char kHelp[] =
     R"(usage: tcc compile MODEL.ir -o MODEL.bin [options]
+       tcc compile MODEL.onnx -o MODEL.bin [--input-shape NAME=DxDx...] [options]
 
 Compiles the entry function (the one --function names, else the module's
 only public function) of a tcc module (text, or MLIR bytecode with
 --allow-bytecode) into a model artifact that libtcc_runtime loads and runs.
+An ONNX model (a file ending in .onnx) is imported first, as `tcc import`
+does (see tcc import --help).
 
 options:
   -o FILE                  the artifact to write (required)
@@ -73,6 +77,9 @@ options:
   --no-progress            do not show them
   --no-microkernels        generate fp32 matmuls instead of calling tcc_sgemm
   --stats                  print what the compile produced
+  --input-shape NAME=DxDx...
+                           the full shape of ONNX input NAME, for inputs
+                           with symbolic or unknown dims (repeatable)
   --allow-bytecode         read MODEL.ir as MLIR bytecode; for trusted files
                            only (MLIR's bytecode reader is not hardened
                            against corrupted files)
@@ -101,6 +108,7 @@ struct Options {
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
   bool verify = false, allowBytecode = false;
+  mlir::tcc::onnx::ImportOptions onnx; // MODEL.onnx: --input-shape
   std::optional<bool> progress; // unset: when stderr is a terminal
   unsigned verifySeed = 1;
   std::string testingMiscompile; // hidden, for tests of --verify
@@ -126,21 +134,30 @@ int compile(const Options &options) {
     if (runtime::Status s = runtime::readSigningKey(options.signingKey, &key);
         !s.ok())
       return fail(cmd, "--sign: " + s.message());
-  mlir::tcc::ToolStage reading("reading the IR");
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
-  if (!buffer)
-    return fail(cmd, "cannot read '" + options.input +
-                         "': " + buffer.getError().message());
+  // The handler lives as long as the compile: later diagnostics point into
+  // the IR text too.
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  mlir::tcc::ToolStage parsing("parsing the IR");
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::tcc::parseModelFile(sourceMgr, &context, [&] {
-        mlir::tcc::InputLimits limits;
-        limits.allowBytecode = options.allowBytecode;
-        return limits;
-      }());
+  std::optional<mlir::SourceMgrDiagnosticHandler> diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (mlir::tcc::onnx::isOnnxPath(options.input)) {
+    module = importOnnxForTool(cmd, &context, options.input, options.onnx);
+  } else {
+    if (!options.onnx.inputShapes.empty())
+      return fail(cmd, "--input-shape applies to ONNX models (MODEL.onnx) only");
+    mlir::tcc::ToolStage reading("reading the IR");
+    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
+    if (!buffer)
+      return fail(cmd, "cannot read '" + options.input +
+                           "': " + buffer.getError().message());
+    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+    diagnostics.emplace(sourceMgr, &context);
+    mlir::tcc::ToolStage parsing("parsing the IR");
+    module = mlir::tcc::parseModelFile(sourceMgr, &context, [&] {
+      mlir::tcc::InputLimits limits;
+      limits.allowBytecode = options.allowBytecode;
+      return limits;
+    }());
+  }
   if (!module)
     return 1;
 
@@ -284,6 +301,11 @@ int compileMain(int argc, char **argv) {
       options.progress = arg == "--progress";
     } else if (arg == "--no-microkernels") {
       options.microkernels = false;
+    } else if (args.option(arg, "--input-shape", &value, &error)) {
+      if (error.empty())
+        error = addInputShape(value, &options.onnx);
+      if (!error.empty())
+        return fail(cmd, error);
     } else if (arg == "--allow-bytecode") {
       options.allowBytecode = true;
     } else if (arg == "--stats") {

@@ -30,6 +30,7 @@ int dispatchSubcommand(const char *tool, const Subcommand *table,
                        size_t count, int argc, char **argv);
 
 int compileMain(int argc, char **argv);
+int importMain(int argc, char **argv);
 int runMain(int argc, char **argv);
 int inspectMain(int argc, char **argv);
 int benchMain(int argc, char **argv);

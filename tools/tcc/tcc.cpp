@@ -14,7 +14,9 @@ using namespace tcc::tool;
 namespace {
 
 const Subcommand kSubcommands[] = {
-    {"compile", "compile a model.ir into a model.bin artifact", compileMain},
+    {"compile", "compile a model.ir (or model.onnx) into a model.bin artifact",
+     compileMain},
+    {"import", "import an ONNX model into a model.ir", importMain},
     {"run", "run a compiled model on .npy inputs", runMain},
     {"inspect", "show a compiled model's signature, plan and sizes",
      inspectMain},

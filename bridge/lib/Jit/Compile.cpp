@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModuleState.h"
+#include "TracedGraphAccess.h"
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
@@ -26,12 +27,6 @@
 
 namespace tcc {
 namespace jit {
-
-struct TracedGraphAccess {
-  static const ModuleState &state(const TracedGraph &graph) {
-    return *graph.state_;
-  }
-};
 
 struct CompiledModule::Impl {
   EagerFunction eager;

@@ -21,7 +21,7 @@
 #ifndef TCC_PASSES_CONSTANTEVALUATOR_H
 #define TCC_PASSES_CONSTANTEVALUATOR_H
 
-#include "ConstantData.h"
+#include "tcc/Passes/ConstantData.h"
 
 #include "mlir/IR/Operation.h"
 

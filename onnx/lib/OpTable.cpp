@@ -1,0 +1,47 @@
+//===- OpTable.cpp - Which function imports each ONNX op ------------------===//
+
+#include "OpTable.h"
+
+using namespace mlir::tcc::onnx;
+
+const OpTable &OpTable::get() {
+  static const OpTable table = [] {
+    OpTable t;
+    registerElementwiseOps(t);
+    registerNNOps(t);
+    registerReductionOps(t);
+    registerShapeOps(t);
+    return t;
+  }();
+  return table;
+}
+
+void OpTable::add(const std::string &opType, int64_t sinceOpset,
+                  NodeImporter fn) {
+  ops_[opType][sinceOpset] = fn;
+}
+
+NodeImporter OpTable::find(llvm::StringRef opType, int64_t opset) const {
+  auto it = ops_.find(opType);
+  if (it == ops_.end())
+    return nullptr;
+  auto version = it->second.upper_bound(opset);
+  if (version == it->second.begin())
+    return nullptr;
+  return std::prev(version)->second;
+}
+
+const char *OpTable::outOfScopeReason(llvm::StringRef opType) {
+#define OUT_OF_SCOPE(op, reason)                                               \
+  if (opType == #op)                                                           \
+    return reason;
+#include "OutOfScope.def"
+  return nullptr;
+}
+
+std::vector<std::string> OpTable::opTypes() const {
+  std::vector<std::string> names;
+  for (const auto &entry : ops_)
+    names.push_back(entry.first);
+  return names;
+}

@@ -1,0 +1,523 @@
+//===- Shape.cpp - ONNX ops that move data or make constants --------------===//
+//
+// Constant, Shape, Reshape, Transpose, Squeeze/Unsqueeze, Flatten, Concat,
+// Split, Slice, Gather, GatherElements, Expand, Tile, Pad, ConstantOfShape,
+// Range, Size. Ops whose shape comes from an input (Reshape, Expand, Slice,
+// ...) need that input to be known at import: an initializer, or computed
+// from input shapes by the folding in NodeContext::create.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeContext.h"
+#include "OpTable.h"
+
+#include "tcc/IR/TccOps.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tcc;
+using namespace mlir::tcc::onnx;
+
+namespace {
+
+void constantOp(NodeContext &n) {
+  n.checkAttrs({"value", "value_float", "value_floats", "value_int",
+                "value_ints"});
+  if (n.node().attribute_size() != 1)
+    n.fail("a Constant needs exactly one value attribute");
+  Builder b = n.builder();
+  auto vector = [&](Type t, size_t size) {
+    return ConstantData::zeros(RankedTensorType::get(
+        {static_cast<int64_t>(size)}, t));
+  };
+  if (n.hasAttr("value")) {
+    n.setOutput(0, n.constant(n.tensorAttr("value")));
+  } else if (n.hasAttr("value_float")) {
+    n.setOutput(0, n.scalar(n.floatAttr("value_float", 0), b.getF32Type()));
+  } else if (n.hasAttr("value_int")) {
+    n.setOutput(0, n.scalar(double(n.intAttr("value_int")), b.getI64Type()));
+    // (doubles hold every int an attribute of a real model has; exact ints
+    // go through value_ints below)
+  } else if (n.hasAttr("value_floats")) {
+    std::vector<float> v = n.floatsAttr("value_floats");
+    ConstantData d = vector(b.getF32Type(), v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      d.setFloat(i, v[i]);
+    n.setOutput(0, n.constant(d));
+  } else if (n.hasAttr("value_ints")) {
+    n.setOutput(0, n.i64Vector(n.intsAttr("value_ints")));
+  } else {
+    n.fail("its value attribute kind is not supported (sparse or string)");
+  }
+}
+
+void shapeOp(NodeContext &n) {
+  n.checkAttrs({"start", "end"});
+  auto shape = NodeContext::shapeOf(n.input(0));
+  int64_t rank = shape.size();
+  auto clampIndex = [&](int64_t i) {
+    if (i < 0)
+      i += rank;
+    return std::clamp<int64_t>(i, 0, rank);
+  };
+  int64_t start = clampIndex(n.intAttr("start", 0));
+  int64_t end = clampIndex(n.intAttr("end", rank));
+  std::vector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i)
+    dims.push_back(shape[i]);
+  n.setOutput(0, n.i64Vector(dims));
+}
+
+void sizeOp(NodeContext &n) {
+  n.checkAttrs({});
+  n.setOutput(0, n.scalar(double(NodeContext::typeOf(n.input(0)).getNumElements()),
+                          n.builder().getI64Type()));
+}
+
+/// Reshape's target shape: 0 copies the input dim (unless allowzero), -1
+/// is inferred.
+void reshapeOp(NodeContext &n) {
+  n.checkAttrs({"allowzero"});
+  Value x = n.input(0);
+  auto in = NodeContext::shapeOf(x);
+  std::vector<int64_t> shape = n.intsInput(1, "shape");
+  bool allowZero = n.intAttr("allowzero", 0);
+  int64_t known = 1, inferred = -1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0 && !allowZero) {
+      if (i >= in.size())
+        n.fail("shape entry " + std::to_string(i) + " is 0 (copy), but the input has rank " + std::to_string(in.size()));
+      shape[i] = in[i];
+    }
+    if (shape[i] == -1) {
+      if (inferred >= 0)
+        n.fail("the shape has more than one -1");
+      inferred = i;
+    } else if (shape[i] < 0) {
+      n.fail("shape entry " + std::to_string(shape[i]) + " is negative");
+    } else {
+      known *= shape[i];
+    }
+  }
+  int64_t total = NodeContext::typeOf(x).getNumElements();
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0)
+      n.fail("cannot infer the -1 in the shape");
+    shape[inferred] = total / known;
+  }
+  n.setOutput(0, n.reshape(x, shape));
+}
+
+void flatten(NodeContext &n) {
+  n.checkAttrs({"axis"});
+  Value x = n.input(0);
+  auto in = NodeContext::shapeOf(x);
+  int64_t rank = in.size();
+  int64_t axis = n.intAttr("axis", 1);
+  if (axis < -rank || axis > rank)
+    n.fail("axis " + std::to_string(axis) + " is out of range");
+  if (axis < 0)
+    axis += rank;
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    (i < axis ? outer : inner) *= in[i];
+  n.setOutput(0, n.reshape(x, {outer, inner}));
+}
+
+void transpose(NodeContext &n) {
+  n.checkAttrs({"perm"});
+  Value x = n.input(0);
+  int64_t rank = NodeContext::rankOf(x);
+  std::vector<int64_t> perm;
+  for (int64_t i = rank - 1; i >= 0; --i)
+    perm.push_back(i);
+  perm = n.intsAttr("perm", perm);
+  for (int64_t &p : perm)
+    p = n.normalizeAxis(p, rank, "perm entry");
+  n.setOutput(0, n.create<tcc::TransposeOp>(x, {n.i64ArrayAttr("permutation", perm)}));
+}
+
+/// Axes from the attribute (before `inputSince`) or input 1, normalized
+/// against `rank`.
+std::vector<int64_t> axesOf(NodeContext &n, int64_t inputSince, int64_t rank) {
+  std::vector<int64_t> axes;
+  if (n.opset() < inputSince) {
+    n.checkAttrs({"axes"});
+    axes = n.intsAttr("axes");
+  } else {
+    n.checkAttrs({});
+    if (n.hasInput(1))
+      axes = n.intsInput(1, "axes");
+  }
+  for (int64_t &a : axes)
+    a = n.normalizeAxis(a, rank, "axis");
+  std::sort(axes.begin(), axes.end());
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+    n.fail("axes repeat a dim");
+  return axes;
+}
+
+void squeeze(NodeContext &n) {
+  Value x = n.input(0);
+  auto in = NodeContext::shapeOf(x);
+  std::vector<int64_t> axes = axesOf(n, 13, in.size());
+  std::vector<int64_t> shape;
+  for (int64_t i = 0; i < static_cast<int64_t>(in.size()); ++i) {
+    bool listed = std::binary_search(axes.begin(), axes.end(), i);
+    if (listed && in[i] != 1)
+      n.fail("dim " + std::to_string(i) + " has size " + std::to_string(in[i]) + ", not 1");
+    if (!(listed || (axes.empty() && in[i] == 1)))
+      shape.push_back(in[i]);
+  }
+  n.setOutput(0, n.reshape(x, shape));
+}
+
+void unsqueeze(NodeContext &n) {
+  Value x = n.input(0);
+  auto in = NodeContext::shapeOf(x);
+  int64_t outRank = in.size();
+  // Axes count against the output's rank.
+  std::vector<int64_t> raw = n.opset() < 13 ? n.intsAttr("axes")
+                                            : n.intsInput(1, "axes");
+  outRank += raw.size();
+  std::vector<int64_t> axes = axesOf(n, 13, outRank);
+  std::vector<int64_t> shape;
+  size_t next = 0;
+  for (int64_t i = 0; i < outRank; ++i)
+    shape.push_back(std::binary_search(axes.begin(), axes.end(), i) ? 1 : in[next++]);
+  n.setOutput(0, n.reshape(x, shape));
+}
+
+void concat(NodeContext &n) {
+  n.checkAttrs({"axis"});
+  llvm::SmallVector<Value> inputs;
+  for (size_t i = 0; i < n.numInputs(); ++i)
+    if (n.hasInput(i))
+      inputs.push_back(n.input(i));
+  if (inputs.empty())
+    n.fail("it has no inputs");
+  int64_t axis = n.normalizeAxis(n.intAttr("axis"), NodeContext::rankOf(inputs[0]), "axis");
+  // Empty tensors add nothing (and exporters emit them).
+  llvm::SmallVector<Value> nonEmpty;
+  for (Value v : inputs)
+    if (NodeContext::typeOf(v).getNumElements() != 0)
+      nonEmpty.push_back(v);
+  if (nonEmpty.size() == 1) {
+    n.setOutput(0, nonEmpty[0]);
+    return;
+  }
+  n.setOutput(0, n.create<tcc::ConcatOp>(nonEmpty.empty() ? inputs : nonEmpty,
+                                         {n.i64Attr("dim", axis)}));
+}
+
+Value sliceDim(NodeContext &n, Value x, int64_t dim, int64_t start, int64_t end,
+               int64_t step) {
+  auto shape = NodeContext::shapeOf(x);
+  std::vector<int64_t> starts(shape.size(), 0), ends(shape.begin(), shape.end()),
+      steps(shape.size(), 1);
+  starts[dim] = start;
+  ends[dim] = end;
+  steps[dim] = step;
+  return n.create<tcc::SliceOp>(x, {n.i64ArrayAttr("start", starts),
+                                    n.i64ArrayAttr("end", ends),
+                                    n.i64ArrayAttr("step", steps)});
+}
+
+void split(NodeContext &n) {
+  Value x = n.input(0);
+  auto shape = NodeContext::shapeOf(x);
+  int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), shape.size(), "axis");
+  std::vector<int64_t> sizes;
+  if (n.opset() < 13) {
+    n.checkAttrs({"axis", "split"});
+    sizes = n.intsAttr("split");
+  } else {
+    n.checkAttrs({"axis", "num_outputs"});
+    if (n.hasInput(1))
+      sizes = n.intsInput(1, "split");
+  }
+  int64_t parts = static_cast<int64_t>(n.numOutputs());
+  int64_t size = shape[axis];
+  if (sizes.empty()) {
+    if (n.hasAttr("num_outputs"))
+      parts = n.intAttr("num_outputs");
+    if (parts < 1)
+      n.fail("it has no outputs");
+    int64_t chunk = (size + parts - 1) / parts; // the last part may be smaller
+    for (int64_t i = 0; i < parts; ++i)
+      sizes.push_back(std::max<int64_t>(0, std::min(chunk, size - i * chunk)));
+  }
+  if (static_cast<int64_t>(sizes.size()) != static_cast<int64_t>(n.numOutputs()))
+    n.fail("split has " + std::to_string(sizes.size()) + " sizes for " +
+           std::to_string(n.numOutputs()) + " outputs");
+  int64_t offset = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0 || offset + sizes[i] > size)
+      n.fail("split sizes exceed the dim");
+    n.setOutput(i, sliceDim(n, x, axis, offset, offset + sizes[i], 1));
+    offset += sizes[i];
+  }
+  if (offset != size)
+    n.fail("split sizes add up to " + std::to_string(offset) + ", not " + std::to_string(size));
+}
+
+void slice(NodeContext &n) {
+  Value x = n.input(0);
+  auto shape = NodeContext::shapeOf(x);
+  int64_t rank = shape.size();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (n.opset() < 10) {
+    n.checkAttrs({"starts", "ends", "axes"});
+    starts = n.intsAttr("starts");
+    ends = n.intsAttr("ends");
+    axes = n.intsAttr("axes");
+  } else {
+    n.checkAttrs({});
+    starts = n.intsInput(1, "starts");
+    ends = n.intsInput(2, "ends");
+    if (n.hasInput(3)) axes = n.intsInput(3, "axes");
+    if (n.hasInput(4)) steps = n.intsInput(4, "steps");
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    n.fail("starts, ends, axes and steps differ in length");
+  std::vector<int64_t> seen;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t axis = n.normalizeAxis(axes[i], rank, "axis");
+    if (std::find(seen.begin(), seen.end(), axis) != seen.end())
+      n.fail("axes repeat a dim");
+    seen.push_back(axis);
+    int64_t dim = shape[axis], step = steps[i];
+    if (step == 0)
+      n.fail("a step is 0");
+    auto resolve = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0)
+        v = v < std::numeric_limits<int64_t>::min() + dim ? lo : v + dim;
+      return std::clamp(v, lo, hi);
+    };
+    if (step > 0) {
+      int64_t s = resolve(starts[i], 0, dim), e = resolve(ends[i], 0, dim);
+      x = sliceDim(n, x, axis, s, std::max(s, e), step);
+    } else {
+      // A negative step: reverse by gathering the chosen indices.
+      int64_t s = resolve(starts[i], -1, dim - 1), e = resolve(ends[i], -1, dim - 1);
+      std::vector<int64_t> indices;
+      for (int64_t k = s; k > e; k += step)
+        indices.push_back(k);
+      if (indices.empty()) {
+        x = sliceDim(n, x, axis, 0, 0, 1);
+        continue;
+      }
+      x = n.create<tcc::IndexSelectOp>({x, n.i64Vector(indices)},
+                                       {n.i64Attr("dim", axis)});
+    }
+  }
+  n.setOutput(0, x);
+}
+
+/// Indices made non-negative against `size` (ONNX allows [-size, size)).
+Value wrapIndices(NodeContext &n, Value indices, int64_t size) {
+  Type t = NodeContext::elementTypeOf(indices);
+  if (std::optional<ConstantData> c = constantValueOf(indices)) {
+    for (int64_t i = 0; i < c->numElements(); ++i) {
+      int64_t v = c->getInt(i);
+      if (v < -size || v >= size)
+        n.fail("index " + std::to_string(v) + " is out of range for a dim of size " + std::to_string(size));
+      c->setInt(i, v < 0 ? v + size : v);
+    }
+    return n.constant(*c);
+  }
+  Value zero = n.scalar(0, t);
+  return n.create<tcc::SelectOp>(
+      {n.create<tcc::LtOp>({indices, zero}),
+       n.create<tcc::AddOp>({indices, n.scalar(double(size), t)}), indices});
+}
+
+void gather(NodeContext &n) {
+  n.checkAttrs({"axis"});
+  Value data = n.input(0), indices = n.input(1);
+  auto ds = NodeContext::shapeOf(data);
+  auto is = NodeContext::shapeOf(indices);
+  int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), ds.size(), "axis");
+  indices = wrapIndices(n, indices, ds[axis]);
+  std::vector<int64_t> outShape(ds.begin(), ds.begin() + axis);
+  outShape.insert(outShape.end(), is.begin(), is.end());
+  outShape.insert(outShape.end(), ds.begin() + axis + 1, ds.end());
+  int64_t count = NodeContext::typeOf(indices).getNumElements();
+  // Small constant data with constant indices (shape arithmetic): computed
+  // here, so that later nodes can read the result.
+  std::optional<ConstantData> cd = constantValueOf(data), ci = constantValueOf(indices);
+  if (cd && ci && cd->numElements() <= (1 << 16)) {
+    int64_t inner = 1, outer = 1;
+    for (size_t d = axis + 1; d < ds.size(); ++d) inner *= ds[d];
+    for (int64_t d = 0; d < axis; ++d) outer *= ds[d];
+    ConstantData out = ConstantData::zeros(RankedTensorType::get(
+        outShape, NodeContext::elementTypeOf(data)));
+    int64_t eb = cd->elementBytes();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < count; ++k)
+        std::memcpy(out.bytes.data() + ((o * count + k) * inner) * eb,
+                    cd->bytes.data() + ((o * ds[axis] + ci->getInt(k)) * inner) * eb,
+                    inner * eb);
+    n.setOutput(0, n.constant(out));
+    return;
+  }
+  Value flat = n.reshape(indices, {count});
+  Value y = n.create<tcc::IndexSelectOp>({data, flat}, {n.i64Attr("dim", axis)});
+  n.setOutput(0, n.reshape(y, outShape));
+}
+
+void gatherElements(NodeContext &n) {
+  n.checkAttrs({"axis"});
+  Value data = n.input(0), indices = n.input(1);
+  auto ds = NodeContext::shapeOf(data);
+  int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), ds.size(), "axis");
+  indices = wrapIndices(n, indices, ds[axis]);
+  n.setOutput(0, n.create<tcc::GatherOp>({data, indices}, {n.i64Attr("dim", axis)}));
+}
+
+void expand(NodeContext &n) {
+  n.checkAttrs({});
+  Value x = n.input(0);
+  std::vector<int64_t> shape = n.intsInput(1, "shape");
+  n.setOutput(0, n.broadcastTo(x, n.broadcastShapes(NodeContext::shapeOf(x), shape)));
+}
+
+void tile(NodeContext &n) {
+  n.checkAttrs({});
+  Value x = n.input(0);
+  auto in = NodeContext::shapeOf(x);
+  std::vector<int64_t> repeats = n.intsInput(1, "repeats");
+  if (repeats.size() != in.size())
+    n.fail("repeats has " + std::to_string(repeats.size()) + " entries for rank " + std::to_string(in.size()));
+  // [d0, d1] -> [1, d0, 1, d1] -> broadcast [r0, d0, r1, d1] -> [r0*d0, r1*d1]
+  std::vector<int64_t> interleaved, broadcast, out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (repeats[i] < 0)
+      n.fail("a repeat count is negative");
+    interleaved.insert(interleaved.end(), {1, in[i]});
+    broadcast.insert(broadcast.end(), {repeats[i], in[i]});
+    out.push_back(repeats[i] * in[i]);
+  }
+  Value y = n.broadcastTo(n.reshape(x, interleaved), broadcast);
+  n.setOutput(0, n.reshape(y, out));
+}
+
+void pad(NodeContext &n) {
+  Value x = n.input(0);
+  int64_t rank = NodeContext::rankOf(x);
+  std::vector<int64_t> pads;
+  double value = 0;
+  std::string mode = n.stringAttr("mode", "constant");
+  if (n.opset() < 11) {
+    n.checkAttrs({"mode", "pads", "value"});
+    pads = n.intsAttr("pads");
+    value = n.floatAttr("value", 0);
+  } else {
+    n.checkAttrs({"mode"});
+    pads = n.intsInput(1, "pads");
+    if (n.hasInput(2)) {
+      std::vector<double> v = n.floatsInput(2, "constant_value");
+      if (v.size() != 1)
+        n.fail("constant_value must hold one value");
+      value = v[0];
+    }
+  }
+  if (mode != "constant")
+    n.fail("mode '" + mode + "' is not supported yet (only 'constant')");
+  std::vector<int64_t> axes;
+  if (n.opset() >= 18 && n.hasInput(3))
+    axes = n.intsInput(3, "axes");
+  else
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  if (pads.size() != 2 * axes.size())
+    n.fail("pads has " + std::to_string(pads.size()) + " entries for " +
+           std::to_string(axes.size()) + " axes");
+  std::vector<int64_t> begin(rank, 0), end(rank, 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t a = n.normalizeAxis(axes[i], rank, "axis");
+    begin[a] = pads[i];
+    end[a] = pads[i + axes.size()];
+  }
+  // tcc.pad's list runs last dim first.
+  std::vector<int64_t> list;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    list.insert(list.end(), {begin[d], end[d]});
+  n.setOutput(0, n.create<tcc::PadOp>(x, {n.i64ArrayAttr("pad", list),
+                                          n.f64Attr("value", value)}));
+}
+
+void constantOfShape(NodeContext &n) {
+  n.checkAttrs({"value"});
+  std::vector<int64_t> shape = n.intsInput(0, "shape");
+  ConstantData fill = n.hasAttr("value")
+                          ? n.tensorAttr("value")
+                          : ConstantData::zeros(RankedTensorType::get(
+                                {1}, n.builder().getF32Type()));
+  if (fill.numElements() != 1)
+    n.fail("value must hold one element");
+  for (int64_t d : shape)
+    if (d < 0)
+      n.fail("the shape has a negative dim");
+  ConstantData out = ConstantData::zeros(
+      RankedTensorType::get(shape, fill.type.getElementType()));
+  int64_t eb = out.elementBytes();
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    std::memcpy(out.bytes.data() + i * eb, fill.bytes.data(), eb);
+  n.setOutput(0, n.constant(out));
+}
+
+void range(NodeContext &n) {
+  n.checkAttrs({});
+  std::vector<double> start = n.floatsInput(0, "start"), limit = n.floatsInput(1, "limit"),
+                      delta = n.floatsInput(2, "delta");
+  if (start.size() != 1 || limit.size() != 1 || delta.size() != 1)
+    n.fail("start, limit and delta must be scalars");
+  if (delta[0] == 0)
+    n.fail("delta is 0");
+  double count = std::ceil((limit[0] - start[0]) / delta[0]);
+  int64_t size = count > 0 ? static_cast<int64_t>(count) : 0;
+  if (size > (int64_t(1) << 32))
+    n.fail("the range has too many elements");
+  Type t = NodeContext::elementTypeOf(n.input(0));
+  ConstantData out = ConstantData::zeros(RankedTensorType::get({size}, t));
+  bool isFloat = isa<FloatType>(t);
+  for (int64_t i = 0; i < size; ++i) {
+    if (isFloat)
+      out.setFloat(i, start[0] + double(i) * delta[0]);
+    else
+      out.setInt(i, static_cast<int64_t>(start[0]) + i * static_cast<int64_t>(delta[0]));
+  }
+  n.setOutput(0, n.constant(out));
+}
+
+} // namespace
+
+void mlir::tcc::onnx::registerShapeOps(OpTable &t) {
+  t.add("Constant", 1, constantOp);
+  t.add("Shape", 1, shapeOp);
+  t.add("Size", 1, sizeOp);
+  t.add("Reshape", 5, reshapeOp);
+  t.add("Flatten", 1, flatten);
+  t.add("Transpose", 1, transpose);
+  t.add("Squeeze", 1, squeeze);
+  t.add("Unsqueeze", 1, unsqueeze);
+  t.add("Concat", 1, concat);
+  t.add("Split", 1, split);
+  t.add("Slice", 1, slice);
+  t.add("Gather", 1, gather);
+  t.add("GatherElements", 1, gatherElements);
+  t.add("Expand", 1, expand);
+  t.add("Tile", 1, tile);
+  t.add("Pad", 1, pad);
+  t.add("ConstantOfShape", 1, constantOfShape);
+  t.add("Range", 1, range);
+}
