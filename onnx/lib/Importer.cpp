@@ -62,6 +62,8 @@ private:
   void checkOpsSupported(int64_t opset, const std::vector<int> &order) const;
   RankedTensorType inputType(const ::onnx::ValueInfoProto &input) const;
   void checkOutputType(const ::onnx::ValueInfoProto &output, Value v) const;
+  void checkFixedValue(const ::onnx::ValueInfoProto &input,
+                       const ConstantData &data) const;
 
   MLIRContext *context;
   const ::onnx::ModelProto &model;
@@ -166,6 +168,30 @@ GraphImporter::inputType(const ::onnx::ValueInfoProto &input) const {
   return RankedTensorType::get(shape, element);
 }
 
+void GraphImporter::checkFixedValue(const ::onnx::ValueInfoProto &input,
+                                    const ConstantData &data) const {
+  const std::string &name = input.name();
+  if (!input.type().has_tensor_type())
+    throwImportFailure("graph input '" + name + "' is not a tensor");
+  const auto &tensorType = input.type().tensor_type();
+  if (tensorType.elem_type() != dataTypeOf(data.type.getElementType()))
+    throwImportFailure("--input-value for '" + name + "' is " +
+                       dataTypeName(dataTypeOf(data.type.getElementType())) +
+                       ", but the input is " +
+                       dataTypeName(tensorType.elem_type()));
+  if (!tensorType.has_shape())
+    return;
+  const auto &dims = tensorType.shape().dim();
+  bool agrees = dims.size() == data.type.getRank();
+  for (int i = 0; agrees && i < dims.size(); ++i)
+    agrees = !dims.Get(i).has_dim_value() ||
+             dims.Get(i).dim_value() == data.type.getDimSize(i);
+  if (!agrees)
+    throwImportFailure("--input-value for '" + name + "' has shape " +
+                       shapeText(data.type.getShape()) +
+                       ", which does not fit the input's");
+}
+
 void GraphImporter::checkOutputType(const ::onnx::ValueInfoProto &output,
                                     Value v) const {
   if (!output.type().has_tensor_type())
@@ -201,14 +227,18 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   std::set<std::string> initializerNames;
   for (const auto &init : graph.initializer())
     initializerNames.insert(init.name());
-  for (const auto &entry : options.inputShapes) {
+  auto checkNamesInput = [&](const std::string &name, const char *option) {
     bool found = false;
     for (const auto &input : graph.input())
-      found |= input.name() == entry.first;
-    if (!found || initializerNames.count(entry.first))
-      throwImportFailure("--input-shape names '" + entry.first +
+      found |= input.name() == name;
+    if (!found || initializerNames.count(name))
+      throwImportFailure(std::string(option) + " names '" + name +
                          "', which is not an input of the model");
-  }
+  };
+  for (const auto &entry : options.inputShapes)
+    checkNamesInput(entry.first, "--input-shape");
+  for (const auto &entry : options.inputValues)
+    checkNamesInput(entry.first, "--input-value");
 
   Location loc = NameLoc::get(StringAttr::get(
       context, graph.name().empty() ? "onnx" : graph.name()));
@@ -217,9 +247,14 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   // style); they are imported as the constants.
   std::vector<Type> argTypes;
   std::vector<const ::onnx::ValueInfoProto *> args;
+  std::vector<const ::onnx::ValueInfoProto *> fixed;
   for (const auto &input : graph.input()) {
     if (initializerNames.count(input.name()))
       continue;
+    if (options.inputValues.count(input.name())) {
+      fixed.push_back(&input);
+      continue;
+    }
     argTypes.push_back(inputType(input));
     args.push_back(&input);
   }
@@ -232,6 +267,14 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   for (size_t i = 0; i < args.size(); ++i) {
     state.values[args[i]->name()] = body->getArgument(i);
     func.setArgAttr(i, "tcc.name", b.getStringAttr(args[i]->name()));
+  }
+
+  for (const ::onnx::ValueInfoProto *input : fixed) {
+    const ConstantData &data = options.inputValues.at(input->name());
+    checkFixedValue(*input, data);
+    auto op = state.builder.create<tcc::ConstantOp>(
+        loc, data.type, makeConstantAttr(data, input->name()));
+    state.values[input->name()] = op.getResult();
   }
 
   for (const auto &init : graph.initializer()) {

@@ -13,6 +13,8 @@
 #ifndef TCC_ONNX_IMPORT_H
 #define TCC_ONNX_IMPORT_H
 
+#include "tcc/Passes/ConstantData.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -30,6 +32,10 @@ constexpr int64_t kMaxOpset = 28;
 struct ImportOptions {
   /// Full shapes of inputs with symbolic or unknown dims, by input name.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Inputs given a fixed value, by name: they become constants, so that
+  /// what depends on them (a Reshape's shape, a Slice's bounds) is known at
+  /// import. Each must have the input's element type and a shape that fits.
+  std::map<std::string, ConstantData> inputValues;
   std::string functionName = "forward";
 };
 
