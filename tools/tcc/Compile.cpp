@@ -80,6 +80,9 @@ options:
   --input-shape NAME=DxDx...
                            the full shape of ONNX input NAME, for inputs
                            with symbolic or unknown dims (repeatable)
+  --input-value NAME=FILE.npy
+                           import ONNX input NAME as a constant holding the
+                           array in FILE.npy (for inputs that decide shapes)
   --allow-bytecode         read MODEL.ir as MLIR bytecode; for trusted files
                            only (MLIR's bytecode reader is not hardened
                            against corrupted files)
@@ -109,6 +112,7 @@ struct Options {
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
   bool verify = false, allowBytecode = false;
   mlir::tcc::onnx::ImportOptions onnx; // MODEL.onnx: --input-shape
+  std::vector<std::string> inputValues; // MODEL.onnx: --input-value
   std::optional<bool> progress; // unset: when stderr is a terminal
   unsigned verifySeed = 1;
   std::string testingMiscompile; // hidden, for tests of --verify
@@ -140,10 +144,16 @@ int compile(const Options &options) {
   std::optional<mlir::SourceMgrDiagnosticHandler> diagnostics;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (mlir::tcc::onnx::isOnnxPath(options.input)) {
-    module = importOnnxForTool(cmd, &context, options.input, options.onnx);
+    mlir::tcc::onnx::ImportOptions onnx = options.onnx;
+    for (const std::string &value : options.inputValues)
+      if (std::string error = addInputValue(value, &context, &onnx);
+          !error.empty())
+        return fail(cmd, error);
+    module = importOnnxForTool(cmd, &context, options.input, onnx);
   } else {
-    if (!options.onnx.inputShapes.empty())
-      return fail(cmd, "--input-shape applies to ONNX models (MODEL.onnx) only");
+    if (!options.onnx.inputShapes.empty() || !options.inputValues.empty())
+      return fail(cmd, "--input-shape and --input-value apply to ONNX models "
+                       "(MODEL.onnx) only");
     mlir::tcc::ToolStage reading("reading the IR");
     auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(options.input);
     if (!buffer)
@@ -306,6 +316,10 @@ int compileMain(int argc, char **argv) {
         error = addInputShape(value, &options.onnx);
       if (!error.empty())
         return fail(cmd, error);
+    } else if (args.option(arg, "--input-value", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.inputValues.push_back(value);
     } else if (arg == "--allow-bytecode") {
       options.allowBytecode = true;
     } else if (arg == "--stats") {

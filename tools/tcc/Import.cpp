@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+
+#include <vector>
 #include "llvm/Support/raw_ostream.h"
 
 namespace tcc {
@@ -37,12 +39,17 @@ options:
 )";
 
 int importModel(const std::string &input, const std::string &output,
-                const mlir::tcc::onnx::ImportOptions &options) {
+                mlir::tcc::onnx::ImportOptions options,
+                const std::vector<std::string> &inputValues) {
   const char *cmd = "import";
   if (output != "-" && runtime::isSameFile(input, output))
     return fail(cmd, "-o " + output + " is the input file");
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   context.loadDialect<mlir::tcc::TccDialect, mlir::func::FuncDialect>();
+  for (const std::string &value : inputValues)
+    if (std::string error = addInputValue(value, &context, &options);
+        !error.empty())
+      return fail(cmd, error);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       importOnnxForTool(cmd, &context, input, options);
   if (!module)
@@ -67,6 +74,7 @@ int importMain(int argc, char **argv) {
   CommandLine args(argc, argv);
   std::string input, output, value, error;
   mlir::tcc::onnx::ImportOptions options;
+  std::vector<std::string> inputValues; // read once a context exists
   while (!args.done()) {
     std::string arg = args.next();
     if (arg == "--help" || arg == "-h") {
@@ -82,6 +90,10 @@ int importMain(int argc, char **argv) {
         error = addInputShape(value, &options);
       if (!error.empty())
         return fail(cmd, error);
+    } else if (args.option(arg, "--input-value", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      inputValues.push_back(value);
     } else if (args.option(arg, "--function", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -102,7 +114,7 @@ int importMain(int argc, char **argv) {
     return fail(cmd, "no output given: add -o MODEL.ir");
   mlir::tcc::installOutOfMemoryHandlers("tcc import");
   return mlir::tcc::runWithLargeStack(
-      [&] { return importModel(input, output, options); });
+      [&] { return importModel(input, output, options, inputValues); });
 }
 
 } // namespace tool
