@@ -30,6 +30,10 @@ struct ImportOptions {
   /// dims, by input name (as `tcc import --input-shape name=1x3x224x224`).
   /// A shape given for an input with fixed dims must agree with them.
   std::map<std::string, std::vector<int64_t>> input_shapes;
+  /// Inputs imported as constants holding these values, by input name (as
+  /// `tcc import --input-value`): for inputs that decide shapes, such as a
+  /// Reshape's target. They leave the graph's signature.
+  std::map<std::string, Tensor> input_values;
   /// Name of the imported function.
   std::string function_name = "forward";
 };
