@@ -2,7 +2,9 @@
 #   tcc::tcc  the eager API (component eager: frontend/, compat/), no MLIR;
 #   tcc::jit  trace, reference interpreter, in-process compile (component
 #             jit: bridge/), which finds MLIR/LLVM 19 and the runtime
-#             package as its dependencies.
+#             package as its dependencies;
+#   tcc::onnx ONNX import (component jit: onnx/), which also finds
+#             protobuf.
 # The package spans several layers, so it is written here, once, after every
 # layer has added its targets to the export sets (tccTargets, tccJitTargets).
 
@@ -52,12 +54,12 @@ endfunction()
 install(EXPORT tccTargets NAMESPACE tcc:: COMPONENT eager
   DESTINATION ${_tcc_package_dir})
 
-# The jit component: tcc_jit, tcc_interpreter and every library they link
+# The jit component: tcc_jit, tcc_interpreter, tcc_onnx and every library they link
 # that the eager and runtime packages do not already ship (the compiler's
 # static libraries TCCIR, TCCPasses, TCCCodegen, ..., whatever codegen adds),
 # link-only: their headers stay out of the install.
 if(TARGET tcc_jit)
-  tcc_link_closure(_tcc_jit_libs tcc_jit tcc_interpreter)
+  tcc_link_closure(_tcc_jit_libs tcc_jit tcc_interpreter tcc_onnx)
   tcc_link_closure(_tcc_shipped tcc_eager tcc_runtime_static)
   list(REMOVE_ITEM _tcc_jit_libs ${_tcc_shipped})
   install(TARGETS ${_tcc_jit_libs} EXPORT tccJitTargets COMPONENT jit

@@ -1,7 +1,9 @@
 // Uses the installed <tcc/jit.h>: traces nn::Linear + relu, compiles it in
-// process and checks the compiled result against eager.
+// process and checks the compiled result against eager; and links the
+// installed ONNX importer (<tcc/onnx.h>), whose error names a missing file.
 #include <tcc/jit.h>
 #include <tcc/nn.h>
+#include <tcc/onnx.h>
 
 #include <iostream>
 
@@ -24,5 +26,13 @@ int main() {
             expected.gt(0).any().item<bool>(); // relu left something nonzero
   std::cout << "compiled=" << compiled.is_compiled()
             << " max|diff|=" << (got - expected).abs().max().item<float>() << "\n";
+  try {
+    tcc::onnx::import("no-such-model.onnx");
+    ok = false;
+  } catch (const tcc::onnx::ImportError &e) {
+    std::string what = e.what();
+    ok = ok && what.find("no-such-model.onnx") != std::string::npos;
+    std::cout << "onnx: " << what << "\n";
+  }
   return ok ? 0 : 1;
 }
