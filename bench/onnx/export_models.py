@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Exports the models of the CPU benchmark (issue 14: tcc against ONNX
+Runtime) to ONNX with PyTorch, each as OUTDIR/<name>/model.onnx and
+input_0.npy, with random weights (seed 0) and fixed shapes, opset 17.
+
+Run with Debian's python3 (python3-torch 1.13, python3-torchvision 0.14):
+  /usr/bin/python3 bench/onnx/export_models.py OUTDIR [NAME...]
+"""
+import os
+import sys
+
+import numpy as np
+import torch
+import torchvision
+from torch import nn
+
+
+class DigitsCnn(nn.Module):
+    """examples/digits_cnn/DigitsNet.h, layer for layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 16, 3, padding=1)
+        self.conv2 = nn.Conv2d(16, 32, 3, padding=1)
+        self.fc1 = nn.Linear(32 * 4 * 4, 64)
+        self.fc2 = nn.Linear(64, 10)
+
+    def forward(self, x):
+        x = torch.relu(self.conv1(x))
+        x = torch.max_pool2d(torch.relu(self.conv2(x)), 2).flatten(1)
+        return torch.log_softmax(self.fc2(torch.relu(self.fc1(x))), 1)
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(784, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(),
+                         nn.Linear(4096, 10))
+
+
+MODELS = {
+    # name: (constructor, input shape)
+    "resnet18": (lambda: torchvision.models.resnet18(), (1, 3, 224, 224)),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(), (1, 3, 224, 224)),
+    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(), (1, 3, 224, 224)),
+    "encoder_layer": (lambda: nn.TransformerEncoderLayer(256, 4, 2048, dropout=0.0, batch_first=True),
+                      (1, 128, 256)),
+    "mlp_b1": (mlp, (1, 784)),
+    "mlp_b64": (mlp, (64, 784)),
+    "digits_cnn": (DigitsCnn, (1, 1, 8, 8)),
+}
+
+
+def export(name, out):
+    make, shape = MODELS[name]
+    torch.manual_seed(0)
+    model = make().eval()
+    x = torch.rand(shape)
+    directory = os.path.join(out, name)
+    os.makedirs(directory, exist_ok=True)
+    torch.onnx.export(model, (x,), os.path.join(directory, "model.onnx"), opset_version=17,
+                      input_names=["input"], output_names=["output"])
+    np.save(os.path.join(directory, "input_0.npy"), x.numpy())
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    names = sys.argv[2:] or list(MODELS)
+    for name in names:
+        if name not in MODELS:
+            sys.exit(f"export_models.py: unknown model '{name}' (known: {', '.join(MODELS)})")
+        export(name, sys.argv[1])
+        print(f"exported {name}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
