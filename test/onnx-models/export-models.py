@@ -3,8 +3,9 @@
 
 Run with Debian's /usr/bin/python3 (python3-torch 1.13, python3-torchvision
 0.14). For each model it writes OUTDIR/<model>/:
-  model.onnx      opset 17, the batch (and the encoder's sequence) dims
-                  symbolic, as models are usually exported for deployment
+  model.onnx      opset 17 (or the model's own, in MODELS), the batch (and
+                  the encoder's sequence) dims symbolic, as models are
+                  usually exported for deployment
   <input>.npy     one file per graph input, named as the graph's input
   <output>.npy    PyTorch's outputs in eval mode, named as the graph's output
   model.json      the input and output names in graph order
@@ -22,20 +23,22 @@ import json
 import math
 import os
 import sys
+from typing import Callable, Dict, List, NamedTuple
 
 import numpy as np
 import torch
 import torchvision
 from torch import nn
 
-OPSET = 17
 SEED = 0
 
 
 # --- A BERT-style encoder ----------------------------------------------------
 # BERT's layer structure (embeddings + LayerNorm, multi-head self-attention
 # with an additive padding mask, erf-GELU feed-forward, post-LayerNorm
-# residuals, tanh pooler over the first token) at a small size.
+# residuals, tanh pooler over the first token) at a small size. Written out
+# because PyTorch 1.13 cannot export nn.TransformerEncoder in eval mode (its
+# fast path, aten::_transformer_encoder_layer_fwd, has no ONNX symbolic).
 
 class BertEmbeddings(nn.Module):
     def __init__(self, vocab, max_positions, hidden):
@@ -118,21 +121,38 @@ def image_input(rng):
     return {"input": rng.standard_normal((1, 3, 224, 224), dtype=np.float32)}
 
 
-# name -> (constructor, inputs, output names, symbolic dims per input)
+class Model(NamedTuple):
+    make: Callable[[], nn.Module]
+    inputs: Callable[[np.random.Generator], Dict[str, np.ndarray]]
+    outputs: List[str]
+    dynamic_axes: Dict[str, Dict[int, str]]  # the symbolic dims
+    opset: int = 17
+
+
+def torchvision_model(constructor):
+    return Model(lambda: constructor(weights=None), image_input, ["logits"],
+                 {"input": {0: "batch"}})
+
+
+BERT_DYNAMIC_AXES = {"input_ids": {0: "batch", 1: "sequence"},
+                     "attention_mask": {0: "batch", 1: "sequence"}}
+
 MODELS = {
-    "resnet18": (lambda: torchvision.models.resnet18(weights=None),
-                 image_input, ["logits"], {"input": {0: "batch"}}),
-    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None),
-                     image_input, ["logits"], {"input": {0: "batch"}}),
-    "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(weights=None),
-                      image_input, ["logits"], {"input": {0: "batch"}}),
-    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(
-                            weights=None),
-                        image_input, ["logits"], {"input": {0: "batch"}}),
-    "bert_encoder": (BertEncoder, bert_inputs,
-                     ["last_hidden_state", "pooler_output"],
-                     {"input_ids": {0: "batch", 1: "sequence"},
-                      "attention_mask": {0: "batch", 1: "sequence"}}),
+    "resnet18": torchvision_model(torchvision.models.resnet18),
+    "mobilenet_v2": torchvision_model(torchvision.models.mobilenet_v2),
+    "squeezenet1_1": torchvision_model(torchvision.models.squeezenet1_1),
+    "efficientnet_b0": torchvision_model(torchvision.models.efficientnet_b0),
+    # HardSwish and HardSigmoid, which the models above do not use.
+    "mobilenet_v3_small": torchvision_model(
+        torchvision.models.mobilenet_v3_small),
+    "bert_encoder": Model(BertEncoder, bert_inputs,
+                          ["last_hidden_state", "pooler_output"],
+                          BERT_DYNAMIC_AXES),
+    # Below opset 17 the exporter decomposes LayerNorm (ReduceMean, Sub,
+    # Pow, Sqrt, Div) and ReduceMean takes its axes as an attribute.
+    "bert_encoder_opset13": Model(BertEncoder, bert_inputs,
+                                  ["last_hidden_state", "pooler_output"],
+                                  BERT_DYNAMIC_AXES, opset=13),
 }
 
 
@@ -147,7 +167,7 @@ def randomize_batch_norms(model, generator):
 
 
 def export(name, outdir):
-    make, make_inputs, output_names, dynamic_axes = MODELS[name]
+    make, make_inputs, output_names, dynamic_axes, opset = MODELS[name]
     torch.manual_seed(SEED)
     model = make().eval()
     with torch.no_grad():
@@ -163,7 +183,7 @@ def export(name, outdir):
         if isinstance(outputs, torch.Tensor):
             outputs = (outputs,)
         torch.onnx.export(model, args, os.path.join(folder, "model.onnx"),
-                          opset_version=OPSET, input_names=input_names,
+                          opset_version=opset, input_names=input_names,
                           output_names=output_names,
                           dynamic_axes={**dynamic_axes,
                                         **{o: {} for o in output_names}},
