@@ -5,7 +5,8 @@ Run with Debian's /usr/bin/python3 (python3-torch 1.13, python3-torchvision
 0.14). For each model it writes OUTDIR/<model>/:
   model.onnx      opset 17 (or the model's own, in MODELS), the batch (and
                   the encoder's sequence) dims symbolic, as models are
-                  usually exported for deployment
+                  usually exported for deployment, traced on inputs of
+                  other sizes than the test's
   <input>.npy     one file per graph input, named as the graph's input
   <output>.npy    PyTorch's outputs in eval mode, named as the graph's output
   model.json      the input and output names in graph order
@@ -109,33 +110,41 @@ class BertEncoder(nn.Module):
         return x, pooled
 
 
-def bert_inputs(rng):
-    batch, seq = 2, 16
+# The export traces the models on inputs of other sizes than the test's
+# (`trace`), so that a size the trace saw, if the exporter baked it into the
+# graph, cannot pass for the symbolic dim it should be.
+
+def bert_inputs(rng, trace=False):
+    batch, seq = (1, 8) if trace else (2, 16)
     input_ids = rng.integers(0, 1000, size=(batch, seq), dtype=np.int64)
     attention_mask = np.ones((batch, seq), dtype=np.int64)
-    attention_mask[1, 11:] = 0  # the second sequence is padded
+    attention_mask[-1, seq * 2 // 3:] = 0  # the last sequence is padded
     return {"input_ids": input_ids, "attention_mask": attention_mask}
 
 
-def image_input(rng):
-    return {"input": rng.standard_normal((1, 3, 224, 224), dtype=np.float32)}
+def image_input(rng, trace=False):
+    batch = 2 if trace else 1
+    return {"input": rng.standard_normal((batch, 3, 224, 224),
+                                         dtype=np.float32)}
 
 
 class Model(NamedTuple):
     make: Callable[[], nn.Module]
-    inputs: Callable[[np.random.Generator], Dict[str, np.ndarray]]
+    inputs: Callable[..., Dict[str, np.ndarray]]  # (rng, trace=False)
     outputs: List[str]
-    dynamic_axes: Dict[str, Dict[int, str]]  # the symbolic dims
+    dynamic_axes: Dict[str, Dict[int, str]]  # inputs' and outputs' symbolic dims
     opset: int = 17
 
 
 def torchvision_model(constructor):
     return Model(lambda: constructor(weights=None), image_input, ["logits"],
-                 {"input": {0: "batch"}})
+                 {"input": {0: "batch"}, "logits": {0: "batch"}})
 
 
 BERT_DYNAMIC_AXES = {"input_ids": {0: "batch", 1: "sequence"},
-                     "attention_mask": {0: "batch", 1: "sequence"}}
+                     "attention_mask": {0: "batch", 1: "sequence"},
+                     "last_hidden_state": {0: "batch", 1: "sequence"},
+                     "pooler_output": {0: "batch"}}
 
 MODELS = {
     "resnet18": torchvision_model(torchvision.models.resnet18),
@@ -175,6 +184,8 @@ def export(name, outdir):
     inputs = make_inputs(np.random.default_rng(SEED))
     input_names = list(inputs)
     args = tuple(torch.from_numpy(a) for a in inputs.values())
+    trace_args = tuple(torch.from_numpy(a) for a in make_inputs(
+        np.random.default_rng(SEED), trace=True).values())
 
     folder = os.path.join(outdir, name)
     os.makedirs(folder, exist_ok=True)
@@ -182,11 +193,10 @@ def export(name, outdir):
         outputs = model(*args)
         if isinstance(outputs, torch.Tensor):
             outputs = (outputs,)
-        torch.onnx.export(model, args, os.path.join(folder, "model.onnx"),
+        torch.onnx.export(model, trace_args,
+                          os.path.join(folder, "model.onnx"),
                           opset_version=opset, input_names=input_names,
-                          output_names=output_names,
-                          dynamic_axes={**dynamic_axes,
-                                        **{o: {} for o in output_names}},
+                          output_names=output_names, dynamic_axes=dynamic_axes,
                           do_constant_folding=True)
     for n, a in inputs.items():
         np.save(os.path.join(folder, n + ".npy"), a)
