@@ -11,6 +11,10 @@ packages=(
   # ONNX import: the vendored onnx.proto compiled with Debian's protoc
   # against libprotobuf-lite (onnx/CMakeLists.txt)
   protobuf-compiler libprotobuf-dev
+  # The ONNX model tests (test/onnx-models) export torchvision's models with
+  # Debian's /usr/bin/python3 (torch 1.13, torchvision 0.14); without these
+  # the tests are not registered.
+  python3-torch python3-torchvision
   googletest libgtest-dev libgmock-dev
   pkgconf # the runtime's install test builds the C example with pkg-config
   graphviz # `tcc viz` draws graphs through its `dot`
