@@ -10,6 +10,7 @@
 #ifndef TCC_TEST_ONNX_CASERUNNER_H
 #define TCC_TEST_ONNX_CASERUNNER_H
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct CaseSpec {
   std::string dir; // absolute
   double rtol = 1e-3, atol = 1e-7;
   std::string note; // set when the case's data are not tensors
+  /// The model's opset before write-cases.py converted it; 0: not converted.
+  int64_t convertedFromOpset = 0;
 };
 
 /// What a case came to. `status` is one of the kStatus* names; `stage`
@@ -32,8 +35,9 @@ struct CaseResult {
   std::vector<std::string> ops;
   /// Whether a graph input or output has a floating-point element type.
   bool floatData = false;
-  /// Whether the integer inputs were imported as constants (their values
-  /// from each data set), because the model needs them constant.
+  /// Whether inputs were imported as constants with each data set's values
+  /// (the integer ones, then also the one-element ones), because an op
+  /// needs them constant.
   bool fixedInputs = false;
 };
 

@@ -43,7 +43,7 @@ every output with ONNX's expected one at the case's tolerance.
 
   --shard I/N        only the cases whose index modulo N is I-1
   --filter REGEX     only the cases whose name matches
-  --timeout SECONDS  the limit per case (default 60); past it the case fails
+  --timeout SECONDS  the limit per case (default 120); past it the case fails
   --results FILE     one JSON object per case (JSON lines)
   --expected FILE    the cases that must pass, one name a line ('#' starts a
                      comment): exits 1 when one of them does not, and lists
@@ -54,7 +54,7 @@ every output with ONNX's expected one at the case's tolerance.
 struct Options {
   std::string casesDir, resultsPath, expectedPath;
   int shard = 1, shards = 1;
-  double timeout = 60;
+  double timeout = 120;
   std::optional<llvm::Regex> filter;
   bool verbose = false;
 };
@@ -133,6 +133,7 @@ std::vector<CaseSpec> readManifest(const std::string &dir) {
     spec.rtol = o->getNumber("rtol").value_or(spec.rtol);
     spec.atol = o->getNumber("atol").value_or(spec.atol);
     spec.note = o->getString("note").value_or("").str();
+    spec.convertedFromOpset = o->getInteger("converted_from_opset").value_or(0);
     cases.push_back(std::move(spec));
   }
   return cases;
@@ -335,6 +336,8 @@ int main(int argc, char **argv) {
       line["name"] = spec.name;
       line["kind"] = spec.kind;
       line["ms"] = int64_t(std::llround(seconds * 1000));
+      if (spec.convertedFromOpset)
+        line["converted_from_opset"] = spec.convertedFromOpset;
       *results << llvm::json::Value(std::move(line)) << "\n";
       results->flush();
     }
