@@ -262,7 +262,9 @@ CaseResult runIsolated(const CaseSpec &spec, double timeout) {
   }
   if (timedOut) {
     r.status = kTimeout;
-    r.error = "no result after " + std::to_string(int(timeout)) + " s";
+    char limit[64];
+    std::snprintf(limit, sizeof limit, "no result after %g s", timeout);
+    r.error = limit;
   } else if (r.status == kCrashed) {
     std::string why = WIFSIGNALED(status)
                           ? "killed by signal " + std::to_string(WTERMSIG(status))
