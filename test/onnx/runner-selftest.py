@@ -65,6 +65,9 @@ def main():
         "add_int_exact": (("Add", [np.array([1, 2], np.int64), np.array([3, 4], np.int64)], np.array([4, 6], np.int64)), "passed"),
         "add_int_off_by_one": (("Add", [np.array([1, 2], np.int64), np.array([3, 4], np.int64)], np.array([4, 7], np.int64), 1.0, 1.0), "mismatch"),
         "nonzero_out_of_scope": (("NonZero", [x], np.array([[0], [1]], np.int64)), "out-of-scope"),
+        "add_uint16_out_of_scope": (("Add", [np.array([1], np.uint16)] * 2, np.array([2], np.uint16)), "out-of-scope"),
+        # The shape must be constant: the runner imports it with its value.
+        "reshape_shape_input": (("Reshape", [x, np.array([3, 2], np.int64)], x.reshape(3, 2)), "passed"),
     }
     for name, ((op, inputs, expected, *tol), _) in cases.items():
         write_case(root, manifest, name, op, inputs, expected, *tol)
@@ -77,6 +80,8 @@ def main():
         got = results.get(name, {}).get("status")
         if got != want:
             failures.append(f"{name}: status {got}, expected {want} ({results.get(name, {}).get('error')})")
+    if not results["reshape_shape_input"]["fixed_inputs"]:
+        failures.append("reshape_shape_input: the shape should have been imported as a constant")
     if results["relu_off"]["stage"] != "interpreter":
         failures.append("relu_off: the mismatch should be found at the interpreter's outputs")
 
