@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache g++ python3 python3-pip
+  python3-venv # scripts/python-env.sh: the pinned onnx of the ONNX suite
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19 clang-19
   libclang-rt-19-dev # libFuzzer and the sanitizers for clang (scripts/fuzz.sh)
   libflatbuffers-dev flatbuffers-compiler

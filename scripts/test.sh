@@ -6,7 +6,9 @@
 # sanitizer stage (scripts/test-sanitizers.sh: the runtime's tests under
 # ASan+UBSan and TSan) in build-dir-asan and build-dir-tsan. ctest's
 # Fuzz.* entries replay the fuzz corpora and saved crashes (test/fuzz/);
-# scripts/fuzz.sh fuzzes, outside this command.
+# scripts/fuzz.sh fuzzes, outside this command. The ONNX conformance suite
+# (OnnxConformance.*) writes its cases with the pinned onnx package of
+# build-dir/python-env (scripts/python-env.sh).
 # Usage: scripts/test.sh [build-dir]     (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +17,7 @@ build=${1:-$root/build}
 "$root/scripts/install-deps.sh"
 "$root/scripts/configure.sh" "$build"
 cmake --build "$build"
+"$root/scripts/python-env.sh" "$build"
 
 # ctest shows lit as one test; print lit's own count and ctest's at the end.
 status=0

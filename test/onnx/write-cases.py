@@ -10,10 +10,15 @@ both kinds in the layout of ONNX's backend/test/data:
   OUTDIR/<kind>/<case>/...   the simple, pytorch-converted, pytorch-operator
                              and light model cases shipped in the package
                              (light ones get inputs from generate_dummy_data)
-  OUTDIR/manifest.json       [{"name", "kind", "dir", "rtol", "atol", "note"}]
+  OUTDIR/manifest.json       [{"name", "kind", "dir", "rtol", "atol", "note",
+                               "converted_from_opset"}]
 
 A case whose data are not tensors (sequences, maps, optionals) is written
 without data and marked in "note"; the runner counts it out of scope.
+A model below opset 11 (the lowest tcc imports) is converted to opset 11
+with onnx.version_converter, as tcc's import error advises users, and the
+original opset kept in "converted_from_opset"; one that does not convert
+stays as it is (out of scope).
 
 usage: write-cases.py OUTDIR   (needs the pinned onnx package: onnx==1.23.2)
 """
@@ -27,10 +32,11 @@ warnings.filterwarnings("ignore")  # the case generators' numpy overflow noise
 
 import numpy as np
 import onnx
-from onnx import numpy_helper
+from onnx import numpy_helper, version_converter
 from onnx.backend.test.case import node as node_cases
 
 PINNED = "1.23.2"
+MIN_OPSET = 11  # mlir::tcc::onnx::kMinOpset
 PACKAGED_KINDS = ["simple", "pytorch-converted", "pytorch-operator", "light"]
 
 
@@ -45,6 +51,23 @@ def all_tensors(model):
     return all(v.type.HasField("tensor_type") for v in values)
 
 
+def upgrade(model_path, entry):
+    """Converts the model at `model_path` to MIN_OPSET when it is older."""
+    model = onnx.load(model_path)
+    opsets = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")]
+    if not opsets or opsets[0] >= MIN_OPSET:
+        return
+    if any(n.domain not in ("", "ai.onnx") for n in model.graph.node):
+        return
+    try:
+        converted = version_converter.convert_version(model, MIN_OPSET)
+        onnx.checker.check_model(converted)
+    except Exception:  # the converter has no adapter, or its result is invalid
+        return
+    onnx.save(converted, model_path)
+    entry["converted_from_opset"] = opsets[0]
+
+
 def write_node_cases(out, manifest):
     for case in node_cases.collect_testcases():
         case_dir = os.path.join(out, "node", case.name)
@@ -53,6 +76,7 @@ def write_node_cases(out, manifest):
             f.write(case.model.SerializeToString())
         entry = {"name": case.name, "kind": "node", "dir": os.path.relpath(case_dir, out),
                  "rtol": case.rtol, "atol": case.atol, "note": ""}
+        upgrade(os.path.join(case_dir, "model.onnx"), entry)
         if not all_tensors(case.model):
             entry["note"] = "non-tensor inputs or outputs"
             manifest.append(entry)
@@ -76,8 +100,10 @@ def write_packaged_cases(out, manifest):
             for name in sorted(os.listdir(src)):
                 dst = os.path.join(out, kind, name)
                 shutil.copytree(os.path.join(src, name), dst)
-                manifest.append({"name": name, "kind": kind, "dir": os.path.relpath(dst, out),
-                                 "rtol": 1e-3, "atol": 1e-7, "note": ""})
+                entry = {"name": name, "kind": kind, "dir": os.path.relpath(dst, out),
+                         "rtol": 1e-3, "atol": 1e-7, "note": ""}
+                upgrade(os.path.join(dst, "model.onnx"), entry)
+                manifest.append(entry)
             continue
         # light_<model>.onnx with light_<model>_output_0.pb; the inputs are
         # ONNX's generate_dummy_data (seeded), as its own runner makes them.
@@ -99,6 +125,7 @@ def write_packaged_cases(out, manifest):
             shutil.copy(os.path.join(src, case + "_output_0.pb"), os.path.join(data_dir, "output_0.pb"))
             entry = {"name": case, "kind": kind, "dir": os.path.relpath(dst, out),
                      "rtol": 1e-3, "atol": 1e-7, "note": ""}
+            upgrade(os.path.join(dst, "model.onnx"), entry)
             manifest.append(entry)
 
 
