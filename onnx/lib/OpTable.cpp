@@ -2,6 +2,9 @@
 
 #include "OpTable.h"
 
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+
 using namespace mlir::tcc::onnx;
 
 const OpTable &OpTable::get() {
@@ -18,7 +21,12 @@ const OpTable &OpTable::get() {
 
 void OpTable::add(const std::string &opType, int64_t sinceOpset,
                   NodeImporter fn) {
-  ops_[opType][sinceOpset] = fn;
+  // Two families registering one op would leave the table's contents to
+  // registration order: a programming error, caught by any import.
+  if (!ops_[opType].emplace(sinceOpset, fn).second)
+    llvm::report_fatal_error(llvm::Twine("ONNX op table: ") + opType +
+                             " (since opset " + llvm::Twine(sinceOpset) +
+                             ") is registered twice");
 }
 
 NodeImporter OpTable::find(llvm::StringRef opType, int64_t opset) const {
