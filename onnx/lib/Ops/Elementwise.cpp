@@ -69,27 +69,89 @@ void identity(NodeContext &n) {
 void pow(NodeContext &n) {
   n.checkAttrs({});
   Value x = n.input(0), y = n.input(1);
-  // ONNX allows the exponent's type to differ; tcc.pow takes one type.
-  n.setOutput(0, n.create<tcc::PowOp>({x, n.cast(y, NodeContext::elementTypeOf(x))}));
+  Type t = NodeContext::elementTypeOf(x);
+  // ONNX lets the exponent's type differ; tcc.pow takes one type. An
+  // integer base with a float exponent is raised in f64 and truncated
+  // back, as ONNX's reference (np.power then astype).
+  if (!isa<FloatType>(t) && isa<FloatType>(NodeContext::elementTypeOf(y))) {
+    Type f64 = n.builder().getF64Type();
+    n.setOutput(0, n.cast(n.create<tcc::PowOp>({n.cast(x, f64), n.cast(y, f64)}), t));
+    return;
+  }
+  n.setOutput(0, n.create<tcc::PowOp>({x, n.cast(y, t)}));
+}
+
+/// (a < 0) xor (b < 0).
+Value signsDiffer(NodeContext &n, Value a, Value b) {
+  return n.create<tcc::LogicalXorOp>(
+      {n.create<tcc::LtOp>({a, scalarLike(n, a, 0.0)}),
+       n.create<tcc::LtOp>({b, scalarLike(n, b, 0.0)})});
+}
+
+/// Integer division truncating toward zero: floor division moved up by one
+/// where it rounded a negative inexact quotient down.
+Value truncatingDivide(NodeContext &n, Value a, Value b) {
+  Value q = n.create<tcc::FloorDivideOp>({a, b});
+  if (cast<IntegerType>(NodeContext::elementTypeOf(a)).isUnsigned())
+    return q;
+  Value inexact = n.create<tcc::NeOp>(
+      {n.create<tcc::RemainderOp>({a, b}), scalarLike(n, a, 0.0)});
+  Value up = n.create<tcc::LogicalAndOp>({inexact, signsDiffer(n, a, b)});
+  return n.create<tcc::SelectOp>(
+      {up, n.create<tcc::AddOp>({q, scalarLike(n, q, 1.0)}), q});
+}
+
+void div(NodeContext &n) {
+  n.checkAttrs({});
+  Value a = n.input(0), b = n.input(1);
+  if (isa<FloatType>(NodeContext::elementTypeOf(a)))
+    n.setOutput(0, n.create<tcc::DivOp>({a, b}));
+  else
+    n.setOutput(0, truncatingDivide(n, a, b));
 }
 
 void mod(NodeContext &n) {
   n.checkAttrs({"fmod"});
   Value a = n.input(0), b = n.input(1);
-  if (n.intAttr("fmod", 0) == 0) { // Python's %: sign of the divisor
-    n.setOutput(0, n.create<tcc::RemainderOp>({a, b}));
+  bool isFloat = isa<FloatType>(NodeContext::elementTypeOf(a));
+  int64_t fmod = n.intAttr("fmod", 0);
+  if (fmod != 0 && fmod != 1)
+    n.fail("fmod " + std::to_string(fmod) + " is not 0 or 1");
+  if (fmod == 0) {
+    // Python's %, the sign of the divisor: tcc.remainder.
+    if (isFloat && n.opset() < 28)
+      n.fail("fmod=0 on floats is defined from opset 28 (before, floats "
+             "require fmod=1)");
+    Value r = n.create<tcc::RemainderOp>({a, b});
+    if (isFloat) {
+      // A zero remainder takes the divisor's sign: fmod(-0, y) is -0.
+      Value zero = scalarLike(n, r, 0.0);
+      Value signedZero = n.create<tcc::SelectOp>(
+          {n.create<tcc::LtOp>({b, zero}), scalarLike(n, r, -0.0), zero});
+      r = n.create<tcc::SelectOp>(
+          {n.create<tcc::EqOp>({r, zero}), signedZero, r});
+    }
+    n.setOutput(0, r);
     return;
   }
-  // C's fmod, sign of the dividend: a - trunc(a / b) * b.
-  Type t = NodeContext::elementTypeOf(a);
-  if (!isa<FloatType>(t))
-    n.fail("fmod=1 on integers is not supported yet");
-  Value q = n.create<tcc::DivOp>({a, b});
-  Value zero = scalarLike(n, q, 0.0);
-  Value truncated = n.create<tcc::SelectOp>(
-      {n.create<tcc::LtOp>({q, zero}), n.create<tcc::CeilOp>(q),
-       n.create<tcc::FloorOp>(q)});
-  n.setOutput(0, n.create<tcc::SubOp>({a, n.create<tcc::MulOp>({truncated, b})}));
+  // C's fmod, the sign of the dividend.
+  if (isFloat) {
+    // fmod(|a|, |b|) is tcc.remainder's (exact) fmod on non-negatives;
+    // the dividend's sign is put back.
+    Value r = n.create<tcc::RemainderOp>(
+        {n.create<tcc::AbsOp>(a), n.create<tcc::AbsOp>(b)});
+    n.setOutput(0, n.create<tcc::SelectOp>(
+                       {n.create<tcc::LtOp>({a, scalarLike(n, a, 0.0)}),
+                        n.create<tcc::NegOp>(r), r}));
+    return;
+  }
+  // Integers: Python's remainder moved back by one divisor where the signs
+  // differ (exact, and in range, since |r - b| < |b|).
+  Value r = n.create<tcc::RemainderOp>({a, b});
+  Value nonzero = n.create<tcc::NeOp>({r, scalarLike(n, r, 0.0)});
+  Value moved = n.create<tcc::LogicalAndOp>({nonzero, signsDiffer(n, a, b)});
+  n.setOutput(0, n.create<tcc::SelectOp>(
+                     {moved, n.create<tcc::SubOp>({r, b}), r}));
 }
 
 void clip(NodeContext &n) {
@@ -208,6 +270,13 @@ void hardSwish(NodeContext &n) {
       {n.create<tcc::MulOp>({x, scalarLike(n, x, 1.0 / 6.0)}), scalarLike(n, x, 0.5)});
   y = n.create<tcc::ClampOp>(y, {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)});
   n.setOutput(0, n.create<tcc::MulOp>({x, y}));
+}
+
+void swish(NodeContext &n) {
+  n.checkAttrs({"alpha"});
+  Value x = n.input(0);
+  Value scaled = n.create<tcc::MulOp>({x, scalarLike(n, x, n.floatAttr("alpha", 1.0f))});
+  n.setOutput(0, n.create<tcc::MulOp>({x, n.create<tcc::SigmoidOp>(scaled)}));
 }
 
 void softplus(NodeContext &n) {
@@ -345,7 +414,7 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Add", 1, binary<tcc::AddOp>);
   t.add("Sub", 1, binary<tcc::SubOp>);
   t.add("Mul", 1, binary<tcc::MulOp>);
-  t.add("Div", 1, binary<tcc::DivOp>);
+  t.add("Div", 1, div);
   t.add("Pow", 1, pow);
   t.add("Mod", 1, mod);
   t.add("Equal", 1, binary<tcc::EqOp>);
@@ -378,4 +447,5 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Gelu", 1, gelu);
   t.add("ThresholdedRelu", 1, thresholdedRelu);
   t.add("Shrink", 1, shrink);
+  t.add("Swish", 1, swish);
 }
