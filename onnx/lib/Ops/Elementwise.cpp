@@ -198,6 +198,67 @@ void notOp(NodeContext &n) {
   n.setOutput(0, n.create<tcc::LogicalNotOp>(n.input(0)));
 }
 
+// --- Bit ops composed exactly from integer arithmetic ---------------------------
+
+/// ~x: -x - 1 in two's complement (wrapping), max - x unsigned.
+void bitwiseNot(NodeContext &n) {
+  n.checkAttrs({});
+  Value x = n.input(0);
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
+  if (!t || t.getWidth() == 1)
+    n.fail("BitwiseNot takes integers");
+  if (t.isUnsigned()) {
+    double max = std::ldexp(1.0, int(t.getWidth())) - 1;
+    n.setOutput(0, n.create<tcc::SubOp>({scalarLike(n, x, max), x}));
+    return;
+  }
+  n.setOutput(0, n.create<tcc::SubOp>(
+                     {n.create<tcc::NegOp>(x), scalarLike(n, x, 1.0)}));
+}
+
+/// x << y as x * 2^y and x >> y as floor(x / 2^y) (arithmetic for signed
+/// types, logical for unsigned), wrapping as two's complement. 2^y is
+/// applied in stages of 2^(2^b), one per bit b of y, so every factor fits
+/// the type. A shift below 0 or of the type's width or more leaves only the
+/// sign fill, as ONNX defines: -1 for a right shift of a negative x, else 0.
+void bitShift(NodeContext &n) {
+  n.checkAttrs({"direction"});
+  std::string direction = n.stringAttr("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    n.fail("direction '" + direction + "' is not LEFT or RIGHT");
+  bool left = direction == "LEFT";
+  Value x = n.input(0), y = n.input(1);
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
+  if (!t || t.getWidth() == 1)
+    n.fail("BitShift takes integers");
+  int64_t width = t.getWidth();
+  Value zero = scalarLike(n, y, 0.0);
+  Value inRange = n.create<tcc::LogicalAndOp>(
+      {n.create<tcc::GeOp>({y, zero}),
+       n.create<tcc::LtOp>({y, scalarLike(n, y, double(width))})});
+  Value shift = n.create<tcc::SelectOp>({inRange, y, zero});
+  // Shapes broadcast once here so the staged selects keep one shape.
+  std::vector<int64_t> shape =
+      n.broadcastShapes(NodeContext::shapeOf(x), NodeContext::shapeOf(y));
+  Value v = n.broadcastTo(x, shape);
+  for (int64_t bit = 1; bit < width; bit *= 2) {
+    Value isSet = n.create<tcc::NeOp>(
+        {n.create<tcc::RemainderOp>(
+             {n.create<tcc::FloorDivideOp>({shift, scalarLike(n, y, double(bit))}),
+              scalarLike(n, y, 2.0)}),
+         zero});
+    Value factor = scalarLike(n, x, std::ldexp(1.0, int(bit)));
+    Value shifted = left ? n.create<tcc::MulOp>({v, factor})
+                         : n.create<tcc::FloorDivideOp>({v, factor});
+    v = n.create<tcc::SelectOp>({isSet, shifted, v});
+  }
+  Value fill = scalarLike(n, x, 0.0);
+  if (!left && !t.isUnsigned())
+    fill = n.create<tcc::SelectOp>(
+        {n.create<tcc::LtOp>({x, fill}), scalarLike(n, x, -1.0), fill});
+  n.setOutput(0, n.create<tcc::SelectOp>({inRange, v, fill}));
+}
+
 // --- Activations --------------------------------------------------------------
 
 void leakyRelu(NodeContext &n) {
@@ -448,4 +509,7 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("ThresholdedRelu", 1, thresholdedRelu);
   t.add("Shrink", 1, shrink);
   t.add("Swish", 1, swish);
+
+  t.add("BitwiseNot", 1, bitwiseNot);
+  t.add("BitShift", 1, bitShift);
 }
