@@ -11,6 +11,7 @@ const OpTable &OpTable::get() {
     registerNNOps(t);
     registerReductionOps(t);
     registerShapeOps(t);
+    registerTrigonometricOps(t);
     return t;
   }();
   return table;

@@ -404,23 +404,7 @@ void shrink(NodeContext &n) {
                      {below, n.create<tcc::AddOp>({x, scalarLike(n, x, bias)}), y}));
 }
 
-// --- Math composed from tcc ops ------------------------------------------------
-
-void tan(NodeContext &n) {
-  n.checkAttrs({});
-  Value x = n.input(0);
-  n.setOutput(0, n.create<tcc::DivOp>({n.create<tcc::SinOp>(x), n.create<tcc::CosOp>(x)}));
-}
-
-/// (exp(x) + sign * exp(-x)) / 2: cosh with +1, sinh with -1.
-template <int Sign> void hyperbolic(NodeContext &n) {
-  n.checkAttrs({});
-  Value x = n.input(0);
-  Value a = n.create<tcc::ExpOp>(x);
-  Value b = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(x));
-  Value s = Sign > 0 ? n.create<tcc::AddOp>({a, b}) : n.create<tcc::SubOp>({a, b});
-  n.setOutput(0, n.create<tcc::MulOp>({s, scalarLike(n, x, 0.5)}));
-}
+// --- Float classes -----------------------------------------------------------
 
 void isNaN(NodeContext &n) {
   n.checkAttrs({});
@@ -466,9 +450,6 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Not", 1, notOp);
   t.add("Reciprocal", 1, reciprocal);
   t.add("Identity", 1, identity);
-  t.add("Tan", 1, tan);
-  t.add("Cosh", 1, hyperbolic<1>);
-  t.add("Sinh", 1, hyperbolic<-1>);
   t.add("IsNaN", 1, isNaN);
   t.add("IsInf", 1, isInf);
 
