@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ComputeType.h"
 #include "NodeContext.h"
 #include "OpTable.h"
 
@@ -260,15 +261,23 @@ void bitShift(NodeContext &n) {
 }
 
 // --- Activations --------------------------------------------------------------
+//
+// Each is built in x's compute type (ComputeType.h), so f16 and bf16 round
+// once, and so do the attribute constants.
+
+/// Sets output 0 to `build(x)` for input 0 in its compute type.
+template <class Build> void setActivation(NodeContext &n, Build build) {
+  n.setOutput(0, inComputeType(n, n.input(0), build));
+}
 
 void leakyRelu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  Value x = n.input(0);
   double alpha = n.floatAttr("alpha", 0.01f);
-  Value zero = scalarLike(n, x, 0.0);
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {n.create<tcc::LtOp>({x, zero}),
-                      n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}), x}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::SelectOp>(
+        {n.create<tcc::LtOp>({x, scalarLike(n, x, 0.0)}),
+         n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}), x});
+  });
 }
 
 void prelu(NodeContext &n) {
@@ -280,7 +289,7 @@ void prelu(NodeContext &n) {
                       n.create<tcc::MulOp>({x, slope}), x}));
 }
 
-/// alpha * (exp(x) - 1) for x < 0, else x; Selu scales both by gamma.
+/// alpha * (exp(x) - 1) for x <= 0, else x; Selu scales both by gamma.
 Value eluLike(NodeContext &n, Value x, double alpha, double gamma) {
   Value zero = scalarLike(n, x, 0.0);
   Value neg = n.create<tcc::MulOp>(
@@ -292,80 +301,88 @@ Value eluLike(NodeContext &n, Value x, double alpha, double gamma) {
 
 void elu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  n.setOutput(0, eluLike(n, n.input(0), n.floatAttr("alpha", 1.0f), 1.0));
+  double alpha = n.floatAttr("alpha", 1.0f);
+  setActivation(n, [&](Value x) { return eluLike(n, x, alpha, 1.0); });
 }
 
 void selu(NodeContext &n) {
   n.checkAttrs({"alpha", "gamma"});
-  n.setOutput(0, eluLike(n, n.input(0), n.floatAttr("alpha", 1.67326319217681884765625f),
-                         n.floatAttr("gamma", 1.05070102214813232421875f)));
+  double alpha = n.floatAttr("alpha", 1.67326319217681884765625f);
+  double gamma = n.floatAttr("gamma", 1.05070102214813232421875f);
+  setActivation(n, [&](Value x) { return eluLike(n, x, alpha, gamma); });
 }
 
 void celu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
-  Value x = n.input(0);
   double alpha = n.floatAttr("alpha", 1.0f);
-  Value zero = scalarLike(n, x, 0.0);
-  Value e = n.create<tcc::SubOp>(
-      {n.create<tcc::ExpOp>(n.create<tcc::DivOp>({x, scalarLike(n, x, alpha)})),
-       scalarLike(n, x, 1.0)});
-  Value neg = n.create<tcc::MinimumOp>(
-      {zero, n.create<tcc::MulOp>({e, scalarLike(n, x, alpha)})});
-  n.setOutput(0, n.create<tcc::AddOp>({n.create<tcc::MaximumOp>({zero, x}), neg}));
+  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+  setActivation(n, [&](Value x) {
+    Value zero = scalarLike(n, x, 0.0);
+    Value e = n.create<tcc::SubOp>(
+        {n.create<tcc::ExpOp>(n.create<tcc::DivOp>({x, scalarLike(n, x, alpha)})),
+         scalarLike(n, x, 1.0)});
+    Value neg = n.create<tcc::MinimumOp>(
+        {zero, n.create<tcc::MulOp>({e, scalarLike(n, x, alpha)})});
+    return n.create<tcc::AddOp>({n.create<tcc::MaximumOp>({zero, x}), neg});
+  });
+}
+
+/// clamp(alpha * x + beta, 0, 1).
+Value hardSigmoidOf(NodeContext &n, Value x, double alpha, double beta) {
+  Value y = n.create<tcc::AddOp>(
+      {n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}), scalarLike(n, x, beta)});
+  return n.create<tcc::ClampOp>(y, {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)});
 }
 
 void hardSigmoid(NodeContext &n) {
   n.checkAttrs({"alpha", "beta"});
-  Value x = n.input(0);
-  Value y = n.create<tcc::AddOp>(
-      {n.create<tcc::MulOp>({x, scalarLike(n, x, n.floatAttr("alpha", 0.2f))}),
-       scalarLike(n, x, n.floatAttr("beta", 0.5f))});
-  n.setOutput(0, n.create<tcc::ClampOp>(y, {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)}));
+  double alpha = n.floatAttr("alpha", 0.2f), beta = n.floatAttr("beta", 0.5f);
+  setActivation(n, [&](Value x) { return hardSigmoidOf(n, x, alpha, beta); });
 }
 
 void hardSwish(NodeContext &n) {
   n.checkAttrs({});
-  Value x = n.input(0);
-  Value y = n.create<tcc::AddOp>(
-      {n.create<tcc::MulOp>({x, scalarLike(n, x, 1.0 / 6.0)}), scalarLike(n, x, 0.5)});
-  y = n.create<tcc::ClampOp>(y, {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)});
-  n.setOutput(0, n.create<tcc::MulOp>({x, y}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::MulOp>({x, hardSigmoidOf(n, x, 1.0 / 6.0, 0.5)});
+  });
 }
 
-void swish(NodeContext &n) {
-  n.checkAttrs({"alpha"});
-  Value x = n.input(0);
-  Value scaled = n.create<tcc::MulOp>({x, scalarLike(n, x, n.floatAttr("alpha", 1.0f))});
-  n.setOutput(0, n.create<tcc::MulOp>({x, n.create<tcc::SigmoidOp>(scaled)}));
+/// log(1 + exp(x)), written to stay finite for large x:
+/// max(x, 0) + log1p(exp(-|x|)).
+Value softplusOf(NodeContext &n, Value x) {
+  Value e = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(n.create<tcc::AbsOp>(x)));
+  return n.create<tcc::AddOp>(
+      {n.create<tcc::MaximumOp>({x, scalarLike(n, x, 0.0)}),
+       n.create<tcc::Log1pOp>(e)});
 }
 
 void softplus(NodeContext &n) {
   n.checkAttrs({});
-  // log(1 + exp(x)), written to stay finite for large x:
-  // max(x, 0) + log1p(exp(-|x|)).
-  Value x = n.input(0);
-  Value e = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(n.create<tcc::AbsOp>(x)));
-  n.setOutput(0, n.create<tcc::AddOp>(
-                     {n.create<tcc::MaximumOp>({x, scalarLike(n, x, 0.0)}),
-                      n.create<tcc::Log1pOp>(e)}));
+  setActivation(n, [&](Value x) { return softplusOf(n, x); });
 }
 
 void softsign(NodeContext &n) {
   n.checkAttrs({});
-  Value x = n.input(0);
-  n.setOutput(0, n.create<tcc::DivOp>(
-                     {x, n.create<tcc::AddOp>({n.create<tcc::AbsOp>(x),
-                                               scalarLike(n, x, 1.0)})}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::DivOp>(
+        {x, n.create<tcc::AddOp>({n.create<tcc::AbsOp>(x), scalarLike(n, x, 1.0)})});
+  });
 }
 
 void mish(NodeContext &n) {
   n.checkAttrs({});
-  Value x = n.input(0);
-  Value e = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(n.create<tcc::AbsOp>(x)));
-  Value sp = n.create<tcc::AddOp>(
-      {n.create<tcc::MaximumOp>({x, scalarLike(n, x, 0.0)}), n.create<tcc::Log1pOp>(e)});
-  n.setOutput(0, n.create<tcc::MulOp>({x, n.create<tcc::TanhOp>(sp)}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::MulOp>({x, n.create<tcc::TanhOp>(softplusOf(n, x))});
+  });
+}
+
+void swish(NodeContext &n) {
+  n.checkAttrs({"alpha"});
+  double alpha = n.floatAttr("alpha", 1.0f);
+  setActivation(n, [&](Value x) {
+    Value scaled = n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)});
+    return n.create<tcc::MulOp>({x, n.create<tcc::SigmoidOp>(scaled)});
+  });
 }
 
 void gelu(NodeContext &n) {
@@ -384,24 +401,26 @@ void gelu(NodeContext &n) {
 
 void thresholdedRelu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  Value x = n.input(0);
-  Value zero = scalarLike(n, x, 0.0);
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {n.create<tcc::GtOp>({x, scalarLike(n, x, n.floatAttr("alpha", 1.0f))}),
-                      x, zero}));
+  double alpha = n.floatAttr("alpha", 1.0f);
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::SelectOp>(
+        {n.create<tcc::GtOp>({x, scalarLike(n, x, alpha)}), x,
+         scalarLike(n, x, 0.0)});
+  });
 }
 
 void shrink(NodeContext &n) {
   n.checkAttrs({"bias", "lambd"});
-  Value x = n.input(0);
   double bias = n.floatAttr("bias", 0.0f), lambd = n.floatAttr("lambd", 0.5f);
-  Value zero = scalarLike(n, x, 0.0);
-  Value below = n.create<tcc::LtOp>({x, scalarLike(n, x, -lambd)});
-  Value above = n.create<tcc::GtOp>({x, scalarLike(n, x, lambd)});
-  Value y = n.create<tcc::SelectOp>(
-      {above, n.create<tcc::SubOp>({x, scalarLike(n, x, bias)}), zero});
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {below, n.create<tcc::AddOp>({x, scalarLike(n, x, bias)}), y}));
+  setActivation(n, [&](Value x) {
+    Value below = n.create<tcc::LtOp>({x, scalarLike(n, x, -lambd)});
+    Value above = n.create<tcc::GtOp>({x, scalarLike(n, x, lambd)});
+    Value y = n.create<tcc::SelectOp>(
+        {above, n.create<tcc::SubOp>({x, scalarLike(n, x, bias)}),
+         scalarLike(n, x, 0.0)});
+    return n.create<tcc::SelectOp>(
+        {below, n.create<tcc::AddOp>({x, scalarLike(n, x, bias)}), y});
+  });
 }
 
 // --- Float classes -----------------------------------------------------------

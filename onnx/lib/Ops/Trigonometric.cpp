@@ -4,11 +4,11 @@
 // composed from tcc ops. Atan is Cephes' rational approximation after
 // reduction to [0, 0.66] (within an ulp of libm in f32 and f64); the other
 // inverses are written through atan, log1p and sqrt in forms that keep
-// relative accuracy near 0 and near the ends of their domains. f16 and bf16
-// inputs are computed in f32 and rounded once at the end.
+// relative accuracy near 0 and near the ends of their domains.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ComputeType.h"
 #include "NodeContext.h"
 #include "OpTable.h"
 
@@ -147,9 +147,8 @@ template <Value (Math::*Fn)(Value)> void unaryMath(NodeContext &n) {
   Type t = NodeContext::elementTypeOf(x);
   if (!isa<FloatType>(t))
     n.fail("it takes floats");
-  Type computeType = t.getIntOrFloatBitWidth() < 32 ? n.builder().getF32Type() : t;
-  Math math{n, computeType};
-  n.setOutput(0, n.cast((math.*Fn)(n.cast(x, computeType)), t));
+  Math math{n, computeTypeFor(n, t)};
+  n.setOutput(0, inComputeType(n, x, [&](Value v) { return (math.*Fn)(v); }));
 }
 
 } // namespace
