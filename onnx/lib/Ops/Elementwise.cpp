@@ -217,6 +217,50 @@ void bitwiseNot(NodeContext &n) {
                      {n.create<tcc::NegOp>(x), scalarLike(n, x, 1.0)}));
 }
 
+/// The two's complement bits of integer `x`, least significant first, as
+/// 0/1 values of x's type: bit b is the remainder by 2 of x floor-divided
+/// b times by 2 (floor division keeps the sign's ones coming for negative x).
+std::vector<Value> bitsOf(NodeContext &n, Value x, int64_t width) {
+  std::vector<Value> bits;
+  Value two = scalarLike(n, x, 2.0);
+  for (int64_t b = 0; b < width; ++b) {
+    bits.push_back(n.create<tcc::RemainderOp>({x, two}));
+    x = n.create<tcc::FloorDivideOp>({x, two});
+  }
+  return bits;
+}
+
+enum class BitOp { And, Or, Xor };
+
+/// BitwiseAnd/Or/Xor bit by bit (tcc has no bitwise ops), reassembled by
+/// Horner's rule, whose doubling wraps as two's complement. Exact, at some
+/// seven ops per bit.
+template <BitOp Op> void bitwise(NodeContext &n) {
+  n.checkAttrs({});
+  Value a = n.input(0), b = n.input(1);
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(a));
+  if (!t || t.getWidth() == 1)
+    n.fail("it takes integers");
+  int64_t width = t.getWidth();
+  std::vector<Value> x = bitsOf(n, a, width), y = bitsOf(n, b, width);
+  Value result;
+  for (int64_t bit = width - 1; bit >= 0; --bit) {
+    Value r;
+    switch (Op) {
+    case BitOp::And: r = n.create<tcc::MulOp>({x[bit], y[bit]}); break;
+    case BitOp::Or: r = n.create<tcc::MaximumOp>({x[bit], y[bit]}); break;
+    case BitOp::Xor:
+      r = n.create<tcc::RemainderOp>(
+          {n.create<tcc::AddOp>({x[bit], y[bit]}), scalarLike(n, a, 2.0)});
+      break;
+    }
+    result = result ? n.create<tcc::AddOp>(
+                          {n.create<tcc::MulOp>({result, scalarLike(n, a, 2.0)}), r})
+                    : r;
+  }
+  n.setOutput(0, result);
+}
+
 /// x << y as x * 2^y and x >> y as floor(x / 2^y) (arithmetic for signed
 /// types, logical for unsigned), wrapping as two's complement. 2^y is
 /// applied in stages of 2^(2^b), one per bit b of y, so every factor fits
@@ -511,5 +555,8 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Swish", 1, swish);
 
   t.add("BitwiseNot", 1, bitwiseNot);
+  t.add("BitwiseAnd", 1, bitwise<BitOp::And>);
+  t.add("BitwiseOr", 1, bitwise<BitOp::Or>);
+  t.add("BitwiseXor", 1, bitwise<BitOp::Xor>);
   t.add("BitShift", 1, bitShift);
 }
