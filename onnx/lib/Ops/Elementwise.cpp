@@ -156,6 +156,7 @@ void mod(NodeContext &n) {
 }
 
 void clip(NodeContext &n) {
+  Value x = n.input(0);
   std::optional<double> lo, hi;
   if (n.opset() < 11) {
     n.checkAttrs({"min", "max"});
@@ -163,10 +164,32 @@ void clip(NodeContext &n) {
     if (n.hasAttr("max")) hi = n.floatAttr("max", 0);
   } else {
     n.checkAttrs({});
-    if (n.hasInput(1)) lo = n.floatsInput(1, "min").at(0);
-    if (n.hasInput(2)) hi = n.floatsInput(2, "max").at(0);
+    // Bounds known at import become tcc.clamp's attributes; bounds that
+    // are graph inputs are applied with selects, with clamp's semantics
+    // (NaN stays NaN; max wins over a greater min).
+    Value lower = n.optionalInput(1), upper = n.optionalInput(2);
+    for (auto [bound, index] : {std::pair(lower, 1), std::pair(upper, 2)})
+      if (bound && NodeContext::rankOf(bound) != 0 &&
+          NodeContext::typeOf(bound).getNumElements() != 1)
+        n.fail("its " + std::string(index == 1 ? "min" : "max") +
+               " (input " + std::to_string(index) + ") is not a scalar");
+    if ((lower && !constantValueOf(lower)) || (upper && !constantValueOf(upper))) {
+      Type t = NodeContext::elementTypeOf(x);
+      Value y = x;
+      if (lower) {
+        lower = n.reshape(n.cast(lower, t), {});
+        y = n.create<tcc::SelectOp>({n.create<tcc::LtOp>({y, lower}), lower, y});
+      }
+      if (upper) {
+        upper = n.reshape(n.cast(upper, t), {});
+        y = n.create<tcc::SelectOp>({n.create<tcc::GtOp>({y, upper}), upper, y});
+      }
+      n.setOutput(0, y);
+      return;
+    }
+    if (lower) lo = n.floatsInput(1, "min").at(0);
+    if (upper) hi = n.floatsInput(2, "max").at(0);
   }
-  Value x = n.input(0);
   if (!lo && !hi) {
     n.setOutput(0, x);
     return;
