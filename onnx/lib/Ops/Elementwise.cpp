@@ -443,13 +443,30 @@ void mish(NodeContext &n) {
   });
 }
 
+/// x * sigmoid(alpha * x).
+Value swishOf(NodeContext &n, Value x, double alpha) {
+  Value scaled = n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)});
+  return n.create<tcc::MulOp>({x, n.create<tcc::SigmoidOp>(scaled)});
+}
+
 void swish(NodeContext &n) {
   n.checkAttrs({"alpha"});
   double alpha = n.floatAttr("alpha", 1.0f);
-  setActivation(n, [&](Value x) {
-    Value scaled = n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)});
-    return n.create<tcc::MulOp>({x, n.create<tcc::SigmoidOp>(scaled)});
-  });
+  setActivation(n, [&](Value x) { return swishOf(n, x, alpha); });
+}
+
+/// Swish(A) * B, where A and B have one shape (no broadcasting).
+void swiGLU(NodeContext &n) {
+  n.checkAttrs({"alpha"});
+  double alpha = n.floatAttr("alpha", 1.0f);
+  Value gate = n.input(0), linear = n.input(1);
+  if (NodeContext::typeOf(gate) != NodeContext::typeOf(linear))
+    n.fail("its inputs A and B differ in shape or type (SwiGLU does not "
+           "broadcast)");
+  Type t = computeTypeFor(n, NodeContext::elementTypeOf(gate));
+  n.setOutput(0, inComputeType(n, gate, [&](Value a) {
+    return n.create<tcc::MulOp>({swishOf(n, a, alpha), n.cast(linear, t)});
+  }));
 }
 
 void gelu(NodeContext &n) {
@@ -576,6 +593,7 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("ThresholdedRelu", 1, thresholdedRelu);
   t.add("Shrink", 1, shrink);
   t.add("Swish", 1, swish);
+  t.add("SwiGLU", 1, swiGLU);
 
   t.add("BitwiseNot", 1, bitwiseNot);
   t.add("BitwiseAnd", 1, bitwise<BitOp::And>);

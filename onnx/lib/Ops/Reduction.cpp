@@ -2,8 +2,8 @@
 //
 // Reduce* over `axes` (an attribute, or from opset 18 (ReduceSum: 13) an
 // input), with keepdims and noop_with_empty_axes; the L1/L2/log-sum
-// variants composed from tcc ops as ONNX defines them; ArgMax/ArgMin, and
-// Hardmax, which is one-hot of ArgMax.
+// variants composed from tcc ops as ONNX defines them; ArgMax/ArgMin;
+// Hardmax, which is one-hot of ArgMax; CumProd, a scan of products.
 //
 //===----------------------------------------------------------------------===//
 
@@ -246,6 +246,56 @@ template <class OpTy> void argReduce(NodeContext &n) {
                       first}));
 }
 
+/// `y` moved `s` places up along `axis`: the first `s` entries are
+/// `fill`, the last `s` drop out.
+Value shiftAlong(NodeContext &n, Value y, int64_t axis, int64_t s, double fill) {
+  std::vector<int64_t> shape(NodeContext::shapeOf(y).begin(),
+                             NodeContext::shapeOf(y).end());
+  std::vector<int64_t> fillShape = shape;
+  fillShape[axis] = std::min(s, shape[axis]);
+  Value head = n.broadcastTo(n.scalar(fill, NodeContext::elementTypeOf(y)), fillShape);
+  if (s >= shape[axis])
+    return head;
+  std::vector<int64_t> start(shape.size(), 0), end = shape,
+      step(shape.size(), 1);
+  end[axis] = shape[axis] - s;
+  Value kept = n.create<tcc::SliceOp>(
+      y, {n.i64ArrayAttr("start", start), n.i64ArrayAttr("end", end),
+          n.i64ArrayAttr("step", step)});
+  return n.create<tcc::ConcatOp>({head, kept}, {n.i64Attr("dim", axis)});
+}
+
+/// Running products along an axis by doubling (Hillis and Steele): after
+/// the step of shift s every entry holds the product of the 2s entries
+/// ending at it, so log2(size) steps of one multiply each. `reverse` runs
+/// on the flipped axis; `exclusive` shifts the input by one first.
+void cumProd(NodeContext &n) {
+  n.checkAttrs({"exclusive", "reverse"});
+  Value x = n.input(0);
+  std::vector<int64_t> axisValues = n.intsInput(1, "axis");
+  if (axisValues.size() != 1)
+    n.fail("its axis (input 1) is not one value");
+  int64_t rank = NodeContext::rankOf(x);
+  int64_t axis = n.normalizeAxis(axisValues[0], rank, "axis");
+  int64_t size = NodeContext::shapeOf(x)[axis];
+  if (size == 0 || llvm::is_contained(NodeContext::shapeOf(x), 0)) {
+    n.setOutput(0, x);
+    return;
+  }
+  bool reverse = n.intAttr("reverse", 0), exclusive = n.intAttr("exclusive", 0);
+  auto flip = [&](Value v) {
+    return n.create<tcc::IndexSelectOp>(
+        {v, iotaAlong(n, 0, 1, size, /*descending=*/true)},
+        {n.i64Attr("dim", axis)});
+  };
+  Value y = reverse ? flip(x) : x;
+  if (exclusive)
+    y = shiftAlong(n, y, axis, 1, 1.0);
+  for (int64_t s = 1; s < size; s *= 2)
+    y = n.create<tcc::MulOp>({y, shiftAlong(n, y, axis, s, 1.0)});
+  n.setOutput(0, reverse ? flip(y) : y);
+}
+
 /// One-hot of the first maximum along `axis`, in x's type.
 Value hardmaxAlong(NodeContext &n, Value x, int64_t axis) {
   int64_t rank = NodeContext::rankOf(x);
@@ -292,4 +342,5 @@ void mlir::tcc::onnx::registerReductionOps(OpTable &t) {
   t.add("ArgMax", 1, argReduce<tcc::ArgmaxOp>);
   t.add("ArgMin", 1, argReduce<tcc::ArgminOp>);
   t.add("Hardmax", 1, hardmax);
+  t.add("CumProd", 1, cumProd);
 }
