@@ -4,8 +4,8 @@ against numpy, over whole value ranges rather than the conformance cases'
 few points: integer ops (Div, Mod, BitShift, Bitwise*) exactly, over every
 pair of int8/uint8 values and edge values of int32/int64; float ops (the
 inverse trigonometric and hyperbolic functions, Mod) within a few ulp,
-including 0, -0, infinities and NaN; CumProd in every mode, exact on
-integers. Each model runs in the interpreter
+including 0, -0, infinities and NaN; CumProd in every mode and integer
+ReduceMean, exact on integers. Each model runs in the interpreter
 (tcc run-ir) and compiled (tcc compile + tcc run).
 
 usage: check-composed-ops.py TCC WORKDIR
@@ -215,7 +215,22 @@ def check_cumprod():
                     expect_close(what, got, w, 8)
 
 
+def check_integer_mean():
+    """ReduceMean on integers: the sum truncated-divided by the count."""
+    x = np.random.default_rng(2).integers(-1000, 1000, (5, 7)).astype(np.int32)
+    nodes = [helper.make_node("ReduceMean", ["x"], ["rows"], axes=[1], keepdims=0),
+             helper.make_node("ReduceMean", ["x"], ["all"], keepdims=1)]
+    want = {"rows": np.fix(x.sum(1) / 7).astype(np.int32),
+            "all": np.fix(x.sum(keepdims=True) / 35).astype(np.int32)}
+    results = run_model("mean_int32", nodes, {"x": x}, [(k, np.int32) for k in want],
+                        opset=13)
+    for mode, outs in results.items():
+        for (k, w), got in zip(want.items(), outs):
+            expect_exact(f"ReduceMean {k} int32 ({mode})", got, w)
+
+
 check_cumprod()
+check_integer_mean()
 for dtype in (np.int8, np.uint8):
     check_integers(dtype, *all_pairs(dtype))
 check_integers(np.int32, *edge_pairs(np.int32))

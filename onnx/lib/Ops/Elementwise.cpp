@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ComputeType.h"
+#include "IntegerMath.h"
 #include "NodeContext.h"
 #include "OpTable.h"
 
@@ -87,19 +88,6 @@ Value signsDiffer(NodeContext &n, Value a, Value b) {
   return n.create<tcc::LogicalXorOp>(
       {n.create<tcc::LtOp>({a, scalarLike(n, a, 0.0)}),
        n.create<tcc::LtOp>({b, scalarLike(n, b, 0.0)})});
-}
-
-/// Integer division truncating toward zero: floor division moved up by one
-/// where it rounded a negative inexact quotient down.
-Value truncatingDivide(NodeContext &n, Value a, Value b) {
-  Value q = n.create<tcc::FloorDivideOp>({a, b});
-  if (cast<IntegerType>(NodeContext::elementTypeOf(a)).isUnsigned())
-    return q;
-  Value inexact = n.create<tcc::NeOp>(
-      {n.create<tcc::RemainderOp>({a, b}), scalarLike(n, a, 0.0)});
-  Value up = n.create<tcc::LogicalAndOp>({inexact, signsDiffer(n, a, b)});
-  return n.create<tcc::SelectOp>(
-      {up, n.create<tcc::AddOp>({q, scalarLike(n, q, 1.0)}), q});
 }
 
 void div(NodeContext &n) {
@@ -533,6 +521,19 @@ void isInf(NodeContext &n) {
 }
 
 } // namespace
+
+/// Floor division moved up by one where it rounded a negative inexact
+/// quotient down.
+Value mlir::tcc::onnx::truncatingDivide(NodeContext &n, Value a, Value b) {
+  Value q = n.create<tcc::FloorDivideOp>({a, b});
+  if (cast<IntegerType>(NodeContext::elementTypeOf(a)).isUnsigned())
+    return q;
+  Value inexact = n.create<tcc::NeOp>(
+      {n.create<tcc::RemainderOp>({a, b}), scalarLike(n, a, 0.0)});
+  Value up = n.create<tcc::LogicalAndOp>({inexact, signsDiffer(n, a, b)});
+  return n.create<tcc::SelectOp>(
+      {up, n.create<tcc::AddOp>({q, scalarLike(n, q, 1.0)}), q});
+}
 
 void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Abs", 1, unary<tcc::AbsOp>);

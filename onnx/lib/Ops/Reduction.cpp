@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IntegerMath.h"
 #include "NodeContext.h"
 #include "OpTable.h"
 
@@ -166,7 +167,21 @@ template <Kind K, AxesFrom From> void reduction(NodeContext &n) {
   Value y;
   switch (K) {
   case Kind::Sum: y = reduce<tcc::ReduceSumOp>(n, x, axes, keepdims); break;
-  case Kind::Mean: y = reduce<tcc::ReduceMeanOp>(n, x, axes, keepdims); break;
+  case Kind::Mean:
+    if (isa<FloatType>(t)) {
+      y = reduce<tcc::ReduceMeanOp>(n, x, axes, keepdims);
+      break;
+    }
+    // Integers: the sum divided by the count, truncated (ONNX's reference
+    // truncates the float mean).
+    {
+      int64_t count = 1;
+      for (int64_t a : axes)
+        count *= shape[a];
+      y = truncatingDivide(n, reduce<tcc::ReduceSumOp>(n, x, axes, keepdims),
+                           n.scalar(double(count), t));
+    }
+    break;
   case Kind::Max:
   case Kind::Min: {
     // tcc's reductions take numbers: booleans reduce as 0/1 bytes.
@@ -194,10 +209,18 @@ template <Kind K, AxesFrom From> void reduction(NodeContext &n) {
     y = n.cast(y, t);
     break;
   }
-  case Kind::LogSum:
-    y = n.create<tcc::LogOp>(reduce<tcc::ReduceSumOp>(n, x, axes, keepdims));
+  // Integers: computed in f64 and truncated back, as ONNX's reference.
+  case Kind::LogSum: {
+    Value sum = reduce<tcc::ReduceSumOp>(n, x, axes, keepdims);
+    Type f = isa<FloatType>(t) ? t : n.builder().getF64Type();
+    y = n.cast(n.create<tcc::LogOp>(n.cast(sum, f)), t);
     break;
-  case Kind::LogSumExp: y = logSumExp(n, x, axes, keepdims); break;
+  }
+  case Kind::LogSumExp: {
+    Type f = isa<FloatType>(t) ? t : n.builder().getF64Type();
+    y = n.cast(logSumExp(n, n.cast(x, f), axes, keepdims), t);
+    break;
+  }
   }
   n.setOutput(0, y);
 }
