@@ -114,17 +114,16 @@ double emptyReductionValue(Kind k, Type t) {
   return 0.0;
 }
 
+/// A tensor of `shape` holding `value` everywhere: a broadcast scalar,
+/// or, with no elements, an empty constant (the code generator lowers no
+/// empty op).
 Value filled(NodeContext &n, ArrayRef<int64_t> shape, Type t, double value) {
-  ConstantData data = ConstantData::zeros(RankedTensorType::get(shape, t));
-  if (data.numElements() > 0 && std::isnan(value) && !isa<FloatType>(t))
+  auto type = RankedTensorType::get(shape, t);
+  if (type.getNumElements() == 0)
+    return n.constant(ConstantData::zeros(type));
+  if (std::isnan(value) && !isa<FloatType>(t))
     n.fail("the reduction is over no elements, which has no integer value");
-  for (int64_t i = 0; i < data.numElements(); ++i) {
-    if (isa<FloatType>(t))
-      data.setFloat(i, value);
-    else
-      data.setInt(i, static_cast<int64_t>(value));
-  }
-  return n.constant(data);
+  return n.broadcastTo(n.scalar(value, t), shape);
 }
 
 /// log(sum(exp(x))) as max + log(sum(exp(x - max))), finite for large
@@ -276,7 +275,7 @@ Value shiftAlong(NodeContext &n, Value y, int64_t axis, int64_t s, double fill) 
                              NodeContext::shapeOf(y).end());
   std::vector<int64_t> fillShape = shape;
   fillShape[axis] = std::min(s, shape[axis]);
-  Value head = n.broadcastTo(n.scalar(fill, NodeContext::elementTypeOf(y)), fillShape);
+  Value head = filled(n, fillShape, NodeContext::elementTypeOf(y), fill);
   if (s >= shape[axis])
     return head;
   std::vector<int64_t> start(shape.size(), 0), end = shape,
@@ -333,6 +332,10 @@ void hardmax(NodeContext &n) {
   n.checkAttrs({"axis"});
   Value x = n.input(0);
   int64_t rank = NodeContext::rankOf(x);
+  if (NodeContext::typeOf(x).getNumElements() == 0) { // nothing to mark
+    n.setOutput(0, x);
+    return;
+  }
   if (n.opset() >= 13) {
     int64_t axis = n.normalizeAxis(n.intAttr("axis", -1), rank, "axis");
     n.setOutput(0, hardmaxAlong(n, x, axis));
