@@ -113,7 +113,8 @@ void mod(NodeContext &n) {
              "require fmod=1)");
     Value r = n.create<tcc::RemainderOp>({a, b});
     if (isFloat) {
-      // A zero remainder takes the divisor's sign: fmod(-0, y) is -0.
+      // A zero result takes the divisor's sign (ONNX, as Python: -0.0 % 3
+      // is 0.0), where tcc.remainder keeps fmod's, the dividend's.
       Value zero = scalarLike(n, r, 0.0);
       Value signedZero = n.create<tcc::SelectOp>(
           {n.create<tcc::LtOp>({b, zero}), scalarLike(n, r, -0.0), zero});
@@ -218,7 +219,7 @@ void bitwiseNot(NodeContext &n) {
   Value x = n.input(0);
   auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
   if (!t || t.getWidth() == 1)
-    n.fail("BitwiseNot takes integers");
+    n.fail("it takes integers");
   if (t.isUnsigned()) {
     double max = std::ldexp(1.0, int(t.getWidth())) - 1;
     n.setOutput(0, n.create<tcc::SubOp>({scalarLike(n, x, max), x}));
@@ -286,7 +287,7 @@ void bitShift(NodeContext &n) {
   Value x = n.input(0), y = n.input(1);
   auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
   if (!t || t.getWidth() == 1)
-    n.fail("BitShift takes integers");
+    n.fail("it takes integers");
   int64_t width = t.getWidth();
   Value zero = scalarLike(n, y, 0.0);
   Value inRange = n.create<tcc::LogicalAndOp>(
