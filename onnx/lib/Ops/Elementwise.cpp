@@ -206,6 +206,24 @@ void castLike(NodeContext &n) {
   n.setOutput(0, n.cast(n.input(0), NodeContext::elementTypeOf(n.input(1))));
 }
 
+/// Reinterprets bits. Between integer types of one width (bool counts as
+/// 8 bits, its bytes being 0 or 1) that is tcc.cast's wrap-around; tcc has
+/// no way to reinterpret a float's bits, which arithmetic cannot rebuild
+/// exactly (NaN payloads), so float types are refused.
+void bitCast(NodeContext &n) {
+  n.checkAttrs({"to"});
+  Value x = n.input(0);
+  Type from = NodeContext::elementTypeOf(x);
+  Type to = n.elementTypeFor(n.intAttr("to"));
+  if (isa<FloatType>(from) || isa<FloatType>(to))
+    n.fail("reinterpreting the bits of a float type is not supported (tcc "
+           "has no bit cast)");
+  auto bits = [](Type t) { return std::max(8u, t.getIntOrFloatBitWidth()); };
+  if (bits(from) != bits(to))
+    n.fail("'to' has a different width from the input");
+  n.setOutput(0, n.cast(x, to));
+}
+
 void notOp(NodeContext &n) {
   n.checkAttrs({});
   n.setOutput(0, n.create<tcc::LogicalNotOp>(n.input(0)));
@@ -580,6 +598,7 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Clip", 1, clip);
   t.add("Cast", 1, castOp);
   t.add("CastLike", 1, castLike);
+  t.add("BitCast", 1, bitCast);
 
   t.add("LeakyRelu", 1, leakyRelu);
   t.add("PRelu", 1, prelu);
