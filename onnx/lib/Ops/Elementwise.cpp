@@ -71,16 +71,19 @@ void identity(NodeContext &n) {
 void pow(NodeContext &n) {
   n.checkAttrs({});
   Value x = n.input(0), y = n.input(1);
-  Type t = NodeContext::elementTypeOf(x);
-  // ONNX lets the exponent's type differ; tcc.pow takes one type. An
-  // integer base with a float exponent is raised in f64 and truncated
-  // back, as ONNX's reference (np.power then astype).
-  if (!isa<FloatType>(t) && isa<FloatType>(NodeContext::elementTypeOf(y))) {
-    Type f64 = n.builder().getF64Type();
-    n.setOutput(0, n.cast(n.create<tcc::PowOp>({n.cast(x, f64), n.cast(y, f64)}), t));
-    return;
-  }
-  n.setOutput(0, n.create<tcc::PowOp>({x, n.cast(y, t)}));
+  Type t = NodeContext::elementTypeOf(x), ty = NodeContext::elementTypeOf(y);
+  // ONNX lets the exponent's type differ; tcc.pow takes one type. As ONNX's
+  // reference (numpy's promotion, then the base's type): an integer base
+  // with a float exponent is raised in f64 and truncated back; two float
+  // types compute in the wider. An integer exponent takes the base's type.
+  Type compute = t;
+  if (!isa<FloatType>(t) && isa<FloatType>(ty))
+    compute = n.builder().getF64Type();
+  else if (isa<FloatType>(t) && isa<FloatType>(ty) &&
+           ty.getIntOrFloatBitWidth() > t.getIntOrFloatBitWidth())
+    compute = ty;
+  Value z = n.create<tcc::PowOp>({n.cast(x, compute), n.cast(y, compute)});
+  n.setOutput(0, n.cast(z, t));
 }
 
 /// (a < 0) xor (b < 0).
