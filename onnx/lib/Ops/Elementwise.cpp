@@ -48,8 +48,9 @@ void mean(NodeContext &n) {
   for (size_t i = 1; i < n.numInputs(); ++i)
     acc = n.create<tcc::AddOp>({acc, n.input(i)});
   if (n.numInputs() > 1)
-    acc = n.create<tcc::DivOp>(
-        {acc, n.scalar(double(n.numInputs()), NodeContext::elementTypeOf(acc))});
+    acc =
+        n.create<tcc::DivOp>({acc, n.scalar(double(n.numInputs()),
+                                            NodeContext::elementTypeOf(acc))});
   n.setOutput(0, acc);
 }
 
@@ -143,8 +144,8 @@ void mod(NodeContext &n) {
   Value r = n.create<tcc::RemainderOp>({a, b});
   Value nonzero = n.create<tcc::NeOp>({r, scalarLike(n, r, 0.0)});
   Value moved = n.create<tcc::LogicalAndOp>({nonzero, signsDiffer(n, a, b)});
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {moved, n.create<tcc::SubOp>({r, b}), r}));
+  n.setOutput(
+      0, n.create<tcc::SelectOp>({moved, n.create<tcc::SubOp>({r, b}), r}));
 }
 
 void clip(NodeContext &n) {
@@ -152,8 +153,10 @@ void clip(NodeContext &n) {
   std::optional<double> lo, hi;
   if (n.opset() < 11) {
     n.checkAttrs({"min", "max"});
-    if (n.hasAttr("min")) lo = n.floatAttr("min", 0);
-    if (n.hasAttr("max")) hi = n.floatAttr("max", 0);
+    if (n.hasAttr("min"))
+      lo = n.floatAttr("min", 0);
+    if (n.hasAttr("max"))
+      hi = n.floatAttr("max", 0);
   } else {
     n.checkAttrs({});
     // Bounds known at import become tcc.clamp's attributes; bounds that
@@ -163,32 +166,39 @@ void clip(NodeContext &n) {
     for (auto [bound, index] : {std::pair(lower, 1), std::pair(upper, 2)})
       if (bound && NodeContext::rankOf(bound) != 0 &&
           NodeContext::typeOf(bound).getNumElements() != 1)
-        n.fail("its " + std::string(index == 1 ? "min" : "max") +
-               " (input " + std::to_string(index) + ") is not a scalar");
-    if ((lower && !constantValueOf(lower)) || (upper && !constantValueOf(upper))) {
+        n.fail("its " + std::string(index == 1 ? "min" : "max") + " (input " +
+               std::to_string(index) + ") is not a scalar");
+    if ((lower && !constantValueOf(lower)) ||
+        (upper && !constantValueOf(upper))) {
       Type t = NodeContext::elementTypeOf(x);
       Value y = x;
       if (lower) {
         lower = n.reshape(n.cast(lower, t), {});
-        y = n.create<tcc::SelectOp>({n.create<tcc::LtOp>({y, lower}), lower, y});
+        y = n.create<tcc::SelectOp>(
+            {n.create<tcc::LtOp>({y, lower}), lower, y});
       }
       if (upper) {
         upper = n.reshape(n.cast(upper, t), {});
-        y = n.create<tcc::SelectOp>({n.create<tcc::GtOp>({y, upper}), upper, y});
+        y = n.create<tcc::SelectOp>(
+            {n.create<tcc::GtOp>({y, upper}), upper, y});
       }
       n.setOutput(0, y);
       return;
     }
-    if (lower) lo = n.floatsInput(1, "min").at(0);
-    if (upper) hi = n.floatsInput(2, "max").at(0);
+    if (lower)
+      lo = n.floatsInput(1, "min").at(0);
+    if (upper)
+      hi = n.floatsInput(2, "max").at(0);
   }
   if (!lo && !hi) {
     n.setOutput(0, x);
     return;
   }
   llvm::SmallVector<NamedAttribute> attrs;
-  if (lo) attrs.push_back(n.f64Attr("min", *lo));
-  if (hi) attrs.push_back(n.f64Attr("max", *hi));
+  if (lo)
+    attrs.push_back(n.f64Attr("min", *lo));
+  if (hi)
+    attrs.push_back(n.f64Attr("max", *hi));
   n.setOutput(0, n.create<tcc::ClampOp>(x, attrs));
 }
 
@@ -232,7 +242,8 @@ void notOp(NodeContext &n) {
   n.setOutput(0, n.create<tcc::LogicalNotOp>(n.input(0)));
 }
 
-// --- Bit ops composed exactly from integer arithmetic ---------------------------
+// --- Bit ops composed exactly from integer arithmetic
+// ---------------------------
 
 /// ~x: -x - 1 in two's complement (wrapping), max - x unsigned.
 void bitwiseNot(NodeContext &n) {
@@ -280,16 +291,21 @@ template <BitOp Op> void bitwise(NodeContext &n) {
   for (int64_t bit = width - 1; bit >= 0; --bit) {
     Value r;
     switch (Op) {
-    case BitOp::And: r = n.create<tcc::MulOp>({x[bit], y[bit]}); break;
-    case BitOp::Or: r = n.create<tcc::MaximumOp>({x[bit], y[bit]}); break;
+    case BitOp::And:
+      r = n.create<tcc::MulOp>({x[bit], y[bit]});
+      break;
+    case BitOp::Or:
+      r = n.create<tcc::MaximumOp>({x[bit], y[bit]});
+      break;
     case BitOp::Xor:
       r = n.create<tcc::RemainderOp>(
           {n.create<tcc::AddOp>({x[bit], y[bit]}), scalarLike(n, a, 2.0)});
       break;
     }
-    result = result ? n.create<tcc::AddOp>(
-                          {n.create<tcc::MulOp>({result, scalarLike(n, a, 2.0)}), r})
-                    : r;
+    result =
+        result ? n.create<tcc::AddOp>(
+                     {n.create<tcc::MulOp>({result, scalarLike(n, a, 2.0)}), r})
+               : r;
   }
   n.setOutput(0, result);
 }
@@ -320,11 +336,12 @@ void bitShift(NodeContext &n) {
       n.broadcastShapes(NodeContext::shapeOf(x), NodeContext::shapeOf(y));
   Value v = n.broadcastTo(x, shape);
   for (int64_t bit = 1; bit < width; bit *= 2) {
-    Value isSet = n.create<tcc::NeOp>(
-        {n.create<tcc::RemainderOp>(
-             {n.create<tcc::FloorDivideOp>({shift, scalarLike(n, y, double(bit))}),
-              scalarLike(n, y, 2.0)}),
-         zero});
+    Value isSet =
+        n.create<tcc::NeOp>({n.create<tcc::RemainderOp>(
+                                 {n.create<tcc::FloorDivideOp>(
+                                      {shift, scalarLike(n, y, double(bit))}),
+                                  scalarLike(n, y, 2.0)}),
+                             zero});
     Value factor = scalarLike(n, x, std::ldexp(1.0, int(bit)));
     Value shifted = left ? n.create<tcc::MulOp>({v, factor})
                          : n.create<tcc::FloorDivideOp>({v, factor});
@@ -337,7 +354,8 @@ void bitShift(NodeContext &n) {
   n.setOutput(0, n.create<tcc::SelectOp>({inRange, v, fill}));
 }
 
-// --- Activations --------------------------------------------------------------
+// --- Activations
+// --------------------------------------------------------------
 //
 // Each is built in x's compute type (ComputeType.h), so f16 and bf16 round
 // once, and so do the attribute constants.
@@ -361,9 +379,9 @@ void prelu(NodeContext &n) {
   n.checkAttrs({});
   Value x = n.input(0), slope = n.input(1);
   Value zero = scalarLike(n, x, 0.0);
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {n.create<tcc::LtOp>({x, zero}),
-                      n.create<tcc::MulOp>({x, slope}), x}));
+  n.setOutput(0,
+              n.create<tcc::SelectOp>({n.create<tcc::LtOp>({x, zero}),
+                                       n.create<tcc::MulOp>({x, slope}), x}));
 }
 
 /// alpha * (exp(x) - 1) for x <= 0, else x; Selu scales both by gamma.
@@ -372,7 +390,8 @@ Value eluLike(NodeContext &n, Value x, double alpha, double gamma) {
   Value neg = n.create<tcc::MulOp>(
       {n.create<tcc::SubOp>({n.create<tcc::ExpOp>(x), scalarLike(n, x, 1.0)}),
        scalarLike(n, x, alpha * gamma)});
-  Value pos = gamma == 1.0 ? x : n.create<tcc::MulOp>({x, scalarLike(n, x, gamma)});
+  Value pos =
+      gamma == 1.0 ? x : n.create<tcc::MulOp>({x, scalarLike(n, x, gamma)});
   return n.create<tcc::SelectOp>({n.create<tcc::LeOp>({x, zero}), neg, pos});
 }
 
@@ -395,9 +414,9 @@ void celu(NodeContext &n) {
   // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
   setActivation(n, [&](Value x) {
     Value zero = scalarLike(n, x, 0.0);
-    Value e = n.create<tcc::SubOp>(
-        {n.create<tcc::ExpOp>(n.create<tcc::DivOp>({x, scalarLike(n, x, alpha)})),
-         scalarLike(n, x, 1.0)});
+    Value e = n.create<tcc::SubOp>({n.create<tcc::ExpOp>(n.create<tcc::DivOp>(
+                                        {x, scalarLike(n, x, alpha)})),
+                                    scalarLike(n, x, 1.0)});
     Value neg = n.create<tcc::MinimumOp>(
         {zero, n.create<tcc::MulOp>({e, scalarLike(n, x, alpha)})});
     return n.create<tcc::AddOp>({n.create<tcc::MaximumOp>({zero, x}), neg});
@@ -406,9 +425,11 @@ void celu(NodeContext &n) {
 
 /// clamp(alpha * x + beta, 0, 1).
 Value hardSigmoidOf(NodeContext &n, Value x, double alpha, double beta) {
-  Value y = n.create<tcc::AddOp>(
-      {n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}), scalarLike(n, x, beta)});
-  return n.create<tcc::ClampOp>(y, {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)});
+  Value y =
+      n.create<tcc::AddOp>({n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}),
+                            scalarLike(n, x, beta)});
+  return n.create<tcc::ClampOp>(y,
+                                {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)});
 }
 
 void hardSigmoid(NodeContext &n) {
@@ -442,7 +463,8 @@ void softsign(NodeContext &n) {
   n.checkAttrs({});
   setActivation(n, [&](Value x) {
     return n.create<tcc::DivOp>(
-        {x, n.create<tcc::AddOp>({n.create<tcc::AbsOp>(x), scalarLike(n, x, 1.0)})});
+        {x, n.create<tcc::AddOp>(
+                {n.create<tcc::AbsOp>(x), scalarLike(n, x, 1.0)})});
   });
 }
 
@@ -474,9 +496,10 @@ void swiGLU(NodeContext &n) {
     n.fail("its inputs A and B differ in shape or type (SwiGLU does not "
            "broadcast)");
   Type t = computeTypeFor(n, NodeContext::elementTypeOf(gate));
-  n.setOutput(0, inComputeType(n, gate, [&](Value a) {
-    return n.create<tcc::MulOp>({swishOf(n, a, alpha), n.cast(linear, t)});
-  }));
+  n.setOutput(
+      0, inComputeType(n, gate, [&](Value a) {
+        return n.create<tcc::MulOp>({swishOf(n, a, alpha), n.cast(linear, t)});
+      }));
 }
 
 void gelu(NodeContext &n) {
@@ -484,13 +507,15 @@ void gelu(NodeContext &n) {
   std::string approx = n.stringAttr("approximate", "none");
   if (approx != "none" && approx != "tanh")
     n.fail("approximate '" + approx + "' is not 'none' or 'tanh'");
-  n.setOutput(0, n.create<tcc::GeluOp>(
-                     n.input(0),
-                     {n.namedAttr("approximate",
-                                  tcc::GeluApproximationAttr::get(
-                                      n.context(), approx == "tanh"
-                                                       ? tcc::GeluApproximation::tanh
-                                                       : tcc::GeluApproximation::none))}));
+  n.setOutput(
+      0,
+      n.create<tcc::GeluOp>(
+          n.input(0),
+          {n.namedAttr("approximate",
+                       tcc::GeluApproximationAttr::get(
+                           n.context(), approx == "tanh"
+                                            ? tcc::GeluApproximation::tanh
+                                            : tcc::GeluApproximation::none))}));
 }
 
 void thresholdedRelu(NodeContext &n) {
@@ -528,7 +553,8 @@ void isNaN(NodeContext &n) {
 void isInf(NodeContext &n) {
   n.checkAttrs({"detect_negative", "detect_positive"});
   Value x = n.input(0);
-  bool neg = n.intAttr("detect_negative", 1), pos = n.intAttr("detect_positive", 1);
+  bool neg = n.intAttr("detect_negative", 1),
+       pos = n.intAttr("detect_positive", 1);
   double inf = std::numeric_limits<double>::infinity();
   Value isPos = n.create<tcc::EqOp>({x, scalarLike(n, x, inf)});
   Value isNeg = n.create<tcc::EqOp>({x, scalarLike(n, x, -inf)});

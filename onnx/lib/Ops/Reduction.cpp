@@ -78,7 +78,18 @@ std::vector<int64_t> reducedShape(ArrayRef<int64_t> shape,
 }
 
 /// What each ReduceX computes: a pre-map, the tcc reduction, a post-map.
-enum class Kind { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare };
+enum class Kind {
+  Sum,
+  Mean,
+  Max,
+  Min,
+  Prod,
+  L1,
+  L2,
+  LogSum,
+  LogSumExp,
+  SumSquare
+};
 
 /// ONNX's value of a reduction over no elements: 0 for sums, 1 for
 /// products, -inf (max) and +inf (min), or the type's lowest and highest
@@ -103,13 +114,22 @@ double emptyReductionValue(Kind k, Type t) {
     return std::ldexp(1.0, int(bits)) - 1;
   };
   switch (k) {
-  case Kind::Sum: case Kind::L1: case Kind::L2: case Kind::SumSquare:
+  case Kind::Sum:
+  case Kind::L1:
+  case Kind::L2:
+  case Kind::SumSquare:
     return 0.0;
-  case Kind::Prod: return 1.0;
-  case Kind::Max: return lowest();
-  case Kind::Min: return highest();
-  case Kind::LogSum: case Kind::LogSumExp: return -inf;
-  case Kind::Mean: return std::numeric_limits<double>::quiet_NaN();
+  case Kind::Prod:
+    return 1.0;
+  case Kind::Max:
+    return lowest();
+  case Kind::Min:
+    return highest();
+  case Kind::LogSum:
+  case Kind::LogSumExp:
+    return -inf;
+  case Kind::Mean:
+    return std::numeric_limits<double>::quiet_NaN();
   }
   return 0.0;
 }
@@ -129,7 +149,8 @@ Value filled(NodeContext &n, ArrayRef<int64_t> shape, Type t, double value) {
 /// log(sum(exp(x))) as max + log(sum(exp(x - max))), finite for large
 /// inputs; an infinite max is replaced by 0 so that all -inf gives -inf
 /// (not inf - inf = NaN) and a +inf gives +inf.
-Value logSumExp(NodeContext &n, Value x, ArrayRef<int64_t> axes, bool keepdims) {
+Value logSumExp(NodeContext &n, Value x, ArrayRef<int64_t> axes,
+                bool keepdims) {
   Type t = NodeContext::elementTypeOf(x);
   Value m = reduce<tcc::ReduceMaxOp>(n, x, axes, /*keepdims=*/true);
   Value zero = n.scalar(0.0, t);
@@ -165,7 +186,9 @@ template <Kind K, AxesFrom From> void reduction(NodeContext &n) {
     n.fail("reducing booleans is defined for ReduceMax and ReduceMin only");
   Value y;
   switch (K) {
-  case Kind::Sum: y = reduce<tcc::ReduceSumOp>(n, x, axes, keepdims); break;
+  case Kind::Sum:
+    y = reduce<tcc::ReduceSumOp>(n, x, axes, keepdims);
+    break;
   case Kind::Mean:
     if (isa<FloatType>(t)) {
       y = reduce<tcc::ReduceMeanOp>(n, x, axes, keepdims);
@@ -190,7 +213,9 @@ template <Kind K, AxesFrom From> void reduction(NodeContext &n) {
     y = n.cast(y, t);
     break;
   }
-  case Kind::Prod: y = reduce<tcc::ReduceProdOp>(n, x, axes, keepdims); break;
+  case Kind::Prod:
+    y = reduce<tcc::ReduceProdOp>(n, x, axes, keepdims);
+    break;
   case Kind::L1:
     y = reduce<tcc::ReduceSumOp>(n, n.create<tcc::AbsOp>(x), axes, keepdims);
     break;
@@ -224,7 +249,8 @@ template <Kind K, AxesFrom From> void reduction(NodeContext &n) {
   n.setOutput(0, y);
 }
 
-template <Kind K> void addReduction(OpTable &t, const char *name, int inputSince) {
+template <Kind K>
+void addReduction(OpTable &t, const char *name, int inputSince) {
   t.add(name, 1, reduction<K, AxesFrom::Attribute>);
   t.add(name, inputSince, reduction<K, AxesFrom::Input>);
 }
@@ -263,14 +289,15 @@ template <class OpTy> void argReduce(NodeContext &n) {
       {x, iotaAlong(n, 0, 1, size, /*descending=*/true)},
       {n.i64Attr("dim", axis)});
   Value first = n.create<OpTy>(reversed, attrs());
-  n.setOutput(0, n.create<tcc::SubOp>(
-                     {n.scalar(double(size - 1), n.builder().getI64Type()),
-                      first}));
+  n.setOutput(
+      0, n.create<tcc::SubOp>(
+             {n.scalar(double(size - 1), n.builder().getI64Type()), first}));
 }
 
 /// `y` moved `s` places up along `axis`: the first `s` entries are
 /// `fill`, the last `s` drop out.
-Value shiftAlong(NodeContext &n, Value y, int64_t axis, int64_t s, double fill) {
+Value shiftAlong(NodeContext &n, Value y, int64_t axis, int64_t s,
+                 double fill) {
   std::vector<int64_t> shape(NodeContext::shapeOf(y).begin(),
                              NodeContext::shapeOf(y).end());
   std::vector<int64_t> fillShape = shape;
@@ -279,11 +306,11 @@ Value shiftAlong(NodeContext &n, Value y, int64_t axis, int64_t s, double fill) 
   if (s >= shape[axis])
     return head;
   std::vector<int64_t> start(shape.size(), 0), end = shape,
-      step(shape.size(), 1);
+                                               step(shape.size(), 1);
   end[axis] = shape[axis] - s;
-  Value kept = n.create<tcc::SliceOp>(
-      y, {n.i64ArrayAttr("start", start), n.i64ArrayAttr("end", end),
-          n.i64ArrayAttr("step", step)});
+  Value kept = n.create<tcc::SliceOp>(y, {n.i64ArrayAttr("start", start),
+                                          n.i64ArrayAttr("end", end),
+                                          n.i64ArrayAttr("step", step)});
   return n.create<tcc::ConcatOp>({head, kept}, {n.i64Attr("dim", axis)});
 }
 
