@@ -127,14 +127,27 @@ struct Math {
   Value tan(Value x) {
     return div(n.create<tcc::SinOp>(x), n.create<tcc::CosOp>(x));
   }
-  Value cosh(Value x) { return mul(c(0.5), add(exp(x), exp(neg(x)))); }
+  /// e^|x| / 2 for |x| > 20, where e^-|x| is below the last digit of
+  /// e^|x| (f64 too): as (e^(|x|/2) / 2) e^(|x|/2), finite as long as
+  /// the result is (e^|x| alone overflows first).
+  Value halfExpAbs(Value x) {
+    Value e = exp(mul(abs(x), c(0.5)));
+    return mul(mul(e, c(0.5)), e);
+  }
+  Value cosh(Value x) {
+    Value small = mul(c(0.5), add(exp(x), exp(neg(x))));
+    return select(gt(abs(x), c(20.0)), halfExpAbs(x), small);
+  }
   /// (e^x - e^-x) / 2 cancels for small |x|; there, 2t / (1 - t^2) with
   /// t = tanh(x / 2) keeps the digits.
   Value sinh(Value x) {
     Value t = n.create<tcc::TanhOp>(mul(x, c(0.5)));
     Value small = div(mul(c(2.0), t), sub(c(1.0), mul(t, t)));
-    Value large = mul(c(0.5), sub(exp(x), exp(neg(x))));
-    return select(lt(abs(x), c(1.0)), small, large);
+    Value medium = mul(c(0.5), sub(exp(x), exp(neg(x))));
+    Value large = halfExpAbs(x);
+    large = select(lt(x, c(0.0)), neg(large), large);
+    return select(lt(abs(x), c(1.0)), small,
+                  select(gt(abs(x), c(20.0)), large, medium));
   }
 };
 
