@@ -14,6 +14,7 @@ const OpTable &OpTable::get() {
     registerNNOps(t);
     registerReductionOps(t);
     registerShapeOps(t);
+    registerTrigonometricOps(t);
     return t;
   }();
   return table;

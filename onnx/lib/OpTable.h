@@ -45,6 +45,7 @@ void registerElementwiseOps(OpTable &table);
 void registerNNOps(OpTable &table);
 void registerReductionOps(OpTable &table);
 void registerShapeOps(OpTable &table);
+void registerTrigonometricOps(OpTable &table);
 
 } // namespace mlir::tcc::onnx
 

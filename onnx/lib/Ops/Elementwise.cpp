@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ComputeType.h"
+#include "IntegerMath.h"
 #include "NodeContext.h"
 #include "OpTable.h"
 
@@ -46,8 +48,9 @@ void mean(NodeContext &n) {
   for (size_t i = 1; i < n.numInputs(); ++i)
     acc = n.create<tcc::AddOp>({acc, n.input(i)});
   if (n.numInputs() > 1)
-    acc = n.create<tcc::DivOp>(
-        {acc, n.scalar(double(n.numInputs()), NodeContext::elementTypeOf(acc))});
+    acc =
+        n.create<tcc::DivOp>({acc, n.scalar(double(n.numInputs()),
+                                            NodeContext::elementTypeOf(acc))});
   n.setOutput(0, acc);
 }
 
@@ -69,8 +72,35 @@ void identity(NodeContext &n) {
 void pow(NodeContext &n) {
   n.checkAttrs({});
   Value x = n.input(0), y = n.input(1);
-  // ONNX allows the exponent's type to differ; tcc.pow takes one type.
-  n.setOutput(0, n.create<tcc::PowOp>({x, n.cast(y, NodeContext::elementTypeOf(x))}));
+  Type t = NodeContext::elementTypeOf(x), ty = NodeContext::elementTypeOf(y);
+  // ONNX lets the exponent's type differ; tcc.pow takes one type. As ONNX's
+  // reference (numpy's promotion, then the base's type): an integer base
+  // with a float exponent is raised in f64 and truncated back; two float
+  // types compute in the wider. An integer exponent takes the base's type.
+  Type compute = t;
+  if (!isa<FloatType>(t) && isa<FloatType>(ty))
+    compute = n.builder().getF64Type();
+  else if (isa<FloatType>(t) && isa<FloatType>(ty) &&
+           ty.getIntOrFloatBitWidth() > t.getIntOrFloatBitWidth())
+    compute = ty;
+  Value z = n.create<tcc::PowOp>({n.cast(x, compute), n.cast(y, compute)});
+  n.setOutput(0, n.cast(z, t));
+}
+
+/// (a < 0) xor (b < 0).
+Value signsDiffer(NodeContext &n, Value a, Value b) {
+  return n.create<tcc::LogicalXorOp>(
+      {n.create<tcc::LtOp>({a, scalarLike(n, a, 0.0)}),
+       n.create<tcc::LtOp>({b, scalarLike(n, b, 0.0)})});
+}
+
+void div(NodeContext &n) {
+  n.checkAttrs({});
+  Value a = n.input(0), b = n.input(1);
+  if (isa<FloatType>(NodeContext::elementTypeOf(a)))
+    n.setOutput(0, n.create<tcc::DivOp>({a, b}));
+  else
+    n.setOutput(0, truncatingDivide(n, a, b));
 }
 
 /// ONNX's integer Div truncates toward zero (C's /), as exporters' shape
@@ -99,41 +129,99 @@ void div(NodeContext &n) {
 void mod(NodeContext &n) {
   n.checkAttrs({"fmod"});
   Value a = n.input(0), b = n.input(1);
-  if (n.intAttr("fmod", 0) == 0) { // Python's %: sign of the divisor
-    n.setOutput(0, n.create<tcc::RemainderOp>({a, b}));
+  bool isFloat = isa<FloatType>(NodeContext::elementTypeOf(a));
+  int64_t fmod = n.intAttr("fmod", 0);
+  if (fmod != 0 && fmod != 1)
+    n.fail("fmod " + std::to_string(fmod) + " is not 0 or 1");
+  if (fmod == 0) {
+    // Python's %, the sign of the divisor: tcc.remainder.
+    if (isFloat && n.opset() < 28)
+      n.fail("fmod=0 on floats is defined from opset 28 (before, floats "
+             "require fmod=1)");
+    Value r = n.create<tcc::RemainderOp>({a, b});
+    if (isFloat) {
+      // A zero result takes the divisor's sign (ONNX, as Python: -0.0 % 3
+      // is 0.0), where tcc.remainder keeps fmod's, the dividend's.
+      Value zero = scalarLike(n, r, 0.0);
+      Value signedZero = n.create<tcc::SelectOp>(
+          {n.create<tcc::LtOp>({b, zero}), scalarLike(n, r, -0.0), zero});
+      r = n.create<tcc::SelectOp>(
+          {n.create<tcc::EqOp>({r, zero}), signedZero, r});
+    }
+    n.setOutput(0, r);
     return;
   }
-  // C's fmod, sign of the dividend: a - trunc(a / b) * b.
-  Type t = NodeContext::elementTypeOf(a);
-  if (!isa<FloatType>(t))
-    n.fail("fmod=1 on integers is not supported yet");
-  Value q = n.create<tcc::DivOp>({a, b});
-  Value zero = scalarLike(n, q, 0.0);
-  Value truncated = n.create<tcc::SelectOp>(
-      {n.create<tcc::LtOp>({q, zero}), n.create<tcc::CeilOp>(q),
-       n.create<tcc::FloorOp>(q)});
-  n.setOutput(0, n.create<tcc::SubOp>({a, n.create<tcc::MulOp>({truncated, b})}));
+  // C's fmod, the sign of the dividend.
+  if (isFloat) {
+    // fmod(|a|, |b|) is tcc.remainder's (exact) fmod on non-negatives;
+    // the dividend's sign is put back.
+    Value r = n.create<tcc::RemainderOp>(
+        {n.create<tcc::AbsOp>(a), n.create<tcc::AbsOp>(b)});
+    n.setOutput(0, n.create<tcc::SelectOp>(
+                       {n.create<tcc::LtOp>({a, scalarLike(n, a, 0.0)}),
+                        n.create<tcc::NegOp>(r), r}));
+    return;
+  }
+  // Integers: Python's remainder moved back by one divisor where the signs
+  // differ (exact, and in range, since |r - b| < |b|).
+  Value r = n.create<tcc::RemainderOp>({a, b});
+  Value nonzero = n.create<tcc::NeOp>({r, scalarLike(n, r, 0.0)});
+  Value moved = n.create<tcc::LogicalAndOp>({nonzero, signsDiffer(n, a, b)});
+  n.setOutput(
+      0, n.create<tcc::SelectOp>({moved, n.create<tcc::SubOp>({r, b}), r}));
 }
 
 void clip(NodeContext &n) {
+  Value x = n.input(0);
   std::optional<double> lo, hi;
   if (n.opset() < 11) {
     n.checkAttrs({"min", "max"});
-    if (n.hasAttr("min")) lo = n.floatAttr("min", 0);
-    if (n.hasAttr("max")) hi = n.floatAttr("max", 0);
+    if (n.hasAttr("min"))
+      lo = n.floatAttr("min", 0);
+    if (n.hasAttr("max"))
+      hi = n.floatAttr("max", 0);
   } else {
     n.checkAttrs({});
-    if (n.hasInput(1)) lo = n.floatsInput(1, "min").at(0);
-    if (n.hasInput(2)) hi = n.floatsInput(2, "max").at(0);
+    // Bounds known at import become tcc.clamp's attributes; bounds that
+    // are graph inputs are applied with selects, with clamp's semantics
+    // (NaN stays NaN; max wins over a greater min).
+    Value lower = n.optionalInput(1), upper = n.optionalInput(2);
+    for (auto [bound, index] : {std::pair(lower, 1), std::pair(upper, 2)})
+      if (bound && NodeContext::rankOf(bound) != 0 &&
+          NodeContext::typeOf(bound).getNumElements() != 1)
+        n.fail("its " + std::string(index == 1 ? "min" : "max") + " (input " +
+               std::to_string(index) + ") is not a scalar");
+    if ((lower && !constantValueOf(lower)) ||
+        (upper && !constantValueOf(upper))) {
+      Type t = NodeContext::elementTypeOf(x);
+      Value y = x;
+      if (lower) {
+        lower = n.reshape(n.cast(lower, t), {});
+        y = n.create<tcc::SelectOp>(
+            {n.create<tcc::LtOp>({y, lower}), lower, y});
+      }
+      if (upper) {
+        upper = n.reshape(n.cast(upper, t), {});
+        y = n.create<tcc::SelectOp>(
+            {n.create<tcc::GtOp>({y, upper}), upper, y});
+      }
+      n.setOutput(0, y);
+      return;
+    }
+    if (lower)
+      lo = n.floatsInput(1, "min").at(0);
+    if (upper)
+      hi = n.floatsInput(2, "max").at(0);
   }
-  Value x = n.input(0);
   if (!lo && !hi) {
     n.setOutput(0, x);
     return;
   }
   llvm::SmallVector<NamedAttribute> attrs;
-  if (lo) attrs.push_back(n.f64Attr("min", *lo));
-  if (hi) attrs.push_back(n.f64Attr("max", *hi));
+  if (lo)
+    attrs.push_back(n.f64Attr("min", *lo));
+  if (hi)
+    attrs.push_back(n.f64Attr("max", *hi));
   n.setOutput(0, n.create<tcc::ClampOp>(x, attrs));
 }
 
@@ -154,111 +242,287 @@ void castLike(NodeContext &n) {
   n.setOutput(0, n.cast(n.input(0), NodeContext::elementTypeOf(n.input(1))));
 }
 
+/// Reinterprets bits. Between integer types of one width (bool counts as
+/// 8 bits, its bytes being 0 or 1) that is tcc.cast's wrap-around; tcc has
+/// no way to reinterpret a float's bits, which arithmetic cannot rebuild
+/// exactly (NaN payloads), so float types are refused.
+void bitCast(NodeContext &n) {
+  n.checkAttrs({"to"});
+  Value x = n.input(0);
+  Type from = NodeContext::elementTypeOf(x);
+  Type to = n.elementTypeFor(n.intAttr("to"));
+  if (isa<FloatType>(from) || isa<FloatType>(to))
+    n.fail("reinterpreting the bits of a float type is not supported (tcc "
+           "has no bit cast)");
+  auto bits = [](Type t) { return std::max(8u, t.getIntOrFloatBitWidth()); };
+  if (bits(from) != bits(to))
+    n.fail("'to' has a different width from the input");
+  n.setOutput(0, n.cast(x, to));
+}
+
 void notOp(NodeContext &n) {
   n.checkAttrs({});
   n.setOutput(0, n.create<tcc::LogicalNotOp>(n.input(0)));
 }
 
-// --- Activations --------------------------------------------------------------
+// --- Bit ops composed exactly from integer arithmetic
+// ---------------------------
+
+/// ~x: -x - 1 in two's complement (wrapping), max - x unsigned.
+void bitwiseNot(NodeContext &n) {
+  n.checkAttrs({});
+  Value x = n.input(0);
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
+  if (!t || t.getWidth() == 1)
+    n.fail("it takes integers");
+  if (t.isUnsigned()) {
+    double max = std::ldexp(1.0, int(t.getWidth())) - 1;
+    n.setOutput(0, n.create<tcc::SubOp>({scalarLike(n, x, max), x}));
+    return;
+  }
+  n.setOutput(0, n.create<tcc::SubOp>(
+                     {n.create<tcc::NegOp>(x), scalarLike(n, x, 1.0)}));
+}
+
+/// The two's complement bits of integer `x`, least significant first, as
+/// 0/1 values of x's type: bit b is the remainder by 2 of x floor-divided
+/// b times by 2 (floor division keeps the sign's ones coming for negative x).
+std::vector<Value> bitsOf(NodeContext &n, Value x, int64_t width) {
+  std::vector<Value> bits;
+  Value two = scalarLike(n, x, 2.0);
+  for (int64_t b = 0; b < width; ++b) {
+    bits.push_back(n.create<tcc::RemainderOp>({x, two}));
+    x = n.create<tcc::FloorDivideOp>({x, two});
+  }
+  return bits;
+}
+
+enum class BitOp { And, Or, Xor };
+
+/// BitwiseAnd/Or/Xor bit by bit (tcc has no bitwise ops), reassembled by
+/// Horner's rule, whose doubling wraps as two's complement. Exact, at some
+/// seven ops per bit.
+template <BitOp Op> void bitwise(NodeContext &n) {
+  n.checkAttrs({});
+  Value a = n.input(0), b = n.input(1);
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(a));
+  if (!t || t.getWidth() == 1)
+    n.fail("it takes integers");
+  int64_t width = t.getWidth();
+  std::vector<Value> x = bitsOf(n, a, width), y = bitsOf(n, b, width);
+  Value result;
+  for (int64_t bit = width - 1; bit >= 0; --bit) {
+    Value r;
+    switch (Op) {
+    case BitOp::And:
+      r = n.create<tcc::MulOp>({x[bit], y[bit]});
+      break;
+    case BitOp::Or:
+      r = n.create<tcc::MaximumOp>({x[bit], y[bit]});
+      break;
+    case BitOp::Xor:
+      r = n.create<tcc::RemainderOp>(
+          {n.create<tcc::AddOp>({x[bit], y[bit]}), scalarLike(n, a, 2.0)});
+      break;
+    }
+    result =
+        result ? n.create<tcc::AddOp>(
+                     {n.create<tcc::MulOp>({result, scalarLike(n, a, 2.0)}), r})
+               : r;
+  }
+  n.setOutput(0, result);
+}
+
+/// x << y as x * 2^y and x >> y as floor(x / 2^y) (arithmetic for signed
+/// types, logical for unsigned), wrapping as two's complement. 2^y is
+/// applied in stages of 2^(2^b), one per bit b of y, so every factor fits
+/// the type. A shift below 0 or of the type's width or more leaves only the
+/// sign fill, as ONNX defines: -1 for a right shift of a negative x, else 0.
+void bitShift(NodeContext &n) {
+  n.checkAttrs({"direction"});
+  std::string direction = n.stringAttr("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    n.fail("direction '" + direction + "' is not LEFT or RIGHT");
+  bool left = direction == "LEFT";
+  Value x = n.input(0), y = n.input(1);
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
+  if (!t || t.getWidth() == 1)
+    n.fail("it takes integers");
+  int64_t width = t.getWidth();
+  Value zero = scalarLike(n, y, 0.0);
+  Value inRange = n.create<tcc::LogicalAndOp>(
+      {n.create<tcc::GeOp>({y, zero}),
+       n.create<tcc::LtOp>({y, scalarLike(n, y, double(width))})});
+  Value shift = n.create<tcc::SelectOp>({inRange, y, zero});
+  // Shapes broadcast once here so the staged selects keep one shape.
+  std::vector<int64_t> shape =
+      n.broadcastShapes(NodeContext::shapeOf(x), NodeContext::shapeOf(y));
+  Value v = n.broadcastTo(x, shape);
+  for (int64_t bit = 1; bit < width; bit *= 2) {
+    Value isSet =
+        n.create<tcc::NeOp>({n.create<tcc::RemainderOp>(
+                                 {n.create<tcc::FloorDivideOp>(
+                                      {shift, scalarLike(n, y, double(bit))}),
+                                  scalarLike(n, y, 2.0)}),
+                             zero});
+    Value factor = scalarLike(n, x, std::ldexp(1.0, int(bit)));
+    Value shifted = left ? n.create<tcc::MulOp>({v, factor})
+                         : n.create<tcc::FloorDivideOp>({v, factor});
+    v = n.create<tcc::SelectOp>({isSet, shifted, v});
+  }
+  Value fill = scalarLike(n, x, 0.0);
+  if (!left && !t.isUnsigned())
+    fill = n.create<tcc::SelectOp>(
+        {n.create<tcc::LtOp>({x, fill}), scalarLike(n, x, -1.0), fill});
+  n.setOutput(0, n.create<tcc::SelectOp>({inRange, v, fill}));
+}
+
+// --- Activations
+// --------------------------------------------------------------
+//
+// Each is built in x's compute type (ComputeType.h), so f16 and bf16 round
+// once, and so do the attribute constants.
+
+/// Sets output 0 to `build(x)` for input 0 in its compute type.
+template <class Build> void setActivation(NodeContext &n, Build build) {
+  n.setOutput(0, inComputeType(n, n.input(0), build));
+}
 
 void leakyRelu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  Value x = n.input(0);
   double alpha = n.floatAttr("alpha", 0.01f);
-  Value zero = scalarLike(n, x, 0.0);
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {n.create<tcc::LtOp>({x, zero}),
-                      n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}), x}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::SelectOp>(
+        {n.create<tcc::LtOp>({x, scalarLike(n, x, 0.0)}),
+         n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}), x});
+  });
 }
 
 void prelu(NodeContext &n) {
   n.checkAttrs({});
   Value x = n.input(0), slope = n.input(1);
   Value zero = scalarLike(n, x, 0.0);
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {n.create<tcc::LtOp>({x, zero}),
-                      n.create<tcc::MulOp>({x, slope}), x}));
+  n.setOutput(0,
+              n.create<tcc::SelectOp>({n.create<tcc::LtOp>({x, zero}),
+                                       n.create<tcc::MulOp>({x, slope}), x}));
 }
 
-/// alpha * (exp(x) - 1) for x < 0, else x; Selu scales both by gamma.
+/// alpha * (exp(x) - 1) for x <= 0, else x; Selu scales both by gamma.
 Value eluLike(NodeContext &n, Value x, double alpha, double gamma) {
   Value zero = scalarLike(n, x, 0.0);
   Value neg = n.create<tcc::MulOp>(
       {n.create<tcc::SubOp>({n.create<tcc::ExpOp>(x), scalarLike(n, x, 1.0)}),
        scalarLike(n, x, alpha * gamma)});
-  Value pos = gamma == 1.0 ? x : n.create<tcc::MulOp>({x, scalarLike(n, x, gamma)});
+  Value pos =
+      gamma == 1.0 ? x : n.create<tcc::MulOp>({x, scalarLike(n, x, gamma)});
   return n.create<tcc::SelectOp>({n.create<tcc::LeOp>({x, zero}), neg, pos});
 }
 
 void elu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  n.setOutput(0, eluLike(n, n.input(0), n.floatAttr("alpha", 1.0f), 1.0));
+  double alpha = n.floatAttr("alpha", 1.0f);
+  setActivation(n, [&](Value x) { return eluLike(n, x, alpha, 1.0); });
 }
 
 void selu(NodeContext &n) {
   n.checkAttrs({"alpha", "gamma"});
-  n.setOutput(0, eluLike(n, n.input(0), n.floatAttr("alpha", 1.67326319217681884765625f),
-                         n.floatAttr("gamma", 1.05070102214813232421875f)));
+  double alpha = n.floatAttr("alpha", 1.67326319217681884765625f);
+  double gamma = n.floatAttr("gamma", 1.05070102214813232421875f);
+  setActivation(n, [&](Value x) { return eluLike(n, x, alpha, gamma); });
 }
 
 void celu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
-  Value x = n.input(0);
   double alpha = n.floatAttr("alpha", 1.0f);
-  Value zero = scalarLike(n, x, 0.0);
-  Value e = n.create<tcc::SubOp>(
-      {n.create<tcc::ExpOp>(n.create<tcc::DivOp>({x, scalarLike(n, x, alpha)})),
-       scalarLike(n, x, 1.0)});
-  Value neg = n.create<tcc::MinimumOp>(
-      {zero, n.create<tcc::MulOp>({e, scalarLike(n, x, alpha)})});
-  n.setOutput(0, n.create<tcc::AddOp>({n.create<tcc::MaximumOp>({zero, x}), neg}));
+  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+  setActivation(n, [&](Value x) {
+    Value zero = scalarLike(n, x, 0.0);
+    Value e = n.create<tcc::SubOp>({n.create<tcc::ExpOp>(n.create<tcc::DivOp>(
+                                        {x, scalarLike(n, x, alpha)})),
+                                    scalarLike(n, x, 1.0)});
+    Value neg = n.create<tcc::MinimumOp>(
+        {zero, n.create<tcc::MulOp>({e, scalarLike(n, x, alpha)})});
+    return n.create<tcc::AddOp>({n.create<tcc::MaximumOp>({zero, x}), neg});
+  });
+}
+
+/// clamp(alpha * x + beta, 0, 1).
+Value hardSigmoidOf(NodeContext &n, Value x, double alpha, double beta) {
+  Value y =
+      n.create<tcc::AddOp>({n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)}),
+                            scalarLike(n, x, beta)});
+  return n.create<tcc::ClampOp>(y,
+                                {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)});
 }
 
 void hardSigmoid(NodeContext &n) {
   n.checkAttrs({"alpha", "beta"});
-  Value x = n.input(0);
-  Value y = n.create<tcc::AddOp>(
-      {n.create<tcc::MulOp>({x, scalarLike(n, x, n.floatAttr("alpha", 0.2f))}),
-       scalarLike(n, x, n.floatAttr("beta", 0.5f))});
-  n.setOutput(0, n.create<tcc::ClampOp>(y, {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)}));
+  double alpha = n.floatAttr("alpha", 0.2f), beta = n.floatAttr("beta", 0.5f);
+  setActivation(n, [&](Value x) { return hardSigmoidOf(n, x, alpha, beta); });
 }
 
 void hardSwish(NodeContext &n) {
   n.checkAttrs({});
-  Value x = n.input(0);
-  Value y = n.create<tcc::AddOp>(
-      {n.create<tcc::MulOp>({x, scalarLike(n, x, 1.0 / 6.0)}), scalarLike(n, x, 0.5)});
-  y = n.create<tcc::ClampOp>(y, {n.f64Attr("min", 0.0), n.f64Attr("max", 1.0)});
-  n.setOutput(0, n.create<tcc::MulOp>({x, y}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::MulOp>({x, hardSigmoidOf(n, x, 1.0 / 6.0, 0.5)});
+  });
+}
+
+/// log(1 + exp(x)), written to stay finite for large x:
+/// max(x, 0) + log1p(exp(-|x|)).
+Value softplusOf(NodeContext &n, Value x) {
+  Value e = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(n.create<tcc::AbsOp>(x)));
+  return n.create<tcc::AddOp>(
+      {n.create<tcc::MaximumOp>({x, scalarLike(n, x, 0.0)}),
+       n.create<tcc::Log1pOp>(e)});
 }
 
 void softplus(NodeContext &n) {
   n.checkAttrs({});
-  // log(1 + exp(x)), written to stay finite for large x:
-  // max(x, 0) + log1p(exp(-|x|)).
-  Value x = n.input(0);
-  Value e = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(n.create<tcc::AbsOp>(x)));
-  n.setOutput(0, n.create<tcc::AddOp>(
-                     {n.create<tcc::MaximumOp>({x, scalarLike(n, x, 0.0)}),
-                      n.create<tcc::Log1pOp>(e)}));
+  setActivation(n, [&](Value x) { return softplusOf(n, x); });
 }
 
 void softsign(NodeContext &n) {
   n.checkAttrs({});
-  Value x = n.input(0);
-  n.setOutput(0, n.create<tcc::DivOp>(
-                     {x, n.create<tcc::AddOp>({n.create<tcc::AbsOp>(x),
-                                               scalarLike(n, x, 1.0)})}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::DivOp>(
+        {x, n.create<tcc::AddOp>(
+                {n.create<tcc::AbsOp>(x), scalarLike(n, x, 1.0)})});
+  });
 }
 
 void mish(NodeContext &n) {
   n.checkAttrs({});
-  Value x = n.input(0);
-  Value e = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(n.create<tcc::AbsOp>(x)));
-  Value sp = n.create<tcc::AddOp>(
-      {n.create<tcc::MaximumOp>({x, scalarLike(n, x, 0.0)}), n.create<tcc::Log1pOp>(e)});
-  n.setOutput(0, n.create<tcc::MulOp>({x, n.create<tcc::TanhOp>(sp)}));
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::MulOp>({x, n.create<tcc::TanhOp>(softplusOf(n, x))});
+  });
+}
+
+/// x * sigmoid(alpha * x).
+Value swishOf(NodeContext &n, Value x, double alpha) {
+  Value scaled = n.create<tcc::MulOp>({x, scalarLike(n, x, alpha)});
+  return n.create<tcc::MulOp>({x, n.create<tcc::SigmoidOp>(scaled)});
+}
+
+void swish(NodeContext &n) {
+  n.checkAttrs({"alpha"});
+  double alpha = n.floatAttr("alpha", 1.0f);
+  setActivation(n, [&](Value x) { return swishOf(n, x, alpha); });
+}
+
+/// Swish(A) * B, where A and B have one shape (no broadcasting).
+void swiGLU(NodeContext &n) {
+  n.checkAttrs({"alpha"});
+  double alpha = n.floatAttr("alpha", 1.0f);
+  Value gate = n.input(0), linear = n.input(1);
+  if (NodeContext::typeOf(gate) != NodeContext::typeOf(linear))
+    n.fail("its inputs A and B differ in shape or type (SwiGLU does not "
+           "broadcast)");
+  Type t = computeTypeFor(n, NodeContext::elementTypeOf(gate));
+  n.setOutput(
+      0, inComputeType(n, gate, [&](Value a) {
+        return n.create<tcc::MulOp>({swishOf(n, a, alpha), n.cast(linear, t)});
+      }));
 }
 
 void gelu(NodeContext &n) {
@@ -266,54 +530,42 @@ void gelu(NodeContext &n) {
   std::string approx = n.stringAttr("approximate", "none");
   if (approx != "none" && approx != "tanh")
     n.fail("approximate '" + approx + "' is not 'none' or 'tanh'");
-  n.setOutput(0, n.create<tcc::GeluOp>(
-                     n.input(0),
-                     {n.namedAttr("approximate",
-                                  tcc::GeluApproximationAttr::get(
-                                      n.context(), approx == "tanh"
-                                                       ? tcc::GeluApproximation::tanh
-                                                       : tcc::GeluApproximation::none))}));
+  n.setOutput(
+      0,
+      n.create<tcc::GeluOp>(
+          n.input(0),
+          {n.namedAttr("approximate",
+                       tcc::GeluApproximationAttr::get(
+                           n.context(), approx == "tanh"
+                                            ? tcc::GeluApproximation::tanh
+                                            : tcc::GeluApproximation::none))}));
 }
 
 void thresholdedRelu(NodeContext &n) {
   n.checkAttrs({"alpha"});
-  Value x = n.input(0);
-  Value zero = scalarLike(n, x, 0.0);
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {n.create<tcc::GtOp>({x, scalarLike(n, x, n.floatAttr("alpha", 1.0f))}),
-                      x, zero}));
+  double alpha = n.floatAttr("alpha", 1.0f);
+  setActivation(n, [&](Value x) {
+    return n.create<tcc::SelectOp>(
+        {n.create<tcc::GtOp>({x, scalarLike(n, x, alpha)}), x,
+         scalarLike(n, x, 0.0)});
+  });
 }
 
 void shrink(NodeContext &n) {
   n.checkAttrs({"bias", "lambd"});
-  Value x = n.input(0);
   double bias = n.floatAttr("bias", 0.0f), lambd = n.floatAttr("lambd", 0.5f);
-  Value zero = scalarLike(n, x, 0.0);
-  Value below = n.create<tcc::LtOp>({x, scalarLike(n, x, -lambd)});
-  Value above = n.create<tcc::GtOp>({x, scalarLike(n, x, lambd)});
-  Value y = n.create<tcc::SelectOp>(
-      {above, n.create<tcc::SubOp>({x, scalarLike(n, x, bias)}), zero});
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {below, n.create<tcc::AddOp>({x, scalarLike(n, x, bias)}), y}));
+  setActivation(n, [&](Value x) {
+    Value below = n.create<tcc::LtOp>({x, scalarLike(n, x, -lambd)});
+    Value above = n.create<tcc::GtOp>({x, scalarLike(n, x, lambd)});
+    Value y = n.create<tcc::SelectOp>(
+        {above, n.create<tcc::SubOp>({x, scalarLike(n, x, bias)}),
+         scalarLike(n, x, 0.0)});
+    return n.create<tcc::SelectOp>(
+        {below, n.create<tcc::AddOp>({x, scalarLike(n, x, bias)}), y});
+  });
 }
 
-// --- Math composed from tcc ops ------------------------------------------------
-
-void tan(NodeContext &n) {
-  n.checkAttrs({});
-  Value x = n.input(0);
-  n.setOutput(0, n.create<tcc::DivOp>({n.create<tcc::SinOp>(x), n.create<tcc::CosOp>(x)}));
-}
-
-/// (exp(x) + sign * exp(-x)) / 2: cosh with +1, sinh with -1.
-template <int Sign> void hyperbolic(NodeContext &n) {
-  n.checkAttrs({});
-  Value x = n.input(0);
-  Value a = n.create<tcc::ExpOp>(x);
-  Value b = n.create<tcc::ExpOp>(n.create<tcc::NegOp>(x));
-  Value s = Sign > 0 ? n.create<tcc::AddOp>({a, b}) : n.create<tcc::SubOp>({a, b});
-  n.setOutput(0, n.create<tcc::MulOp>({s, scalarLike(n, x, 0.5)}));
-}
+// --- Float classes -----------------------------------------------------------
 
 void isNaN(NodeContext &n) {
   n.checkAttrs({});
@@ -324,7 +576,8 @@ void isNaN(NodeContext &n) {
 void isInf(NodeContext &n) {
   n.checkAttrs({"detect_negative", "detect_positive"});
   Value x = n.input(0);
-  bool neg = n.intAttr("detect_negative", 1), pos = n.intAttr("detect_positive", 1);
+  bool neg = n.intAttr("detect_negative", 1),
+       pos = n.intAttr("detect_positive", 1);
   double inf = std::numeric_limits<double>::infinity();
   Value isPos = n.create<tcc::EqOp>({x, scalarLike(n, x, inf)});
   Value isNeg = n.create<tcc::EqOp>({x, scalarLike(n, x, -inf)});
@@ -339,6 +592,19 @@ void isInf(NodeContext &n) {
 }
 
 } // namespace
+
+/// Floor division moved up by one where it rounded a negative inexact
+/// quotient down.
+Value mlir::tcc::onnx::truncatingDivide(NodeContext &n, Value a, Value b) {
+  Value q = n.create<tcc::FloorDivideOp>({a, b});
+  if (cast<IntegerType>(NodeContext::elementTypeOf(a)).isUnsigned())
+    return q;
+  Value inexact = n.create<tcc::NeOp>(
+      {n.create<tcc::RemainderOp>({a, b}), scalarLike(n, a, 0.0)});
+  Value up = n.create<tcc::LogicalAndOp>({inexact, signsDiffer(n, a, b)});
+  return n.create<tcc::SelectOp>(
+      {up, n.create<tcc::AddOp>({q, scalarLike(n, q, 1.0)}), q});
+}
 
 void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Abs", 1, unary<tcc::AbsOp>);
@@ -359,9 +625,6 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Not", 1, notOp);
   t.add("Reciprocal", 1, reciprocal);
   t.add("Identity", 1, identity);
-  t.add("Tan", 1, tan);
-  t.add("Cosh", 1, hyperbolic<1>);
-  t.add("Sinh", 1, hyperbolic<-1>);
   t.add("IsNaN", 1, isNaN);
   t.add("IsInf", 1, isInf);
 
@@ -387,6 +650,7 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Clip", 1, clip);
   t.add("Cast", 1, castOp);
   t.add("CastLike", 1, castLike);
+  t.add("BitCast", 1, bitCast);
 
   t.add("LeakyRelu", 1, leakyRelu);
   t.add("PRelu", 1, prelu);
@@ -401,4 +665,12 @@ void mlir::tcc::onnx::registerElementwiseOps(OpTable &t) {
   t.add("Gelu", 1, gelu);
   t.add("ThresholdedRelu", 1, thresholdedRelu);
   t.add("Shrink", 1, shrink);
+  t.add("Swish", 1, swish);
+  t.add("SwiGLU", 1, swiGLU);
+
+  t.add("BitwiseNot", 1, bitwiseNot);
+  t.add("BitwiseAnd", 1, bitwise<BitOp::And>);
+  t.add("BitwiseOr", 1, bitwise<BitOp::Or>);
+  t.add("BitwiseXor", 1, bitwise<BitOp::Xor>);
+  t.add("BitShift", 1, bitShift);
 }
