@@ -103,29 +103,6 @@ void div(NodeContext &n) {
     n.setOutput(0, truncatingDivide(n, a, b));
 }
 
-/// ONNX's integer Div truncates toward zero (C's /), as exporters' shape
-/// arithmetic (`hidden // heads` in PyTorch traces) relies on; tcc.div is
-/// float-only and tcc.floor_divide rounds toward -inf, so the floor is
-/// raised by one where the division is inexact and the signs differ.
-void div(NodeContext &n) {
-  n.checkAttrs({});
-  Value a = n.input(0), b = n.input(1);
-  if (isa<FloatType>(NodeContext::elementTypeOf(a))) {
-    n.setOutput(0, n.create<tcc::DivOp>({a, b}));
-    return;
-  }
-  Value zero = scalarLike(n, a, 0.0);
-  Value floor = n.create<tcc::FloorDivideOp>({a, b});
-  Value inexact =
-      n.create<tcc::NeOp>({n.create<tcc::RemainderOp>({a, b}), zero});
-  Value signsDiffer = n.create<tcc::LogicalXorOp>(
-      {n.create<tcc::LtOp>({a, zero}), n.create<tcc::LtOp>({b, zero})});
-  Value raise = n.create<tcc::LogicalAndOp>({inexact, signsDiffer});
-  n.setOutput(0, n.create<tcc::SelectOp>(
-                     {raise, n.create<tcc::AddOp>({floor, scalarLike(n, a, 1.0)}),
-                      floor}));
-}
-
 void mod(NodeContext &n) {
   n.checkAttrs({"fmod"});
   Value a = n.input(0), b = n.input(1);
