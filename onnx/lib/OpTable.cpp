@@ -7,7 +7,10 @@ using namespace mlir::tcc::onnx;
 const OpTable &OpTable::get() {
   static const OpTable table = [] {
     OpTable t;
+    registerAttentionOps(t);
     registerElementwiseOps(t);
+    registerLossOps(t);
+    registerMiscOps(t);
     registerNNOps(t);
     registerReductionOps(t);
     registerShapeOps(t);

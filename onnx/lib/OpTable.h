@@ -41,7 +41,10 @@ private:
 };
 
 // The families (Ops/*.cpp).
+void registerAttentionOps(OpTable &table);
 void registerElementwiseOps(OpTable &table);
+void registerLossOps(OpTable &table);
+void registerMiscOps(OpTable &table);
 void registerNNOps(OpTable &table);
 void registerReductionOps(OpTable &table);
 void registerShapeOps(OpTable &table);
