@@ -12,7 +12,9 @@ const OpTable &OpTable::get() {
     registerLossOps(t);
     registerMiscOps(t);
     registerNNOps(t);
+    registerRecurrentOps(t);
     registerReductionOps(t);
+    registerSelectionOps(t);
     registerShapeOps(t);
     return t;
   }();

@@ -46,7 +46,9 @@ void registerElementwiseOps(OpTable &table);
 void registerLossOps(OpTable &table);
 void registerMiscOps(OpTable &table);
 void registerNNOps(OpTable &table);
+void registerRecurrentOps(OpTable &table);
 void registerReductionOps(OpTable &table);
+void registerSelectionOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 
 } // namespace mlir::tcc::onnx

@@ -1,4 +1,4 @@
-//===- Attention.cpp - ONNX Attention -------------------------------------===//
+//===- Attention.cpp - ONNX Attention and LinearAttention -----------------===//
 //
 // ONNX's Attention (opsets 23-25) composed from tcc ops, step for step as
 // ONNX's definition (onnx/reference/ops/op_attention.py) computes it: heads
@@ -6,7 +6,8 @@
 // Q and K each scaled by sqrt(scale), softcap, one additive bias (the mask,
 // the causal frontier, the sliding window, the padding of nonpad_kv_seqlen),
 // a softmax whose fully-masked rows give zeros instead of NaN, and the
-// product with V.
+// product with V. LinearAttention is its recurrence unrolled over the
+// static number of tokens, in f32 as ONNX's reference computes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -278,8 +279,105 @@ void attention(NodeContext &n) {
   n.setOutput(0, y);
 }
 
+/// [B, T, H*D] -> [B, H, T, D] in f32.
+Value headsF32(NodeContext &n, Value v, int64_t heads, const char *what) {
+  if (NodeContext::rankOf(v) != 3)
+    n.fail(std::string(what) + " must have shape [batch, tokens, heads*dim]");
+  return n.cast(splitHeads(n, v, heads, what), Float32Type::get(n.context()));
+}
+
+/// Token `t` of [B, H, T, D], as [B, H, 1, D].
+Value token(NodeContext &n, Value v, int64_t t) {
+  auto s = NodeContext::shapeOf(v);
+  return n.create<tcc::SliceOp>(
+      v, {n.i64ArrayAttr("start", {0, 0, t, 0}),
+          n.i64ArrayAttr("end", {s[0], s[1], t + 1, s[3]}),
+          n.i64ArrayAttr("step", {1, 1, 1, 1})});
+}
+
+void linearAttention(NodeContext &n) {
+  n.checkAttrs({"chunk_size", "kv_num_heads", "q_num_heads", "scale",
+                "update_rule"});
+  std::string rule = n.stringAttr("update_rule", "gated_delta");
+  if (rule != "linear" && rule != "gated" && rule != "delta" &&
+      rule != "gated_delta")
+    n.fail("update_rule '" + rule + "' is not linear, gated, delta or "
+           "gated_delta");
+  bool gating = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  Value decayIn = n.optionalInput(4), betaIn = n.optionalInput(5);
+  if (gating != bool(decayIn))
+    n.fail("update_rule '" + rule + "' " + (gating ? "needs" : "forbids") +
+           " the decay input");
+  if (delta != bool(betaIn))
+    n.fail("update_rule '" + rule + "' " + (delta ? "needs" : "forbids") +
+           " the beta input");
+  int64_t qHeads = n.intAttr("q_num_heads"), kvHeads = n.intAttr("kv_num_heads");
+  if (qHeads <= 0 || kvHeads <= 0 || qHeads % kvHeads != 0)
+    n.fail("q_num_heads must be a positive multiple of kv_num_heads");
+  Type outType = NodeContext::elementTypeOf(n.input(0));
+  Value q = headsF32(n, n.input(0), qHeads, "query");
+  Value k = headsF32(n, n.input(1), kvHeads, "key");
+  Value v = headsF32(n, n.input(2), kvHeads, "value");
+  auto qs = NodeContext::shapeOf(q), vs = NodeContext::shapeOf(v);
+  int64_t batch = qs[0], tokens = qs[2], dk = qs[3], dv = vs[3];
+  if (NodeContext::shapeOf(k)[3] != dk)
+    n.fail("query and key must have the same head size");
+
+  Value decay, beta; // [B, H_kv, T, 1 or d_k], [B, H_kv or 1, T, 1]
+  if (decayIn) {
+    int64_t last = NodeContext::shapeOf(decayIn).back();
+    if (last != kvHeads && last != kvHeads * dk)
+      n.fail("decay's last dim must be kv_num_heads or kv_num_heads * d_k");
+    decay = headsF32(n, decayIn, kvHeads, "decay");
+  }
+  if (betaIn) {
+    int64_t last = NodeContext::shapeOf(betaIn).back();
+    if (last != kvHeads && last != 1)
+      n.fail("beta's last dim must be kv_num_heads or 1");
+    beta = headsF32(n, betaIn, last, "beta");
+  }
+  Type f32 = Float32Type::get(n.context());
+  std::vector<int64_t> stateShape = {batch, kvHeads, dk, dv};
+  Value past = n.optionalInput(3);
+  Type stateType = past ? NodeContext::elementTypeOf(past) : outType;
+  if (past && NodeContext::shapeOf(past).vec() != stateShape)
+    n.fail("past_state must have shape [batch, kv_num_heads, d_k, d_v]");
+  Value state = past ? n.cast(past, f32)
+                     : n.broadcastTo(n.scalar(0.0, f32), stateShape);
+  double scale = n.floatAttr("scale", 0.0f);
+  if (scale == 0.0)
+    scale = 1.0 / std::sqrt(double(dk));
+
+  std::vector<Value> outputs;
+  for (int64_t t = 0; t < tokens; ++t) {
+    Value kT = token(n, k, t), vT = token(n, v, t);
+    if (gating) {
+      Value g = n.create<tcc::ExpOp>(token(n, decay, t)); // [B, H, 1, 1|dk]
+      state = n.create<tcc::MulOp>({state, transpose(n, g, {0, 1, 3, 2})});
+    }
+    if (delta) {
+      Value retrieved = n.create<tcc::MatmulOp>({kT, state}); // [B, H, 1, dv]
+      vT = n.create<tcc::MulOp>(
+          {token(n, beta, t), n.create<tcc::SubOp>({vT, retrieved})});
+    }
+    state = n.create<tcc::AddOp>(
+        {state, n.create<tcc::MulOp>({transpose(n, kT, {0, 1, 3, 2}), vT})});
+    Value read = repeatHeads(n, state, qHeads / kvHeads);
+    outputs.push_back(n.create<tcc::MulOp>(
+        {n.create<tcc::MatmulOp>({token(n, q, t), read}),
+         n.scalar(scale, f32)}));
+  }
+  Value y = n.create<tcc::ConcatOp>(outputs, {n.i64Attr("dim", 2)});
+  y = n.reshape(transpose(n, y, {0, 2, 1, 3}), {batch, tokens, qHeads * dv});
+  n.setOutput(0, n.cast(y, outType));
+  if (n.wantsOutput(1))
+    n.setOutput(1, n.cast(state, stateType));
+}
+
 } // namespace
 
 void mlir::tcc::onnx::registerAttentionOps(OpTable &t) {
   t.add("Attention", 23, attention);
+  t.add("LinearAttention", 27, linearAttention);
 }

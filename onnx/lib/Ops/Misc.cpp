@@ -1,7 +1,7 @@
 //===- Misc.cpp - ONNX's newer transformer building blocks ----------------===//
 //
-// RMSNormalization, RotaryEmbedding and SwiGLU, each composed from tcc ops
-// as ONNX's definition of the op computes it.
+// RMSNormalization, RotaryEmbedding, SwiGLU and CausalConvWithState, each
+// composed from tcc ops as ONNX's definition of the op computes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,10 +140,58 @@ void rotaryEmbedding(NodeContext &n) {
   n.setOutput(0, y);
 }
 
+/// A causal depthwise 1-D convolution over [past_state, input] (zeros when
+/// no past state), as a sum of kernel-size shifted slices times the weight.
+void causalConvWithState(NodeContext &n) {
+  n.checkAttrs({"activation"});
+  Value x = n.input(0), weight = n.input(1), bias = n.optionalInput(2);
+  Value past = n.optionalInput(3);
+  std::string activation = n.stringAttr("activation", "none");
+  if (activation != "none" && activation != "silu" && activation != "swish")
+    n.fail("activation '" + activation + "' is not silu, swish or none");
+  if (NodeContext::rankOf(x) != 3)
+    n.fail("the input must have shape [batch, channels, length]");
+  auto xs = NodeContext::shapeOf(x).vec();
+  int64_t batch = xs[0], channels = xs[1], length = xs[2];
+  auto ws = NodeContext::shapeOf(weight);
+  if (ws.size() != 3 || ws[0] != channels || ws[1] != 1 || ws[2] < 1)
+    n.fail("the weight must have shape [channels, 1, k]");
+  int64_t kernel = ws[2];
+  if (bias && NodeContext::shapeOf(bias).vec() != std::vector<int64_t>{channels})
+    n.fail("the bias must have shape [channels]");
+  std::vector<int64_t> stateShape = {batch, channels, kernel - 1};
+  if (past && NodeContext::shapeOf(past).vec() != stateShape)
+    n.fail("past_state must have shape [batch, channels, k - 1]");
+  if (kernel == 1 && n.wantsOutput(1))
+    n.fail("a kernel of size 1 leaves an empty present_state, and tcc "
+           "tensors are not empty");
+  Type et = NodeContext::elementTypeOf(x);
+  Value padded = x;
+  if (kernel > 1) {
+    Value state = past ? past : n.broadcastTo(n.scalar(0.0, et), stateShape);
+    padded = concatLast(n, {state, x});
+  }
+  Value y;
+  for (int64_t j = 0; j < kernel; ++j) {
+    Value tap = n.reshape(sliceLast(n, weight, j, j + 1, 1), {1, channels, 1});
+    Value term =
+        n.create<tcc::MulOp>({sliceLast(n, padded, j, j + length, 1), tap});
+    y = y ? n.create<tcc::AddOp>({y, term}) : term;
+  }
+  if (bias)
+    y = n.create<tcc::AddOp>({y, n.reshape(bias, {1, channels, 1})});
+  if (activation != "none")
+    y = n.create<tcc::SiluOp>(y);
+  n.setOutput(0, y);
+  if (n.wantsOutput(1))
+    n.setOutput(1, sliceLast(n, padded, length, length + kernel - 1, 1));
+}
+
 } // namespace
 
 void mlir::tcc::onnx::registerMiscOps(OpTable &t) {
   t.add("RMSNormalization", 23, rmsNormalization);
   t.add("RotaryEmbedding", 23, rotaryEmbedding);
   t.add("SwiGLU", 28, swiGLU);
+  t.add("CausalConvWithState", 27, causalConvWithState);
 }
