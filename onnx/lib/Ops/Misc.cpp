@@ -171,17 +171,24 @@ void causalConvWithState(NodeContext &n) {
     Value state = past ? past : n.broadcastTo(n.scalar(0.0, et), stateShape);
     padded = concatLast(n, {state, x});
   }
+  // As ONNX's reference: the convolution rounded to the input's type, the
+  // activation computed in f32 (both in f32 here).
+  Type f32 = Float32Type::get(n.context());
+  Value paddedF32 = n.cast(padded, f32), weightF32 = n.cast(weight, f32);
   Value y;
   for (int64_t j = 0; j < kernel; ++j) {
-    Value tap = n.reshape(sliceLast(n, weight, j, j + 1, 1), {1, channels, 1});
+    Value tap =
+        n.reshape(sliceLast(n, weightF32, j, j + 1, 1), {1, channels, 1});
     Value term =
-        n.create<tcc::MulOp>({sliceLast(n, padded, j, j + length, 1), tap});
+        n.create<tcc::MulOp>({sliceLast(n, paddedF32, j, j + length, 1), tap});
     y = y ? n.create<tcc::AddOp>({y, term}) : term;
   }
   if (bias)
-    y = n.create<tcc::AddOp>({y, n.reshape(bias, {1, channels, 1})});
+    y = n.create<tcc::AddOp>(
+        {y, n.reshape(n.cast(bias, f32), {1, channels, 1})});
+  y = n.cast(y, et);
   if (activation != "none")
-    y = n.create<tcc::SiluOp>(y);
+    y = n.cast(n.create<tcc::SiluOp>(n.cast(y, f32)), et);
   n.setOutput(0, y);
   if (n.wantsOutput(1))
     n.setOutput(1, sliceLast(n, padded, length, length + kernel - 1, 1));
