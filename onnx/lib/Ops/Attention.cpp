@@ -176,6 +176,8 @@ void attention(NodeContext &n) {
   // that disallows positions (a bool mask, causal, window, padding).
   Value floatMask, allowed;
   if (mask) {
+    if (NodeContext::rankOf(mask) < 1 || NodeContext::rankOf(mask) > 4)
+      n.fail("attn_mask must have rank 1 to 4");
     int64_t padWidth = kvLen - NodeContext::shapeOf(mask).back();
     bool isBool = NodeContext::elementTypeOf(mask).isInteger(1);
     if (padWidth < 0)
