@@ -113,17 +113,18 @@ Value gate(NodeContext &n, Value gates, int64_t g, int64_t hidden) {
   return sliceDim(n, gates, 1, g * hidden, (g + 1) * hidden);
 }
 
+/// One direction's weights, running state and activations.
 struct Direction {
   bool reverse;
   Value w, r;            // [gates*hidden, input], [gates*hidden, hidden]
   Value wb, rb;          // [gates*hidden] or null
   Value peephole;        // [3*hidden] or null (LSTM)
   Value h, c;            // [batch, hidden]
-  std::vector<Activation> acts;
+  std::vector<Activation> acts; // f (and g, h): the cell's own order
 };
 
-/// Runs one direction over all steps; returns Y's [seq, batch, hidden]
-/// entries in time order, and leaves the final state in `dir`.
+/// Runs one direction over all steps; returns each step's output
+/// ([batch, hidden]) in time order, and leaves the final state in `dir`.
 std::vector<Value> runDirection(NodeContext &n, Cell cell, Direction &dir,
                                 Value x, Value validSteps, int64_t hidden,
                                 double clip, bool linearBeforeReset) {
