@@ -162,11 +162,8 @@ void causalConvWithState(NodeContext &n) {
   std::vector<int64_t> stateShape = {batch, channels, kernel - 1};
   if (past && NodeContext::shapeOf(past).vec() != stateShape)
     n.fail("past_state must have shape [batch, channels, k - 1]");
-  if (kernel == 1 && n.wantsOutput(1))
-    n.fail("a kernel of size 1 leaves an empty present_state, and tcc "
-           "tensors are not empty");
   Type et = NodeContext::elementTypeOf(x);
-  Value padded = x;
+  Value padded = x; // a kernel of size 1 has an empty state
   if (kernel > 1) {
     Value state = past ? past : n.broadcastTo(n.scalar(0.0, et), stateShape);
     padded = concatLast(n, {state, x});

@@ -66,8 +66,7 @@ void topK(NodeContext &n) {
   std::vector<int64_t> kValues = n.intsInput(1, "K");
   int64_t size = NodeContext::shapeOf(x)[axis];
   if (kValues.size() != 1 || kValues[0] < 1 || kValues[0] > size)
-    n.fail("K must hold one value in [1, " + std::to_string(size) +
-           "] (tcc tensors are not empty)");
+    n.fail("K must hold one value in [1, " + std::to_string(size) + "]");
   int64_t k = kValues[0];
   bool largest = n.intAttr("largest", 1) != 0;
   // "sorted = 0" leaves the order open; sorted order is one valid choice.
@@ -155,8 +154,8 @@ void centerCropPad(NodeContext &n) {
   std::vector<int64_t> pad(2 * rank, 0); // tcc.pad's order: last dim first
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t axis = n.normalizeAxis(axes[i], rank, "axes");
-    if (target[i] < 1)
-      n.fail("shape must be at least 1 (tcc tensors are not empty)");
+    if (target[i] < 0)
+      n.fail("shape must not be negative");
     int64_t diff = shape[axis] - target[i];
     if (diff > 0) {
       start[axis] = diff / 2;
