@@ -10,9 +10,14 @@ using namespace mlir::tcc::onnx;
 const OpTable &OpTable::get() {
   static const OpTable table = [] {
     OpTable t;
+    registerAttentionOps(t);
     registerElementwiseOps(t);
+    registerLossOps(t);
+    registerMiscOps(t);
     registerNNOps(t);
+    registerRecurrentOps(t);
     registerReductionOps(t);
+    registerSelectionOps(t);
     registerShapeOps(t);
     registerTrigonometricOps(t);
     return t;

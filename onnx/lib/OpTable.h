@@ -41,9 +41,14 @@ private:
 };
 
 // The families (Ops/*.cpp).
+void registerAttentionOps(OpTable &table);
 void registerElementwiseOps(OpTable &table);
+void registerLossOps(OpTable &table);
+void registerMiscOps(OpTable &table);
 void registerNNOps(OpTable &table);
+void registerRecurrentOps(OpTable &table);
 void registerReductionOps(OpTable &table);
+void registerSelectionOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 void registerTrigonometricOps(OpTable &table);
 
