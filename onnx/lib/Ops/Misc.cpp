@@ -1,6 +1,6 @@
 //===- Misc.cpp - ONNX's newer transformer building blocks ----------------===//
 //
-// RMSNormalization, RotaryEmbedding, SwiGLU and CausalConvWithState, each
+// RMSNormalization, RotaryEmbedding and CausalConvWithState, each
 // composed from tcc ops as ONNX's definition of the op computes it.
 //
 //===----------------------------------------------------------------------===//
@@ -56,17 +56,6 @@ void rmsNormalization(NodeContext &n) {
       {meanSquare, n.scalar(n.floatAttr("epsilon", 1e-5f), stash)}));
   Value normalized = n.cast(n.create<tcc::DivOp>({xs, rms}), xType);
   n.setOutput(0, n.create<tcc::MulOp>({normalized, n.cast(scale, xType)}));
-}
-
-void swiGLU(NodeContext &n) {
-  n.checkAttrs({"alpha"});
-  Value a = n.input(0), b = n.input(1);
-  if (NodeContext::shapeOf(a) != NodeContext::shapeOf(b))
-    n.fail("A and B must have the same shape");
-  Type et = NodeContext::elementTypeOf(a);
-  Value gate = n.create<tcc::SigmoidOp>(
-      n.create<tcc::MulOp>({a, n.scalar(n.floatAttr("alpha", 1.0f), et)}));
-  n.setOutput(0, n.create<tcc::MulOp>({n.create<tcc::MulOp>({a, gate}), b}));
 }
 
 void rotaryEmbedding(NodeContext &n) {
@@ -196,6 +185,5 @@ void causalConvWithState(NodeContext &n) {
 void mlir::tcc::onnx::registerMiscOps(OpTable &t) {
   t.add("RMSNormalization", 23, rmsNormalization);
   t.add("RotaryEmbedding", 23, rotaryEmbedding);
-  t.add("SwiGLU", 28, swiGLU);
   t.add("CausalConvWithState", 27, causalConvWithState);
 }
