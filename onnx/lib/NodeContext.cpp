@@ -262,8 +262,14 @@ Value NodeContext::createOp(llvm::StringRef name, ValueRange operands,
     op->erase();
     fail(name.str() + " does not verify: " + message);
   }
-  // Fold small all-constant ops now, so later nodes can read the result.
   auto type = dyn_cast<RankedTensorType>(resultType);
+  // A result without elements holds no data: it is that empty constant
+  // (and kernels with no iterations are not compiled).
+  if (!isa<tcc::ConstantOp>(op) && type && type.getNumElements() == 0) {
+    op->erase();
+    return constant(ConstantData::zeros(type));
+  }
+  // Fold small all-constant ops now, so later nodes can read the result.
   if (!isa<tcc::ConstantOp>(op) && type &&
       type.getNumElements() <= kFoldElementLimit) {
     llvm::SmallVector<ConstantData> values;
