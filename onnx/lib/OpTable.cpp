@@ -7,9 +7,15 @@ using namespace mlir::tcc::onnx;
 const OpTable &OpTable::get() {
   static const OpTable table = [] {
     OpTable t;
+    registerConvTransposeOps(t);
+    registerEinsumOps(t);
     registerElementwiseOps(t);
+    registerMaskOps(t);
     registerNNOps(t);
+    registerNormalizationOps(t);
+    registerPoolOps(t);
     registerReductionOps(t);
+    registerResizeOps(t);
     registerShapeOps(t);
     return t;
   }();

@@ -41,9 +41,15 @@ private:
 };
 
 // The families (Ops/*.cpp).
+void registerConvTransposeOps(OpTable &table);
+void registerEinsumOps(OpTable &table);
 void registerElementwiseOps(OpTable &table);
+void registerMaskOps(OpTable &table);
 void registerNNOps(OpTable &table);
+void registerNormalizationOps(OpTable &table);
+void registerPoolOps(OpTable &table);
 void registerReductionOps(OpTable &table);
+void registerResizeOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 
 } // namespace mlir::tcc::onnx
