@@ -148,12 +148,82 @@ Type poolFloatType(NodeContext &n, Type t) {
   return width <= 16 ? Type(b.getF32Type()) : Type(b.getF64Type());
 }
 
+/// MaxPool's Indices: the flat index into the input of the first window
+/// cell (in row-major window order) holding the max `y`. Each kernel
+/// offset's cells are a strided slice of the padded input, with a constant
+/// table of their input indices; a backwards scan of selects keeps the
+/// first match.
+Value maxIndices(NodeContext &n, Value x, Value y, const Window &w,
+                 ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                 ArrayRef<int64_t> end, bool columnMajor) {
+  auto xs = NodeContext::shapeOf(x);
+  size_t rank = w.rank();
+  Value padded = padTrailing(n, x, w.padBegin, end,
+                             -std::numeric_limits<double>::infinity());
+  int64_t cells = 1, outCells = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    cells *= w.kernel[d];
+    outCells *= out[d];
+  }
+  // Input strides of the flat index, per storage order.
+  std::vector<int64_t> inStride(rank, 1);
+  for (size_t d = 0; d < rank; ++d)
+    for (size_t e = 0; e < rank; ++e)
+      if (columnMajor ? e < d : e > d)
+        inStride[d] *= in[e];
+  Type i64 = n.builder().getI64Type();
+  std::vector<int64_t> tableShape{1, 1};
+  tableShape.insert(tableShape.end(), out.begin(), out.end());
+  Value indices;
+  for (int64_t cell = cells - 1; cell >= 0; --cell) {
+    std::vector<int64_t> k(rank);
+    for (size_t d = rank, rest = cell; d-- > 0;) {
+      k[d] = rest % w.kernel[d];
+      rest /= w.kernel[d];
+    }
+    std::vector<int64_t> starts(xs.size(), 0), ends(NodeContext::shapeOf(padded)),
+        steps(xs.size(), 1);
+    for (size_t d = 0; d < rank; ++d) {
+      starts[2 + d] = k[d] * w.dilation[d];
+      ends[2 + d] = starts[2 + d] + (out[d] - 1) * w.stride[d] + 1;
+      steps[2 + d] = w.stride[d];
+    }
+    Value candidate = n.create<tcc::SliceOp>(
+        padded, {n.i64ArrayAttr("start", starts), n.i64ArrayAttr("end", ends),
+                 n.i64ArrayAttr("step", steps)});
+    ConstantData table = ConstantData::zeros(RankedTensorType::get(tableShape, i64));
+    for (int64_t o = 0; o < outCells; ++o) {
+      int64_t flat = 0;
+      for (size_t d = rank, rest = o; d-- > 0;) {
+        int64_t p = int64_t(rest % out[d]) * w.stride[d] - w.padBegin[d] +
+                    k[d] * w.dilation[d];
+        rest /= out[d];
+        flat += std::clamp<int64_t>(p, 0, in[d] - 1) * inStride[d];
+      }
+      table.setInt(o, flat);
+    }
+    Value cellIndex = n.constant(table);
+    indices = indices ? n.create<tcc::SelectOp>(
+                            {n.create<tcc::EqOp>({candidate, y}), cellIndex, indices})
+                      : n.broadcastTo(cellIndex, NodeContext::shapeOf(y));
+  }
+  // Each (batch, channel) image starts at its own offset.
+  int64_t image = 1;
+  for (int64_t d : in)
+    image *= d;
+  std::vector<int64_t> starts;
+  for (int64_t c = 0; c < xs[0] * xs[1]; ++c)
+    starts.push_back(c * image);
+  std::vector<int64_t> startShape(xs.size(), 1);
+  startShape[0] = xs[0];
+  startShape[1] = xs[1];
+  return n.create<tcc::AddOp>({indices, n.reshape(n.i64Vector(starts), startShape)});
+}
+
 template <PoolKind kind> void pool(NodeContext &n) {
   if (kind == PoolKind::Max) {
     n.checkAttrs({"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads",
                   "storage_order", "strides"});
-    if (n.wantsOutput(1))
-      n.fail("the Indices output is not supported");
   } else if (kind == PoolKind::Average) {
     n.checkAttrs({"auto_pad", "ceil_mode", "count_include_pad", "dilations",
                   "kernel_shape", "pads", "strides"});
@@ -180,14 +250,15 @@ template <PoolKind kind> void pool(NodeContext &n) {
   Type work = kind == PoolKind::Max ? poolFloatType(n, type) : type;
   x = n.cast(x, work);
   Value y;
+  // Pads so that every window lies inside, ceil_mode's last one included.
+  std::vector<int64_t> end = w.padEnd;
+  for (size_t i = 0; i < w.rank(); ++i)
+    end[i] = std::max(end[i], (out[i] - 1) * w.stride[i] + w.extent(i) -
+                                  in[i] - w.padBegin[i]);
+  Value input = x;
   if (nativeWindow(w, kind)) {
     y = nativePool(n, x, w, kind, ceil, countIncludePad);
   } else {
-    // Pad so that every window lies inside, ceil_mode's last one included.
-    std::vector<int64_t> end = w.padEnd;
-    for (size_t i = 0; i < w.rank(); ++i)
-      end[i] = std::max(end[i], (out[i] - 1) * w.stride[i] + w.extent(i) -
-                                    in[i] - w.padBegin[i]);
     if (kind == PoolKind::Max) {
       x = padTrailing(n, x, w.padBegin, end,
                       -std::numeric_limits<double>::infinity());
@@ -207,6 +278,12 @@ template <PoolKind kind> void pool(NodeContext &n) {
     }
   }
   n.setOutput(0, n.cast(y, type));
+  if (n.wantsOutput(1)) {
+    int64_t order = n.intAttr("storage_order", 0);
+    if (order != 0 && order != 1)
+      n.fail("storage_order must be 0 or 1");
+    n.setOutput(1, maxIndices(n, input, y, w, in, out, end, order == 1));
+  }
 }
 
 /// GlobalAveragePool / GlobalMaxPool / GlobalLpPool: a keepdim reduction
