@@ -1,8 +1,8 @@
 //===- Masks.cpp - ONNX ops computed with constant masks ------------------===//
 //
-// Trilu (a select by a triangular mask), EyeLike (a constant), OneHot (a
-// compare with the class indices) and CumSum (a matmul by a triangular 0/1
-// matrix, exact for integers).
+// Trilu (a select by a triangular mask), EyeLike, OneHot (compares with
+// index vectors) and CumSum (a scan of shifted adds). Masks come from
+// comparing small index vectors, never from tables the size of the output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,14 +17,22 @@ using namespace mlir::tcc::onnx;
 
 namespace {
 
-/// A [rows, cols] constant of `type` holding `f(i, j)`.
-template <class F>
-ConstantData matrix(int64_t rows, int64_t cols, Type type, F f) {
-  ConstantData m = ConstantData::zeros(RankedTensorType::get({rows, cols}, type));
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      m.setInt(i * cols + j, f(i, j));
-  return m;
+/// [0, 1, ..., size - 1] as i64, shaped `shape` (one dim is `size`).
+Value iota(NodeContext &n, int64_t size, llvm::ArrayRef<int64_t> shape) {
+  std::vector<int64_t> values;
+  for (int64_t i = 0; i < size; ++i)
+    values.push_back(i);
+  return n.reshape(n.i64Vector(values), shape);
+}
+
+/// The i1 [rows, cols] mask of col - row >= k (or <= k when !atLeast),
+/// by comparing two index vectors.
+Value diagonalMask(NodeContext &n, int64_t rows, int64_t cols, int64_t k,
+                   bool atLeast) {
+  Type i64 = n.builder().getI64Type();
+  Value row = n.create<tcc::AddOp>({iota(n, rows, {rows, 1}), n.scalar(double(k), i64)});
+  Value col = iota(n, cols, {1, cols});
+  return atLeast ? n.create<tcc::GeOp>({col, row}) : n.create<tcc::LeOp>({col, row});
 }
 
 /// A scalar integer input, or `dflt` when absent.
@@ -51,10 +59,7 @@ void trilu(NodeContext &n) {
     n.setOutput(0, x);
     return;
   }
-  Value mask = n.constant(matrix(rows, cols, n.builder().getI1Type(),
-                                 [&](int64_t i, int64_t j) {
-                                   return upper ? j - i >= k : j - i <= k;
-                                 }));
+  Value mask = diagonalMask(n, rows, cols, k, upper);
   Value zero = n.scalar(0.0, NodeContext::elementTypeOf(x));
   n.setOutput(0, n.create<tcc::SelectOp>({mask, x, zero}));
 }
@@ -68,15 +73,11 @@ void eyeLike(NodeContext &n) {
   Type type = n.hasAttr("dtype") ? n.elementTypeFor(n.intAttr("dtype"))
                                  : NodeContext::elementTypeOf(x);
   int64_t k = n.intAttr("k", 0);
-  ConstantData eye = ConstantData::zeros(RankedTensorType::get(shape, type));
-  for (int64_t i = 0; i < shape[0]; ++i)
-    if (i + k >= 0 && i + k < shape[1]) {
-      if (isa<FloatType>(type))
-        eye.setFloat(i * shape[1] + i + k, 1.0);
-      else
-        eye.setInt(i * shape[1] + i + k, 1);
-    }
-  n.setOutput(0, n.constant(eye));
+  Type i64 = n.builder().getI64Type();
+  Value row = n.create<tcc::AddOp>(
+      {iota(n, shape[0], {shape[0], 1}), n.scalar(double(k), i64)});
+  Value ones = n.create<tcc::EqOp>({row, iota(n, shape[1], {1, shape[1]})});
+  n.setOutput(0, n.cast(ones, type));
 }
 
 /// out[..., c, ...] = indices[...] == c ? on : off, c along `axis`;
@@ -104,11 +105,8 @@ void oneHot(NodeContext &n) {
   std::vector<int64_t> withAxis(is.begin(), is.end()), classShape(rank, 1);
   withAxis.insert(withAxis.begin() + axis, 1);
   classShape[axis] = depth;
-  std::vector<int64_t> classes;
-  for (int64_t c = 0; c < depth; ++c)
-    classes.push_back(c);
   Value hit = n.create<tcc::EqOp>(
-      {n.reshape(idx, withAxis), n.reshape(n.i64Vector(classes), classShape)});
+      {n.reshape(idx, withAxis), iota(n, depth, classShape)});
   Value flat = n.reshape(values, {2});
   auto pick = [&](int64_t i) {
     Value v = n.create<tcc::SliceOp>(
@@ -119,8 +117,11 @@ void oneHot(NodeContext &n) {
   n.setOutput(0, n.create<tcc::SelectOp>({hit, pick(1), pick(0)}));
 }
 
-/// Sums along `axis` as x' = x M with M[i][j] = 1 where element i adds to
-/// output j, for x' with the axis moved last.
+/// An inclusive scan by doubling shifts (Hillis-Steele): after adding the
+/// sum shifted by 1, 2, 4, ... positions along `axis`, each element holds
+/// the sum of all before it. log2(size) pads and adds, exact for integers.
+/// Exclusive sums shift the input by one first; reverse ones shift the
+/// other way.
 void cumSum(NodeContext &n) {
   n.checkAttrs({"exclusive", "reverse"});
   Value x = n.input(0);
@@ -130,31 +131,19 @@ void cumSum(NodeContext &n) {
   int64_t axis = n.normalizeAxis(scalarIntInput(n, 1, "axis", 0), rank, "axis");
   bool exclusive = n.intAttr("exclusive", 0), reverse = n.intAttr("reverse", 0);
   int64_t size = NodeContext::shapeOf(x)[axis];
-  Type t = NodeContext::elementTypeOf(x);
-  ConstantData m = matrix(size, size, n.builder().getI64Type(),
-                          [&](int64_t i, int64_t j) {
-                            if (i == j)
-                              return !exclusive;
-                            return reverse ? i > j : i < j;
-                          });
-  Value weights = n.cast(n.constant(m), t);
-  std::vector<int64_t> perm;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
-      perm.push_back(d);
-  perm.push_back(axis);
-  std::vector<int64_t> inverse(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    inverse[perm[d]] = d;
-  bool last = axis == rank - 1;
-  Value moved = last ? x : n.create<tcc::TransposeOp>(
-                               x, {n.i64ArrayAttr("permutation", perm)});
-  auto ms = NodeContext::shapeOf(moved);
-  Value y = n.create<tcc::MatmulOp>(
-      {rank == 1 ? n.reshape(moved, {1, size}) : moved, weights});
-  y = n.reshape(y, ms);
-  n.setOutput(0, last ? y : n.create<tcc::TransposeOp>(
-                                y, {n.i64ArrayAttr("permutation", inverse)}));
+  // Moves elements `by` positions along the axis (toward the end, or the
+  // start when reverse), filling with 0.
+  auto shift = [&](Value v, int64_t by) {
+    std::vector<int64_t> pad(2 * rank, 0);
+    int64_t slot = 2 * (rank - 1 - axis); // tcc.pad runs last dim first
+    pad[slot] = reverse ? -by : by;
+    pad[slot + 1] = reverse ? by : -by;
+    return n.create<tcc::PadOp>(v, {n.i64ArrayAttr("pad", pad), n.f64Attr("value", 0.0)});
+  };
+  Value y = exclusive && size > 0 ? shift(x, 1) : x;
+  for (int64_t by = 1; by < size; by *= 2)
+    y = n.create<tcc::AddOp>({y, shift(y, by)});
+  n.setOutput(0, y);
 }
 
 } // namespace
