@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
+#include "Constants.h"
 #include "OpTable.h"
 #include "Spatial.h"
 
@@ -62,6 +63,7 @@ Value convWeight(NodeContext &n, Value w, int64_t groups) {
   out.insert(out.end(), kernel.begin(), kernel.end());
   v = n.reshape(v, out);
   for (int64_t d = 2; d < rank; ++d) {
+    checkTableSize(n, shape[d], "the kernel's reversed index vector");
     std::vector<int64_t> reversed;
     for (int64_t i = shape[d] - 1; i >= 0; --i)
       reversed.push_back(i);

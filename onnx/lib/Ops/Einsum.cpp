@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
+#include "Constants.h"
 #include "OpTable.h"
 
 #include "tcc/IR/TccOps.h"
@@ -107,6 +108,7 @@ Term Einsum::takeDiagonals(Term t) {
         flat.push_back(size(rest.back()));
       }
       int64_t d = size(t.labels[i]);
+      checkTableSize(n, d, "the diagonal's index vector");
       flat.push_back(d * d);
       std::vector<int64_t> diagonal;
       for (int64_t k = 0; k < d; ++k)
@@ -203,6 +205,8 @@ Term Einsum::multiply(Term a, Term b, const std::set<int> &keep) {
 
 void Einsum::run() {
   n.checkAttrs({"equation"});
+  if (!n.hasAttr("equation"))
+    n.fail("attribute 'equation' is required");
   std::string equation;
   for (char c : n.stringAttr("equation"))
     if (c != ' ')

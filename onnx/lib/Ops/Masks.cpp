@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
+#include "Constants.h"
 #include "OpTable.h"
 
 #include "tcc/IR/TccOps.h"
@@ -19,6 +20,7 @@ namespace {
 
 /// [0, 1, ..., size - 1] as i64, shaped `shape` (one dim is `size`).
 Value iota(NodeContext &n, int64_t size, llvm::ArrayRef<int64_t> shape) {
+  checkTableSize(n, size, "an index vector");
   std::vector<int64_t> values;
   for (int64_t i = 0; i < size; ++i)
     values.push_back(i);

@@ -32,8 +32,10 @@ void conv(NodeContext &n) {
   int64_t channels = NodeContext::shapeOf(x)[1];
   if (groups < 1 || channels % groups != 0 ||
       NodeContext::shapeOf(weight)[1] * groups != channels)
-    n.fail("group " + std::to_string(groups) + " does not divide the " +
-           std::to_string(channels) + " input channels as the weight says");
+    n.fail("group " + std::to_string(groups) + " does not fit " +
+           std::to_string(channels) + " input channels and a weight of " +
+           std::to_string(NodeContext::shapeOf(weight)[1]) +
+           " channels per group");
   std::vector<int64_t> padding = w.padBegin;
   if (w.padBegin != w.padEnd) {
     x = padTrailing(n, x, w.padBegin, w.padEnd, 0.0);

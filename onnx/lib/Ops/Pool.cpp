@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
+#include "Constants.h"
 #include "OpTable.h"
 #include "Spatial.h"
 
@@ -105,6 +106,8 @@ Value averageScale(NodeContext &n, ArrayRef<int64_t> in, const Window &w,
   }
   std::vector<int64_t> shape{1, 1};
   shape.insert(shape.end(), out.begin(), out.end());
+  checkTableSize(n, RankedTensorType::get(shape, t).getNumElements(),
+                 "the table of averaging divisors");
   ConstantData table = ConstantData::zeros(RankedTensorType::get(shape, t));
   for (int64_t i = 0; i < table.numElements(); ++i) {
     int64_t rest = i, cells = 1;
@@ -171,6 +174,8 @@ Value maxIndices(NodeContext &n, Value x, Value y, const Window &w,
     for (size_t e = 0; e < rank; ++e)
       if (columnMajor ? e < d : e > d)
         inStride[d] *= in[e];
+  checkTableSize(n, outCells, "a table of argmax indices");
+  checkTableSize(n, xs[0] * xs[1], "the table of image offsets");
   Type i64 = n.builder().getI64Type();
   std::vector<int64_t> tableShape{1, 1};
   tableShape.insert(tableShape.end(), out.begin(), out.end());
@@ -233,7 +238,15 @@ template <PoolKind kind> void pool(NodeContext &n) {
   }
   Value x = n.input(0);
   auto shape = NodeContext::shapeOf(x);
+  if (!n.hasAttr("kernel_shape"))
+    n.fail("attribute 'kernel_shape' is required");
   Window w = readWindow(n, shape, n.intsAttr("kernel_shape"));
+  // ONNX Runtime's rule: a window always covers part of the input.
+  for (size_t i = 0; i < w.rank(); ++i)
+    if (w.padBegin[i] >= w.extent(i) || w.padEnd[i] >= w.extent(i))
+      n.fail("pads of spatial dim " + std::to_string(i) +
+             " must be smaller than the window (" +
+             std::to_string(w.extent(i)) + ")");
   bool ceil = n.intAttr("ceil_mode", 0);
   bool countIncludePad = n.intAttr("count_include_pad", 0);
   int64_t p = n.intAttr("p", 2);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
+#include "Constants.h"
 #include "OpTable.h"
 
 #include "tcc/IR/TccOps.h"
@@ -342,6 +343,8 @@ void resize(NodeContext &n) {
       continue;
     if (in == 0 || out == 0)
       n.fail("resizing to or from an empty dim is not supported");
+    checkTableSize(n, out, "the interpolation table of axis " +
+                               std::to_string(axes[i]));
     AxisTables t = axisTables(n, a, in, out, scales[i], roi[i], roi[count + i]);
     x = applyTables(n, x, axes[i], t, a.extrapolation);
   }

@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
+#include "Constants.h"
 #include "OpTable.h"
+#include "TensorData.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -314,6 +316,7 @@ void slice(NodeContext &n) {
     } else {
       // A negative step: reverse by gathering the chosen indices.
       int64_t s = resolve(starts[i], -1, dim - 1), e = resolve(ends[i], -1, dim - 1);
+      checkTableSize(n, (s - e - step - 1) / -step, "the reversed index vector");
       std::vector<int64_t> indices;
       for (int64_t k = s; k > e; k += step)
         indices.push_back(k);
@@ -439,6 +442,8 @@ Value padByIndex(NodeContext &n, Value x, const std::string &mode,
     int64_t size = NodeContext::shapeOf(x)[d];
     if (size == 0)
       n.fail("mode '" + mode + "' cannot pad the empty dim " + std::to_string(d));
+    checkTableSize(n, size + begin[d] + end[d],
+                   "the index vector of padded dim " + std::to_string(d));
     std::vector<int64_t> indices;
     for (int64_t p = -begin[d]; p < size + end[d]; ++p)
       indices.push_back(padSource(mode, p, size));
@@ -509,15 +514,9 @@ void constantOfShape(NodeContext &n) {
                                 {1}, n.builder().getF32Type()));
   if (fill.numElements() != 1)
     n.fail("value must hold one element");
-  for (int64_t d : shape)
-    if (d < 0)
-      n.fail("the shape has a negative dim");
-  ConstantData out = ConstantData::zeros(
-      RankedTensorType::get(shape, fill.type.getElementType()));
-  int64_t eb = out.elementBytes();
-  for (int64_t i = 0; i < out.numElements(); ++i)
-    std::memcpy(out.bytes.data() + i * eb, fill.bytes.data(), eb);
-  n.setOutput(0, n.constant(out));
+  if (std::string problem = checkShape(shape); !problem.empty())
+    n.fail("its shape: " + problem);
+  n.setOutput(0, splatConstant(n, fill, shape));
 }
 
 void range(NodeContext &n) {
@@ -641,6 +640,7 @@ void gatherND(NodeContext &n) {
   rows = k == 0 ? n.broadcastTo(n.scalar(0, i64), {batch, tuples})
                 : n.create<tcc::ReduceSumOp>(
                       rows, {n.i64ArrayAttr("dims", {2}), n.boolAttr("keepdim", false)});
+  checkTableSize(n, batch, "the table of batch offsets");
   std::vector<int64_t> batchStart;
   for (int64_t b = 0; b < batch; ++b)
     batchStart.push_back(b * rowsPerBatch);

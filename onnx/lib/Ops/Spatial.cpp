@@ -2,6 +2,8 @@
 
 #include "Spatial.h"
 
+#include "Constants.h"
+
 #include "tcc/IR/TccOps.h"
 
 using namespace mlir;
@@ -128,12 +130,11 @@ Value reduce2d(NodeContext &n, Value x, WindowReduction kind,
             n.boolAttr("ceil_mode", false)});
   // A sum is a depthwise convolution by ones.
   int64_t channels = NodeContext::shapeOf(x)[1];
-  ConstantData ones = ConstantData::zeros(RankedTensorType::get(
-      {channels, 1, kernel[0], kernel[1]}, NodeContext::elementTypeOf(x)));
-  for (int64_t i = 0; i < ones.numElements(); ++i)
-    ones.setFloat(i, 1.0);
-  return conv2d(n, x, n.constant(ones), {}, stride, dilation, {0, 0},
-                channels);
+  ConstantData one = ConstantData::zeros(
+      RankedTensorType::get({}, NodeContext::elementTypeOf(x)));
+  one.setFloat(0, 1.0);
+  Value ones = splatConstant(n, one, {channels, 1, kernel[0], kernel[1]});
+  return conv2d(n, x, ones, {}, stride, dilation, {0, 0}, channels);
 }
 
 } // namespace
