@@ -1,7 +1,7 @@
 //===- Masks.cpp - ONNX ops computed with constant masks ------------------===//
 //
 // Trilu (a select by a triangular mask), EyeLike, OneHot (compares with
-// index vectors) and CumSum (a scan of shifted adds). Masks come from
+// index vectors), CumSum and CumProd (scans of shifted adds or muls). Masks come from
 // comparing small index vectors, never from tables the size of the output.
 //
 //===----------------------------------------------------------------------===//
@@ -119,12 +119,13 @@ void oneHot(NodeContext &n) {
   n.setOutput(0, n.create<tcc::SelectOp>({hit, pick(1), pick(0)}));
 }
 
-/// An inclusive scan by doubling shifts (Hillis-Steele): after adding the
-/// sum shifted by 1, 2, 4, ... positions along `axis`, each element holds
-/// the sum of all before it. log2(size) pads and adds, exact for integers.
-/// Exclusive sums shift the input by one first; reverse ones shift the
+/// CumSum and CumProd: an inclusive scan by doubling shifts (Hillis-Steele):
+/// after combining with itself shifted by 1, 2, 4, ... positions along
+/// `axis` (filling with the identity), each element holds the combination
+/// of all before it: log2(size) pads and adds/muls, exact for integers.
+/// Exclusive scans shift the input by one first; reverse ones shift the
 /// other way.
-void cumSum(NodeContext &n) {
+template <class CombineOp> void scan(NodeContext &n, double identity) {
   n.checkAttrs({"exclusive", "reverse"});
   Value x = n.input(0);
   int64_t rank = NodeContext::rankOf(x);
@@ -134,17 +135,18 @@ void cumSum(NodeContext &n) {
   bool exclusive = n.intAttr("exclusive", 0), reverse = n.intAttr("reverse", 0);
   int64_t size = NodeContext::shapeOf(x)[axis];
   // Moves elements `by` positions along the axis (toward the end, or the
-  // start when reverse), filling with 0.
+  // start when reverse).
   auto shift = [&](Value v, int64_t by) {
     std::vector<int64_t> pad(2 * rank, 0);
     int64_t slot = 2 * (rank - 1 - axis); // tcc.pad runs last dim first
     pad[slot] = reverse ? -by : by;
     pad[slot + 1] = reverse ? by : -by;
-    return n.create<tcc::PadOp>(v, {n.i64ArrayAttr("pad", pad), n.f64Attr("value", 0.0)});
+    return n.create<tcc::PadOp>(
+        v, {n.i64ArrayAttr("pad", pad), n.f64Attr("value", identity)});
   };
   Value y = exclusive && size > 0 ? shift(x, 1) : x;
   for (int64_t by = 1; by < size; by *= 2)
-    y = n.create<tcc::AddOp>({y, shift(y, by)});
+    y = n.create<CombineOp>({y, shift(y, by)});
   n.setOutput(0, y);
 }
 
@@ -154,5 +156,6 @@ void mlir::tcc::onnx::registerMaskOps(OpTable &t) {
   t.add("Trilu", 1, trilu);
   t.add("EyeLike", 1, eyeLike);
   t.add("OneHot", 1, oneHot);
-  t.add("CumSum", 1, cumSum);
+  t.add("CumSum", 1, [](NodeContext &n) { scan<tcc::AddOp>(n, 0.0); });
+  t.add("CumProd", 1, [](NodeContext &n) { scan<tcc::MulOp>(n, 1.0); });
 }
