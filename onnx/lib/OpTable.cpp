@@ -7,6 +7,7 @@ using namespace mlir::tcc::onnx;
 const OpTable &OpTable::get() {
   static const OpTable table = [] {
     OpTable t;
+    registerAffineGridOps(t);
     registerConvTransposeOps(t);
     registerEinsumOps(t);
     registerElementwiseOps(t);

@@ -41,6 +41,7 @@ private:
 };
 
 // The families (Ops/*.cpp).
+void registerAffineGridOps(OpTable &table);
 void registerConvTransposeOps(OpTable &table);
 void registerEinsumOps(OpTable &table);
 void registerElementwiseOps(OpTable &table);

@@ -1,9 +1,11 @@
-//===- ConvTranspose.cpp - ONNX ConvTranspose -----------------------------===//
+//===- ConvTranspose.cpp - ONNX ConvTranspose and Col2Im ------------------===//
 //
-// A transposed convolution is a convolution of the input with stride - 1
-// zeros inserted between its elements, padded by (dilated kernel - 1 -
-// pads) on each side (plus output_padding at the end), by the weight with
-// its spatial dims flipped and its in/out channels swapped per group.
+// The ops that scatter windows back onto an image. A transposed
+// convolution is a convolution of the input with stride - 1 zeros inserted
+// between its elements, padded by (dilated kernel - 1 - pads) on each side
+// (plus output_padding at the end), by the weight with its spatial dims
+// flipped and its in/out channels swapped per group. Col2Im adds each
+// block offset's column, spread out by stride the same way, into place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,8 +149,78 @@ void convTranspose(NodeContext &n) {
                           dilation, zeros, groups));
 }
 
+/// out[n, c, p] sums data[n, c * blocks + b, l] over the block offsets b
+/// and window positions l with p = l * stride - pad_begin + b * dilation:
+/// per block offset, the columns spread out by stride, padded into place.
+void col2Im(NodeContext &n) {
+  n.checkAttrs({"dilations", "pads", "strides"});
+  Value x = n.input(0);
+  std::vector<int64_t> image = n.intsInput(1, "image_shape");
+  std::vector<int64_t> block = n.intsInput(2, "block_shape");
+  size_t spatial = image.size();
+  auto xs = NodeContext::shapeOf(x);
+  if (xs.size() != 3 || block.size() != spatial || spatial == 0)
+    n.fail("the input must be [N, C * prod(block_shape), L] and image_shape "
+           "and block_shape of one length");
+  std::vector<int64_t> stride =
+      n.intsAttr("strides", std::vector<int64_t>(spatial, 1));
+  std::vector<int64_t> dilation =
+      n.intsAttr("dilations", std::vector<int64_t>(spatial, 1));
+  std::vector<int64_t> pads =
+      n.intsAttr("pads", std::vector<int64_t>(2 * spatial, 0));
+  if (stride.size() != spatial || dilation.size() != spatial ||
+      pads.size() != 2 * spatial)
+    n.fail("strides, dilations or pads do not match image_shape");
+  int64_t blocks = 1, positions = 1;
+  std::vector<int64_t> windows;
+  for (size_t d = 0; d < spatial; ++d) {
+    if (block[d] < 1 || stride[d] < 1 || dilation[d] < 1 || image[d] < 1 ||
+        pads[d] < 0 || pads[d + spatial] < 0)
+      n.fail("image_shape, block_shape, strides and dilations must be at "
+             "least 1, pads at least 0");
+    int64_t span = image[d] + pads[d] + pads[d + spatial] -
+                   ((block[d] - 1) * dilation[d] + 1);
+    if (span < 0)
+      n.fail("the block does not fit image dim " + std::to_string(d));
+    windows.push_back(span / stride[d] + 1);
+    blocks *= block[d];
+    positions *= windows.back();
+  }
+  if (xs[1] % blocks != 0 || xs[2] != positions)
+    n.fail("the input's dims do not match block_shape and the window count " +
+           std::to_string(positions));
+  int64_t channels = xs[1] / blocks;
+  std::vector<int64_t> split{xs[0], channels, blocks};
+  split.insert(split.end(), windows.begin(), windows.end());
+  Value columns = n.reshape(x, split);
+  std::vector<int64_t> perBlock{xs[0], channels};
+  perBlock.insert(perBlock.end(), windows.begin(), windows.end());
+  Value sum;
+  for (int64_t b = 0; b < blocks; ++b) {
+    std::vector<int64_t> starts(split.size(), 0), ends(split), steps(split.size(), 1);
+    starts[2] = b;
+    ends[2] = b + 1;
+    Value column = n.reshape(
+        n.create<tcc::SliceOp>(columns, {n.i64ArrayAttr("start", starts),
+                                         n.i64ArrayAttr("end", ends),
+                                         n.i64ArrayAttr("step", steps)}),
+        perBlock);
+    std::vector<int64_t> begin(spatial), end(spatial);
+    for (size_t d = spatial, rest = b; d-- > 0;) {
+      int64_t offset = int64_t(rest % block[d]) * dilation[d] - pads[d];
+      rest /= block[d];
+      begin[d] = offset;
+      end[d] = image[d] - offset - ((windows[d] - 1) * stride[d] + 1);
+    }
+    Value placed = padTrailing(n, insertZeros(n, column, stride), begin, end, 0.0);
+    sum = sum ? n.create<tcc::AddOp>({sum, placed}) : placed;
+  }
+  n.setOutput(0, sum);
+}
+
 } // namespace
 
 void mlir::tcc::onnx::registerConvTransposeOps(OpTable &t) {
   t.add("ConvTranspose", 1, convTranspose);
+  t.add("Col2Im", 1, col2Im);
 }
