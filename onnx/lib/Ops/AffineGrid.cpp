@@ -9,6 +9,7 @@
 #include "Constants.h"
 #include "NodeContext.h"
 #include "OpTable.h"
+#include "TensorData.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -32,6 +33,8 @@ void affineGrid(NodeContext &n) {
   auto ts = NodeContext::shapeOf(theta);
   if (size.size() != 4 && size.size() != 5)
     n.fail("size must have 4 (2-D) or 5 (3-D) entries");
+  if (std::string problem = checkShape(size); !problem.empty())
+    n.fail("size: " + problem);
   int64_t dims = size.size() - 2;
   if (ts.size() != 3 || ts[0] != size[0] || ts[1] != dims || ts[2] != dims + 1)
     n.fail("theta must be [N, " + std::to_string(dims) + ", " +

@@ -13,6 +13,7 @@
 #include "Constants.h"
 #include "OpTable.h"
 #include "Spatial.h"
+#include "TensorData.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -102,10 +103,18 @@ void convTranspose(NodeContext &n) {
       outputPadding.size() != spatial || pads.size() != 2 * spatial)
     n.fail("strides, dilations, output_padding or pads do not match the " +
            std::to_string(spatial) + " spatial dims");
+  // The upper bound keeps the arithmetic below within int64.
+  auto outside = [](int64_t v, int64_t lo) { return v < lo || v > kMaxElements; };
   for (size_t i = 0; i < spatial; ++i)
-    if (stride[i] < 1 || dilation[i] < 1 || outputPadding[i] < 0)
+    if (outside(stride[i], 1) || outside(dilation[i], 1) ||
+        outside(outputPadding[i], 0) || outside(pads[i], -kMaxElements) ||
+        outside(pads[i + spatial], -kMaxElements))
       n.fail("strides and dilations must be at least 1, output_padding at "
-             "least 0");
+             "least 0, and all at most 2^40 in size");
+  for (size_t i = 0; i < spatial; ++i)
+    if (kernel[i] - 1 > kMaxElements / dilation[i] ||
+        xs[2 + i] > kMaxElements / stride[i])
+      n.fail("spatial dim " + std::to_string(i) + " would exceed 2^40");
   std::string autoPad = n.stringAttr("auto_pad", "NOTSET");
   if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" &&
       autoPad != "SAME_LOWER" && autoPad != "VALID")
@@ -127,6 +136,8 @@ void convTranspose(NodeContext &n) {
     if (outShape.size() != spatial)
       n.fail("output_shape does not match the " + std::to_string(spatial) +
              " spatial dims");
+    if (std::string problem = checkShape(outShape); !problem.empty())
+      n.fail("output_shape: " + problem);
     for (size_t i = 0; i < spatial; ++i) {
       int64_t total = stride[i] * (xs[2 + i] - 1) + outputPadding[i] +
                       extent(i) - outShape[i];
@@ -171,6 +182,13 @@ void col2Im(NodeContext &n) {
   if (stride.size() != spatial || dilation.size() != spatial ||
       pads.size() != 2 * spatial)
     n.fail("strides, dilations or pads do not match image_shape");
+  if (std::string problem = checkShape(image); !problem.empty())
+    n.fail("image_shape: " + problem);
+  if (std::string problem = checkShape(block); !problem.empty())
+    n.fail("block_shape: " + problem);
+  for (int64_t v : stride) if (v > kMaxElements) n.fail("a stride is above 2^40");
+  for (int64_t v : dilation) if (v > kMaxElements) n.fail("a dilation is above 2^40");
+  for (int64_t v : pads) if (v > kMaxElements) n.fail("a pad is above 2^40");
   int64_t blocks = 1, positions = 1;
   std::vector<int64_t> windows;
   for (size_t d = 0; d < spatial; ++d) {
@@ -178,6 +196,8 @@ void col2Im(NodeContext &n) {
         pads[d] < 0 || pads[d + spatial] < 0)
       n.fail("image_shape, block_shape, strides and dilations must be at "
              "least 1, pads at least 0");
+    if (block[d] - 1 > kMaxElements / dilation[d])
+      n.fail("the dilated block spans more than 2^40");
     int64_t span = image[d] + pads[d] + pads[d + spatial] -
                    ((block[d] - 1) * dilation[d] + 1);
     if (span < 0)

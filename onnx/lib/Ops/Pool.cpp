@@ -45,7 +45,7 @@ bool nativeWindow(const Window &w, PoolKind kind) {
   if (w.rank() > 2 || kind == PoolKind::Lp || w.padBegin != w.padEnd)
     return false;
   for (size_t i = 0; i < w.rank(); ++i) {
-    if (2 * w.padBegin[i] > w.kernel[i])
+    if (w.padBegin[i] > w.kernel[i] / 2)
       return false;
     if (kind == PoolKind::Average && w.dilation[i] != 1)
       return false;

@@ -15,6 +15,7 @@
 #include "NodeContext.h"
 #include "Constants.h"
 #include "OpTable.h"
+#include "TensorData.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -309,8 +310,8 @@ void resize(NodeContext &n) {
       n.fail("scales has " + std::to_string(s.size()) + " values for " +
              std::to_string(count) + " axes");
     for (size_t i = 0; i < count; ++i) {
-      if (!(s[i] > 0))
-        n.fail("scales must be positive");
+      if (!(s[i] > 0) || s[i] * double(shape[axes[i]]) > double(kMaxElements))
+        n.fail("scales must be positive, and give dims of at most 2^40");
       scales[i] = s[i];
       outSizes[i] = int64_t(s[i] * double(shape[axes[i]]));
     }
@@ -320,8 +321,10 @@ void resize(NodeContext &n) {
       n.fail("sizes has " + std::to_string(s.size()) + " values for " +
              std::to_string(count) + " axes");
     for (size_t i = 0; i < count; ++i) {
-      if (s[i] < 0)
-        n.fail("sizes must not be negative");
+      if (s[i] < 0 || s[i] > kMaxElements)
+        n.fail("sizes must be in [0, 2^40]");
+      if (shape[axes[i]] == 0)
+        n.fail("resizing an empty dim is not supported");
       scales[i] = double(s[i]) / double(shape[axes[i]]);
     }
     outSizes = s;
@@ -330,6 +333,8 @@ void resize(NodeContext &n) {
       for (double v : scales)
         scale = policy == "not_larger" ? std::min(scale, v) : std::max(scale, v);
       for (size_t i = 0; i < count; ++i) {
+        if (scale * double(shape[axes[i]]) > double(kMaxElements))
+          n.fail("keep_aspect_ratio_policy gives a dim above 2^40");
         scales[i] = scale;
         outSizes[i] = int64_t(scale * double(shape[axes[i]]) + 0.5);
       }

@@ -3,6 +3,7 @@
 #include "Spatial.h"
 
 #include "Constants.h"
+#include "TensorData.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -29,11 +30,19 @@ Window mlir::tcc::onnx::readWindow(NodeContext &n, ArrayRef<int64_t> inputShape,
       pads.size() != 2 * spatial)
     n.fail("strides, dilations or pads do not match the " +
            std::to_string(spatial) + " spatial dims");
+  // The upper bound keeps the window arithmetic (and the ops' inference)
+  // within int64.
+  auto outside = [](int64_t v, int64_t lo) { return v < lo || v > kMaxElements; };
   for (size_t i = 0; i < spatial; ++i)
-    if (w.stride[i] < 1 || w.dilation[i] < 1 || kernel[i] < 1 ||
-        pads[i] < 0 || pads[i + spatial] < 0)
+    if (outside(w.stride[i], 1) || outside(w.dilation[i], 1) ||
+        outside(kernel[i], 1) || outside(pads[i], 0) ||
+        outside(pads[i + spatial], 0))
       n.fail("strides, dilations and kernel sizes must be at least 1, pads "
-             "at least 0");
+             "at least 0, and all at most 2^40");
+  for (size_t i = 0; i < spatial; ++i)
+    if (kernel[i] - 1 > kMaxElements / w.dilation[i])
+      n.fail("the dilated kernel spans more than 2^40 in spatial dim " +
+             std::to_string(i));
   w.padBegin.assign(pads.begin(), pads.begin() + spatial);
   w.padEnd.assign(pads.begin() + spatial, pads.end());
   std::string autoPad = n.stringAttr("auto_pad", "NOTSET");
