@@ -11,6 +11,7 @@ const OpTable &OpTable::get() {
     registerConvTransposeOps(t);
     registerEinsumOps(t);
     registerElementwiseOps(t);
+    registerGridSampleOps(t);
     registerMaskOps(t);
     registerNNOps(t);
     registerNormalizationOps(t);

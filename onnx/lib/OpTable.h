@@ -45,6 +45,7 @@ void registerAffineGridOps(OpTable &table);
 void registerConvTransposeOps(OpTable &table);
 void registerEinsumOps(OpTable &table);
 void registerElementwiseOps(OpTable &table);
+void registerGridSampleOps(OpTable &table);
 void registerMaskOps(OpTable &table);
 void registerNNOps(OpTable &table);
 void registerNormalizationOps(OpTable &table);

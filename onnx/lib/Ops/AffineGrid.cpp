@@ -76,5 +76,5 @@ void affineGrid(NodeContext &n) {
 } // namespace
 
 void mlir::tcc::onnx::registerAffineGridOps(OpTable &t) {
-  t.add("AffineGrid", 1, affineGrid);
+  t.add("AffineGrid", 20, affineGrid);
 }

@@ -242,5 +242,5 @@ void col2Im(NodeContext &n) {
 
 void mlir::tcc::onnx::registerConvTransposeOps(OpTable &t) {
   t.add("ConvTranspose", 1, convTranspose);
-  t.add("Col2Im", 1, col2Im);
+  t.add("Col2Im", 18, col2Im);
 }

@@ -298,4 +298,4 @@ void einsum(NodeContext &n) { Einsum(n).run(); }
 
 } // namespace
 
-void mlir::tcc::onnx::registerEinsumOps(OpTable &t) { t.add("Einsum", 1, einsum); }
+void mlir::tcc::onnx::registerEinsumOps(OpTable &t) { t.add("Einsum", 12, einsum); }

@@ -153,9 +153,9 @@ template <class CombineOp> void scan(NodeContext &n, double identity) {
 } // namespace
 
 void mlir::tcc::onnx::registerMaskOps(OpTable &t) {
-  t.add("Trilu", 1, trilu);
+  t.add("Trilu", 14, trilu);
   t.add("EyeLike", 1, eyeLike);
   t.add("OneHot", 1, oneHot);
   t.add("CumSum", 1, [](NodeContext &n) { scan<tcc::AddOp>(n, 0.0); });
-  t.add("CumProd", 1, [](NodeContext &n) { scan<tcc::MulOp>(n, 1.0); });
+  t.add("CumProd", 26, [](NodeContext &n) { scan<tcc::MulOp>(n, 1.0); });
 }

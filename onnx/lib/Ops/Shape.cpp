@@ -744,6 +744,6 @@ void mlir::tcc::onnx::registerShapeOps(OpTable &t) {
   t.add("DepthToSpace", 1, depthToSpace);
   t.add("SpaceToDepth", 1, spaceToDepth);
   t.add("GatherND", 1, gatherND);
-  t.add("CenterCropPad", 1, centerCropPad);
+  t.add("CenterCropPad", 18, centerCropPad);
   t.add("ReverseSequence", 1, reverseSequence);
 }
