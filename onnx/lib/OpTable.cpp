@@ -18,6 +18,7 @@ const OpTable &OpTable::get() {
     registerPoolOps(t);
     registerReductionOps(t);
     registerResizeOps(t);
+    registerScatterOps(t);
     registerShapeOps(t);
     return t;
   }();

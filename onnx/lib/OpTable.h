@@ -52,6 +52,7 @@ void registerNormalizationOps(OpTable &table);
 void registerPoolOps(OpTable &table);
 void registerReductionOps(OpTable &table);
 void registerResizeOps(OpTable &table);
+void registerScatterOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 
 } // namespace mlir::tcc::onnx
