@@ -98,7 +98,7 @@ void batchNorm(NodeContext &n) {
 }
 
 /// The stash type's element type: statistics are computed in it.
-Type stashType(NodeContext &n, Type inputType) {
+Type stashType(NodeContext &n) {
   int64_t stash = n.intAttr("stash_type", 1);
   if (stash == 1)
     return n.builder().getF32Type();
@@ -115,7 +115,7 @@ void layerNorm(NodeContext &n) {
   std::vector<int64_t> normalized(shape.begin() + axis, shape.end());
   Value scale = n.optionalInput(1), bias = n.optionalInput(2);
   Type t = NodeContext::elementTypeOf(x);
-  if (!n.wantsOutput(1) && !n.wantsOutput(2) && stashType(n, t) == t) {
+  if (!n.wantsOutput(1) && !n.wantsOutput(2) && stashType(n) == t) {
     // ONNX broadcasts scale and bias to the normalized shape; tcc wants
     // them in it.
     llvm::SmallVector<Value> operands{x};
@@ -134,7 +134,7 @@ void layerNorm(NodeContext &n) {
   }
   // The Mean and InvStdDev outputs, or statistics in another type: ONNX's
   // function body.
-  Type stash = stashType(n, t);
+  Type stash = stashType(n);
   Value xs = n.cast(x, stash);
   std::vector<int64_t> dims = range(axis, rank);
   Value mu = mean(n, xs, dims);
@@ -159,7 +159,7 @@ void rmsNorm(NodeContext &n) {
   Value x = n.input(0), scale = n.input(1);
   int64_t rank = NodeContext::rankOf(x);
   int64_t axis = n.normalizeAxis(n.intAttr("axis", -1), rank, "axis");
-  Type t = NodeContext::elementTypeOf(x), stash = stashType(n, t);
+  Type t = NodeContext::elementTypeOf(x), stash = stashType(n);
   Value xs = n.cast(x, stash);
   Value meanSquare = mean(n, n.create<tcc::MulOp>({xs, xs}), range(axis, rank));
   Value inverseRms = n.create<tcc::RsqrtOp>(n.create<tcc::AddOp>(
@@ -196,7 +196,7 @@ void groupNorm(NodeContext &n) {
            std::to_string(shape[1]) + " channels");
   Type t = NodeContext::elementTypeOf(x);
   int64_t perGroup = NodeContext::typeOf(x).getNumElements() / (shape[0] * groups);
-  Value y = n.reshape(n.cast(x, stashType(n, t)), {shape[0], groups, perGroup});
+  Value y = n.reshape(n.cast(x, stashType(n)), {shape[0], groups, perGroup});
   y = n.cast(normalizeLastDim(n, y, n.floatAttr("epsilon", 1e-5f)), t);
   y = n.reshape(y, shape);
   auto channelwise = [&](Value v) {

@@ -20,7 +20,6 @@
 #include "tcc/IR/TccOps.h"
 
 #include <cmath>
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::tcc;
