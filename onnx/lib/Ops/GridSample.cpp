@@ -136,7 +136,9 @@ private:
   Type t;
 };
 
-void gridSample(NodeContext &n) {
+/// Opset 16 names the modes bilinear and bicubic (the default bilinear),
+/// opset 20 linear and cubic.
+template <bool opset16Names> void gridSample(NodeContext &n) {
   n.checkAttrs({"align_corners", "mode", "padding_mode"});
   Value x = n.input(0), grid = n.input(1);
   auto xs = NodeContext::shapeOf(x), gs = NodeContext::shapeOf(grid);
@@ -145,12 +147,13 @@ void gridSample(NodeContext &n) {
     n.fail("the input must have 1 to 3 spatial dims");
   if (int64_t(gs.size()) != dims + 2 || gs[0] != xs[0] || gs.back() != dims)
     n.fail("the grid must be [N, out..., " + std::to_string(dims) + "]");
-  std::string mode = n.stringAttr("mode", n.opset() < 20 ? "bilinear" : "linear");
-  // Opset 16 names the modes bilinear and bicubic.
-  if (mode == "bilinear")
+  std::string mode = n.stringAttr("mode", opset16Names ? "bilinear" : "linear");
+  if (opset16Names && mode == "bilinear")
     mode = "linear";
-  if (mode == "bicubic")
+  else if (opset16Names && mode == "bicubic")
     mode = "cubic";
+  else if (opset16Names && mode != "nearest")
+    n.fail("mode '" + mode + "' is not bilinear, nearest or bicubic");
   if (mode != "nearest" && mode != "linear" && mode != "cubic")
     n.fail("mode '" + mode + "' is not nearest, linear or cubic");
   std::string padding = n.stringAttr("padding_mode", "zeros");
@@ -218,5 +221,6 @@ void gridSample(NodeContext &n) {
 } // namespace
 
 void mlir::tcc::onnx::registerGridSampleOps(OpTable &t) {
-  t.add("GridSample", 16, gridSample);
+  t.add("GridSample", 16, gridSample<true>);
+  t.add("GridSample", 20, gridSample<false>);
 }

@@ -183,7 +183,7 @@ void instanceNorm(NodeContext &n) {
 }
 
 /// Opset 18 scales and shifts per group, 21 per channel.
-void groupNorm(NodeContext &n) {
+template <bool scalePerChannel> void groupNorm(NodeContext &n) {
   n.checkAttrs({"epsilon", "num_groups", "stash_type"});
   Value x = n.input(0), scale = n.input(1), bias = n.input(2);
   auto shape = NodeContext::shapeOf(x);
@@ -200,7 +200,7 @@ void groupNorm(NodeContext &n) {
   y = n.cast(normalizeLastDim(n, y, n.floatAttr("epsilon", 1e-5f)), t);
   y = n.reshape(y, shape);
   auto channelwise = [&](Value v) {
-    if (n.opset() < 21) { // [G] -> [C]
+    if (!scalePerChannel) { // [G] -> [C]
       if (NodeContext::shapeOf(v) != llvm::ArrayRef<int64_t>{groups})
         n.fail("scale and bias must have num_groups entries before opset 21");
       v = n.broadcastTo(n.reshape(v, {groups, 1}), {groups, shape[1] / groups});
@@ -285,7 +285,8 @@ void mlir::tcc::onnx::registerNormalizationOps(OpTable &t) {
   t.add("LayerNormalization", 17, layerNorm);
   t.add("RMSNormalization", 23, rmsNorm);
   t.add("InstanceNormalization", 1, instanceNorm);
-  t.add("GroupNormalization", 18, groupNorm);
+  t.add("GroupNormalization", 18, groupNorm<false>);
+  t.add("GroupNormalization", 21, groupNorm<true>);
   t.add("LRN", 1, lrn);
   t.add("MeanVarianceNormalization", 1, meanVarianceNorm);
   t.add("LpNormalization", 1, lpNorm);
