@@ -1,7 +1,7 @@
 //===- Masks.cpp - ONNX ops computed with constant masks ------------------===//
 //
 // Trilu (a select by a triangular mask), EyeLike, OneHot (compares with
-// index vectors), CumSum and CumProd (scans of shifted adds or muls). Masks come from
+// index vectors) and CumSum (a scan of shifted adds). Masks come from
 // comparing small index vectors, never from tables the size of the output.
 //
 //===----------------------------------------------------------------------===//
@@ -119,10 +119,11 @@ void oneHot(NodeContext &n) {
   n.setOutput(0, n.create<tcc::SelectOp>({hit, pick(1), pick(0)}));
 }
 
-/// CumSum and CumProd: an inclusive scan by doubling shifts (Hillis-Steele):
-/// after combining with itself shifted by 1, 2, 4, ... positions along
-/// `axis` (filling with the identity), each element holds the combination
-/// of all before it: log2(size) pads and adds/muls, exact for integers.
+/// An inclusive scan by doubling shifts (Hillis-Steele): after combining
+/// with itself shifted by 1, 2, 4, ... positions along `axis` (filling with
+/// the identity), each element holds the combination of all before it:
+/// log2(size) pads and adds, exact for integers. (CumProd, a scan with
+/// Mul and identity 1, is Reduction.cpp's on main.)
 /// Exclusive scans shift the input by one first; reverse ones shift the
 /// other way.
 template <class CombineOp> void scan(NodeContext &n, double identity) {
@@ -157,5 +158,4 @@ void mlir::tcc::onnx::registerMaskOps(OpTable &t) {
   t.add("EyeLike", 1, eyeLike);
   t.add("OneHot", 1, oneHot);
   t.add("CumSum", 1, [](NodeContext &n) { scan<tcc::AddOp>(n, 0.0); });
-  t.add("CumProd", 26, [](NodeContext &n) { scan<tcc::MulOp>(n, 1.0); });
 }

@@ -1,8 +1,7 @@
 //===- Normalization.cpp - ONNX normalization ops -------------------------===//
 //
-// BatchNormalization, LayerNormalization, RMSNormalization,
-// InstanceNormalization, GroupNormalization, LRN, MeanVarianceNormalization
-// and LpNormalization.
+// BatchNormalization, LayerNormalization, InstanceNormalization,
+// GroupNormalization, LRN, MeanVarianceNormalization and LpNormalization.
 // Instance and group normalization are tcc.layer_norm over a reshaped
 // input, then a per-channel scale and shift; the rest are compositions of
 // reductions and elementwise ops following ONNX's definitions.
@@ -152,22 +151,6 @@ void layerNorm(NodeContext &n) {
   n.setOutput(2, invStdDev);
 }
 
-/// x / sqrt(mean(x^2 over the dims from axis) + epsilon) * scale, in the
-/// stash type.
-void rmsNorm(NodeContext &n) {
-  n.checkAttrs({"axis", "epsilon", "stash_type"});
-  Value x = n.input(0), scale = n.input(1);
-  int64_t rank = NodeContext::rankOf(x);
-  int64_t axis = n.normalizeAxis(n.intAttr("axis", -1), rank, "axis");
-  Type t = NodeContext::elementTypeOf(x), stash = stashType(n);
-  Value xs = n.cast(x, stash);
-  Value meanSquare = mean(n, n.create<tcc::MulOp>({xs, xs}), range(axis, rank));
-  Value inverseRms = n.create<tcc::RsqrtOp>(n.create<tcc::AddOp>(
-      {meanSquare, n.scalar(n.floatAttr("epsilon", 1e-5f), stash)}));
-  Value y = n.cast(n.create<tcc::MulOp>({xs, inverseRms}), t);
-  n.setOutput(0, n.create<tcc::MulOp>({y, scale}));
-}
-
 void instanceNorm(NodeContext &n) {
   n.checkAttrs({"epsilon"});
   Value x = n.input(0), scale = n.input(1), bias = n.input(2);
@@ -283,7 +266,6 @@ void lpNorm(NodeContext &n) {
 void mlir::tcc::onnx::registerNormalizationOps(OpTable &t) {
   t.add("BatchNormalization", 1, batchNorm);
   t.add("LayerNormalization", 17, layerNorm);
-  t.add("RMSNormalization", 23, rmsNorm);
   t.add("InstanceNormalization", 1, instanceNorm);
   t.add("GroupNormalization", 18, groupNorm<false>);
   t.add("GroupNormalization", 21, groupNorm<true>);

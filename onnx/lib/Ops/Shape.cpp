@@ -2,8 +2,7 @@
 //
 // Constant, Shape, Reshape, Transpose, Squeeze/Unsqueeze, Flatten, Concat,
 // Split, Slice, Gather, GatherElements, GatherND, Expand, Tile, Pad,
-// CenterCropPad, ReverseSequence, DepthToSpace, SpaceToDepth,
-// ConstantOfShape, Range, Size. Ops whose shape comes from an input (Reshape, Expand, Slice,
+// DepthToSpace, SpaceToDepth, ConstantOfShape, Range, Size. Ops whose shape comes from an input (Reshape, Expand, Slice,
 // ...) need that input to be known at import: an initializer, or computed
 // from input shapes by the folding in NodeContext::create.
 //
@@ -654,72 +653,6 @@ void gatherND(NodeContext &n) {
   n.setOutput(0, n.reshape(y, outShape));
 }
 
-/// Crops or zero-pads each listed axis to its target size around the
-/// centre (crops start, and pads put the odd element, toward the end).
-void centerCropPad(NodeContext &n) {
-  n.checkAttrs({"axes"});
-  Value x = n.input(0);
-  auto shape = NodeContext::shapeOf(x);
-  int64_t rank = shape.size();
-  std::vector<int64_t> target = n.intsInput(1, "shape");
-  std::vector<int64_t> axes = n.intsAttr("axes");
-  if (axes.empty())
-    for (int64_t d = 0; d < rank; ++d)
-      axes.push_back(d);
-  if (axes.size() != target.size())
-    n.fail("shape has " + std::to_string(target.size()) + " entries for " +
-           std::to_string(axes.size()) + " axes");
-  std::vector<int64_t> list(2 * rank, 0); // tcc.pad: last dim first
-  for (size_t i = 0; i < axes.size(); ++i) {
-    int64_t d = n.normalizeAxis(axes[i], rank, "axis");
-    if (target[i] < 0)
-      n.fail("shape has a negative entry");
-    int64_t change = target[i] - shape[d];
-    // Cropping removes (in - out) / 2 from the start, padding adds
-    // (out - in) / 2 there: negative pads crop.
-    int64_t begin = change >= 0 ? change / 2 : -((-change) / 2);
-    list[2 * (rank - 1 - d)] = begin;
-    list[2 * (rank - 1 - d) + 1] = change - begin;
-  }
-  n.setOutput(0, n.create<tcc::PadOp>(
-                     x, {n.i64ArrayAttr("pad", list), n.f64Attr("value", 0.0)}));
-}
-
-/// Reverses the first sequence_lens[b] steps along the time axis of each
-/// batch entry b: a gather along the time axis with index
-/// t < len[b] ? len[b] - 1 - t : t.
-void reverseSequence(NodeContext &n) {
-  n.checkAttrs({"batch_axis", "time_axis"});
-  Value x = n.input(0), lens = n.input(1);
-  auto shape = NodeContext::shapeOf(x);
-  int64_t rank = shape.size();
-  if (rank < 2)
-    n.fail("the input must have rank 2 or more");
-  int64_t batchAxis = n.normalizeAxis(n.intAttr("batch_axis", 1), rank, "batch_axis");
-  int64_t timeAxis = n.normalizeAxis(n.intAttr("time_axis", 0), rank, "time_axis");
-  if (batchAxis == timeAxis || batchAxis > 1 || timeAxis > 1)
-    n.fail("batch_axis and time_axis must be 0 and 1, in some order");
-  if (NodeContext::shapeOf(lens) != llvm::ArrayRef<int64_t>{shape[batchAxis]})
-    n.fail("sequence_lens must have one entry per batch entry");
-  Type i64 = n.builder().getI64Type();
-  int64_t steps = shape[timeAxis];
-  checkTableSize(n, steps, "the time index vector");
-  std::vector<int64_t> times;
-  for (int64_t t = 0; t < steps; ++t)
-    times.push_back(t);
-  std::vector<int64_t> timeShape(rank, 1), lenShape(rank, 1);
-  timeShape[timeAxis] = steps;
-  lenShape[batchAxis] = shape[batchAxis];
-  Value t = n.reshape(n.i64Vector(times), timeShape);
-  Value len = n.reshape(n.cast(lens, i64), lenShape);
-  Value reversed = n.create<tcc::SubOp>(
-      {n.create<tcc::SubOp>({len, n.scalar(1, i64)}), t});
-  Value index = n.create<tcc::SelectOp>(
-      {n.create<tcc::LtOp>({t, len}), reversed, t});
-  index = n.broadcastTo(index, shape);
-  n.setOutput(0, n.create<tcc::GatherOp>({x, index}, {n.i64Attr("dim", timeAxis)}));
-}
-
 } // namespace
 
 void mlir::tcc::onnx::registerShapeOps(OpTable &t) {
@@ -744,6 +677,4 @@ void mlir::tcc::onnx::registerShapeOps(OpTable &t) {
   t.add("DepthToSpace", 1, depthToSpace);
   t.add("SpaceToDepth", 1, spaceToDepth);
   t.add("GatherND", 1, gatherND);
-  t.add("CenterCropPad", 18, centerCropPad);
-  t.add("ReverseSequence", 1, reverseSequence);
 }
