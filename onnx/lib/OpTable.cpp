@@ -10,13 +10,22 @@ using namespace mlir::tcc::onnx;
 const OpTable &OpTable::get() {
   static const OpTable table = [] {
     OpTable t;
+    registerAffineGridOps(t);
     registerAttentionOps(t);
+    registerConvTransposeOps(t);
+    registerEinsumOps(t);
     registerElementwiseOps(t);
+    registerGridSampleOps(t);
     registerLossOps(t);
+    registerMaskOps(t);
     registerMiscOps(t);
     registerNNOps(t);
+    registerNormalizationOps(t);
+    registerPoolOps(t);
     registerRecurrentOps(t);
     registerReductionOps(t);
+    registerResizeOps(t);
+    registerScatterOps(t);
     registerSelectionOps(t);
     registerShapeOps(t);
     registerTrigonometricOps(t);

@@ -41,13 +41,22 @@ private:
 };
 
 // The families (Ops/*.cpp).
+void registerAffineGridOps(OpTable &table);
 void registerAttentionOps(OpTable &table);
+void registerConvTransposeOps(OpTable &table);
+void registerEinsumOps(OpTable &table);
 void registerElementwiseOps(OpTable &table);
+void registerGridSampleOps(OpTable &table);
 void registerLossOps(OpTable &table);
+void registerMaskOps(OpTable &table);
 void registerMiscOps(OpTable &table);
 void registerNNOps(OpTable &table);
+void registerNormalizationOps(OpTable &table);
+void registerPoolOps(OpTable &table);
 void registerRecurrentOps(OpTable &table);
 void registerReductionOps(OpTable &table);
+void registerResizeOps(OpTable &table);
+void registerScatterOps(OpTable &table);
 void registerSelectionOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 void registerTrigonometricOps(OpTable &table);

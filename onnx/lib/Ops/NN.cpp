@@ -1,19 +1,16 @@
-//===- NN.cpp - ONNX neural-network ops -----------------------------------===//
+//===- NN.cpp - ONNX convolution, softmax and matrix products -------------===//
 //
-// Convolution, pooling, normalization, softmax and the matrix products.
-// tcc's 2-D ops take symmetric padding; ONNX's asymmetric `pads` and
-// `auto_pad` become an explicit tcc.pad in front. 1-D convolutions and pools
-// run as 2-D ones on a height-1 image.
+// Conv (1-D to 3-D, see Spatial.h), Softmax/LogSoftmax, MatMul, Gemm and
+// inference-mode Dropout. tcc's convolution pads symmetrically; ONNX's
+// asymmetric `pads` and `auto_pad` become an explicit tcc.pad in front.
 //
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
 #include "OpTable.h"
+#include "Spatial.h"
 
 #include "tcc/IR/TccOps.h"
-
-#include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::tcc;
@@ -21,239 +18,31 @@ using namespace mlir::tcc::onnx;
 
 namespace {
 
-/// The spatial geometry of a conv or pool node, resolved to 2-D.
-struct Window {
-  std::vector<int64_t> kernel, stride, dilation;
-  std::vector<int64_t> padBegin, padEnd;
-  bool oneD = false; // the node is 1-D; the image got a height-1 dim
-};
-
-/// Reads kernel/strides/dilations/pads/auto_pad for an input of `spatial`
-/// dims (1 or 2), with `kernel` from the weight or kernel_shape.
-Window readWindow(NodeContext &n, ArrayRef<int64_t> inputShape,
-                  std::vector<int64_t> kernel) {
-  size_t spatial = inputShape.size() - 2;
-  if (spatial != 1 && spatial != 2)
-    n.fail("only 1-D and 2-D inputs are supported (the input has " +
-           std::to_string(spatial) + " spatial dims)");
-  if (kernel.size() != spatial)
-    n.fail("the kernel has " + std::to_string(kernel.size()) +
-           " dims for an input with " + std::to_string(spatial));
-  Window w;
-  w.kernel = kernel;
-  w.stride = n.intsAttr("strides", std::vector<int64_t>(spatial, 1));
-  w.dilation = n.intsAttr("dilations", std::vector<int64_t>(spatial, 1));
-  std::vector<int64_t> pads = n.intsAttr("pads", std::vector<int64_t>(2 * spatial, 0));
-  if (w.stride.size() != spatial || w.dilation.size() != spatial ||
-      pads.size() != 2 * spatial)
-    n.fail("strides, dilations or pads do not match the " +
-           std::to_string(spatial) + " spatial dims");
-  for (size_t i = 0; i < spatial; ++i)
-    if (w.stride[i] < 1 || w.dilation[i] < 1 || kernel[i] < 1 ||
-        pads[i] < 0 || pads[i + spatial] < 0)
-      n.fail("strides, dilations and kernel sizes must be at least 1, pads "
-             "at least 0");
-  w.padBegin.assign(pads.begin(), pads.begin() + spatial);
-  w.padEnd.assign(pads.begin() + spatial, pads.end());
-  std::string autoPad = n.stringAttr("auto_pad", "NOTSET");
-  if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    for (size_t i = 0; i < spatial; ++i) {
-      int64_t in = inputShape[2 + i];
-      int64_t out = (in + w.stride[i] - 1) / w.stride[i];
-      int64_t total = std::max<int64_t>(
-          0, (out - 1) * w.stride[i] + (kernel[i] - 1) * w.dilation[i] + 1 - in);
-      int64_t small = total / 2, large = total - small;
-      w.padBegin[i] = autoPad == "SAME_UPPER" ? small : large;
-      w.padEnd[i] = autoPad == "SAME_UPPER" ? large : small;
-    }
-  } else if (autoPad == "VALID") {
-    std::fill(w.padBegin.begin(), w.padBegin.end(), 0);
-    std::fill(w.padEnd.begin(), w.padEnd.end(), 0);
-  } else if (autoPad != "NOTSET") {
-    n.fail("auto_pad '" + autoPad + "' is not NOTSET, SAME_UPPER, "
-           "SAME_LOWER or VALID");
-  }
-  if (spatial == 1) {
-    w.oneD = true;
-    w.kernel.insert(w.kernel.begin(), 1);
-    w.stride.insert(w.stride.begin(), 1);
-    w.dilation.insert(w.dilation.begin(), 1);
-    w.padBegin.insert(w.padBegin.begin(), 0);
-    w.padEnd.insert(w.padEnd.begin(), 0);
-  }
-  return w;
-}
-
-/// `x` ([N, C, L]) as [N, C, 1, L].
-Value to2d(NodeContext &n, Value x) {
-  auto s = NodeContext::shapeOf(x);
-  return n.reshape(x, {s[0], s[1], 1, s[2]});
-}
-/// A 2-D result back to [N, C, L].
-Value from2d(NodeContext &n, Value y) {
-  auto s = NodeContext::shapeOf(y);
-  return n.reshape(y, {s[0], s[1], s[3]});
-}
-
-/// Pads the spatial dims of `x` explicitly where the op's symmetric padding
-/// cannot express `w` (or `always`), leaving in `w` what the op still pads.
-/// `value` fills new positions.
-Value padExplicitly(NodeContext &n, Value x, Window &w, double value,
-                    bool always) {
-  bool symmetric = w.padBegin == w.padEnd;
-  if (symmetric && !always)
-    return x;
-  // tcc.pad's list runs last dim first.
-  std::vector<int64_t> pad = {w.padBegin[1], w.padEnd[1], w.padBegin[0],
-                              w.padEnd[0]};
-  std::fill(w.padBegin.begin(), w.padBegin.end(), 0);
-  std::fill(w.padEnd.begin(), w.padEnd.end(), 0);
-  return n.create<tcc::PadOp>(
-      x, {n.i64ArrayAttr("pad", pad), n.f64Attr("value", value)});
-}
-
 void conv(NodeContext &n) {
   n.checkAttrs({"auto_pad", "dilations", "group", "kernel_shape", "pads",
                 "strides"});
   Value x = n.input(0), weight = n.input(1), bias = n.optionalInput(2);
-  if (NodeContext::rankOf(x) < 3 || NodeContext::rankOf(weight) != NodeContext::rankOf(x))
-    n.fail("the input and weight must have the same rank, 3 or 4");
-  auto ws = NodeContext::shapeOf(weight);
-  std::vector<int64_t> kernel(ws.begin() + 2, ws.end());
+  if (NodeContext::rankOf(weight) != NodeContext::rankOf(x))
+    n.fail("the input and weight must have the same rank");
+  std::vector<int64_t> kernel = dimsFrom(weight, 2);
   if (n.hasAttr("kernel_shape") && n.intsAttr("kernel_shape") != kernel)
     n.fail("kernel_shape does not match the weight's shape");
   Window w = readWindow(n, NodeContext::shapeOf(x), kernel);
-  if (w.oneD) {
-    x = to2d(n, x);
-    weight = to2d(n, weight);
+  int64_t groups = n.intAttr("group", 1);
+  int64_t channels = NodeContext::shapeOf(x)[1];
+  if (groups < 1 || channels % groups != 0 ||
+      NodeContext::shapeOf(weight)[1] * groups != channels)
+    n.fail("group " + std::to_string(groups) + " does not fit " +
+           std::to_string(channels) + " input channels and a weight of " +
+           std::to_string(NodeContext::shapeOf(weight)[1]) +
+           " channels per group");
+  std::vector<int64_t> padding = w.padBegin;
+  if (w.padBegin != w.padEnd) {
+    x = padTrailing(n, x, w.padBegin, w.padEnd, 0.0);
+    std::fill(padding.begin(), padding.end(), 0);
   }
-  x = padExplicitly(n, x, w, 0.0, false);
-  llvm::SmallVector<Value> operands{x, weight};
-  if (bias)
-    operands.push_back(bias);
-  llvm::SmallVector<NamedAttribute> attrs{
-      n.i64ArrayAttr("stride", w.stride), n.i64ArrayAttr("padding", w.padBegin),
-      n.i64ArrayAttr("dilation", w.dilation),
-      n.i64Attr("groups", n.intAttr("group", 1))};
-  Value y = n.create<tcc::Conv2dOp>(operands, attrs);
-  n.setOutput(0, w.oneD ? from2d(n, y) : y);
-}
-
-/// Whether tcc's pool can take the padding itself: symmetric, and at most
-/// half the kernel (PyTorch's rule).
-bool poolPadsFit(const Window &w) {
-  if (w.padBegin != w.padEnd)
-    return false;
-  for (size_t i = 0; i < w.kernel.size(); ++i)
-    if (2 * w.padBegin[i] > w.kernel[i])
-      return false;
-  return true;
-}
-
-void maxPool(NodeContext &n) {
-  n.checkAttrs({"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads",
-                "storage_order", "strides"});
-  if (n.wantsOutput(1))
-    n.fail("the Indices output is not supported");
-  Value x = n.input(0);
-  if (NodeContext::rankOf(x) < 3)
-    n.fail("the input must have rank 3 or 4");
-  Window w = readWindow(n, NodeContext::shapeOf(x), n.intsAttr("kernel_shape"));
-  bool ceil = n.intAttr("ceil_mode", 0);
-  if (w.oneD)
-    x = to2d(n, x);
-  if (!poolPadsFit(w)) {
-    if (ceil)
-      n.fail("asymmetric or large pads with ceil_mode are not supported");
-    x = padExplicitly(n, x, w, -std::numeric_limits<double>::infinity(), true);
-  }
-  Value y = n.create<tcc::MaxPool2dOp>(
-      x, {n.i64ArrayAttr("kernel_size", w.kernel),
-          n.i64ArrayAttr("stride", w.stride),
-          n.i64ArrayAttr("padding", w.padBegin),
-          n.i64ArrayAttr("dilation", w.dilation), n.boolAttr("ceil_mode", ceil)});
-  n.setOutput(0, w.oneD ? from2d(n, y) : y);
-}
-
-void averagePool(NodeContext &n) {
-  n.checkAttrs({"auto_pad", "ceil_mode", "count_include_pad", "dilations",
-                "kernel_shape", "pads", "strides"});
-  Value x = n.input(0);
-  if (NodeContext::rankOf(x) < 3)
-    n.fail("the input must have rank 3 or 4");
-  Window w = readWindow(n, NodeContext::shapeOf(x), n.intsAttr("kernel_shape"));
-  for (int64_t d : w.dilation)
-    if (d != 1)
-      n.fail("dilations other than 1 are not supported");
-  bool ceil = n.intAttr("ceil_mode", 0);
-  bool includePad = n.intAttr("count_include_pad", 0);
-  if (w.oneD)
-    x = to2d(n, x);
-  if (!poolPadsFit(w)) {
-    if (!includePad || ceil)
-      n.fail("asymmetric or large pads are supported only with "
-             "count_include_pad=1 and ceil_mode=0");
-    x = padExplicitly(n, x, w, 0.0, true);
-  }
-  Value y = n.create<tcc::AvgPool2dOp>(
-      x, {n.i64ArrayAttr("kernel_size", w.kernel),
-          n.i64ArrayAttr("stride", w.stride),
-          n.i64ArrayAttr("padding", w.padBegin), n.boolAttr("ceil_mode", ceil),
-          n.boolAttr("count_include_pad", includePad)});
-  n.setOutput(0, w.oneD ? from2d(n, y) : y);
-}
-
-/// GlobalAveragePool / GlobalMaxPool: a keepdim reduction over the spatial
-/// dims.
-template <class ReduceOp> void globalPool(NodeContext &n) {
-  n.checkAttrs({});
-  Value x = n.input(0);
-  int64_t rank = NodeContext::rankOf(x);
-  if (rank < 3)
-    n.fail("the input must have rank 3 or more");
-  std::vector<int64_t> dims;
-  for (int64_t d = 2; d < rank; ++d)
-    dims.push_back(d);
-  n.setOutput(0, n.create<ReduceOp>(
-                     x, {n.i64ArrayAttr("dims", dims), n.boolAttr("keepdim", true)}));
-}
-
-void batchNorm(NodeContext &n) {
-  n.checkAttrs({"epsilon", "momentum", "training_mode", "spatial"});
-  if (n.intAttr("training_mode", 0) != 0 || n.wantsOutput(1) || n.wantsOutput(2))
-    n.fail("training mode is not supported (tcc imports inference graphs)");
-  if (n.intAttr("spatial", 1) != 1)
-    n.fail("spatial=0 is not supported");
-  n.setOutput(0, n.create<tcc::BatchNormOp>(
-                     {n.input(0), n.input(1), n.input(2), n.input(3), n.input(4)},
-                     {n.f64Attr("eps", n.floatAttr("epsilon", 1e-5f))}));
-}
-
-void layerNorm(NodeContext &n) {
-  n.checkAttrs({"axis", "epsilon", "stash_type"});
-  if (n.wantsOutput(1) || n.wantsOutput(2))
-    n.fail("the Mean and InvStdDev outputs are not supported");
-  Value x = n.input(0);
-  auto shape = NodeContext::shapeOf(x);
-  int64_t axis = n.normalizeAxis(n.intAttr("axis", -1), shape.size(), "axis");
-  std::vector<int64_t> normalized(shape.begin() + axis, shape.end());
-  Value scale = n.optionalInput(1), bias = n.optionalInput(2);
-  // ONNX broadcasts scale and bias to the normalized shape; tcc wants them
-  // in it.
-  if (scale)
-    scale = n.broadcastTo(scale, normalized);
-  if (bias)
-    bias = n.broadcastTo(bias, normalized);
-  llvm::SmallVector<Value> operands{x};
-  if (scale) operands.push_back(scale);
-  if (bias) operands.push_back(bias);
-  n.setOutput(0, n.create<tcc::LayerNormOp>(
-                     operands,
-                     {n.i64ArrayAttr("normalized_shape", normalized),
-                      n.f64Attr("eps", n.floatAttr("epsilon", 1e-5f)),
-                      n.namedAttr("operandSegmentSizes",
-                                  n.builder().getDenseI32ArrayAttr(
-                                      {1, scale ? 1 : 0, bias ? 1 : 0}))}));
+  n.setOutput(0, convolve(n, x, weight, bias, w.stride, w.dilation, padding,
+                          groups));
 }
 
 /// Softmax and LogSoftmax. Before opset 13 the input is flattened to 2-D at
@@ -361,12 +150,6 @@ void dropout(NodeContext &n) {
 
 void mlir::tcc::onnx::registerNNOps(OpTable &t) {
   t.add("Conv", 1, conv);
-  t.add("MaxPool", 1, maxPool);
-  t.add("AveragePool", 1, averagePool);
-  t.add("GlobalAveragePool", 1, globalPool<tcc::ReduceMeanOp>);
-  t.add("GlobalMaxPool", 1, globalPool<tcc::ReduceMaxOp>);
-  t.add("BatchNormalization", 1, batchNorm);
-  t.add("LayerNormalization", 17, layerNorm);
   t.add("Softmax", 1, softmax<tcc::SoftmaxOp>);
   t.add("LogSoftmax", 1, softmax<tcc::LogSoftmaxOp>);
   t.add("MatMul", 1, matmulOp);

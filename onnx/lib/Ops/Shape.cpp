@@ -1,15 +1,17 @@
 //===- Shape.cpp - ONNX ops that move data or make constants --------------===//
 //
 // Constant, Shape, Reshape, Transpose, Squeeze/Unsqueeze, Flatten, Concat,
-// Split, Slice, Gather, GatherElements, Expand, Tile, Pad, ConstantOfShape,
-// Range, Size. Ops whose shape comes from an input (Reshape, Expand, Slice,
+// Split, Slice, Gather, GatherElements, GatherND, Expand, Tile, Pad,
+// DepthToSpace, SpaceToDepth, ConstantOfShape, Range, Size. Ops whose shape comes from an input (Reshape, Expand, Slice,
 // ...) need that input to be known at import: an initializer, or computed
 // from input shapes by the folding in NodeContext::create.
 //
 //===----------------------------------------------------------------------===//
 
 #include "NodeContext.h"
+#include "Constants.h"
 #include "OpTable.h"
+#include "TensorData.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -217,6 +219,12 @@ Value sliceDim(NodeContext &n, Value x, int64_t dim, int64_t start, int64_t end,
   auto shape = NodeContext::shapeOf(x);
   std::vector<int64_t> starts(shape.size(), 0), ends(shape.begin(), shape.end()),
       steps(shape.size(), 1);
+  if (end <= start) { // nothing to read: an empty constant
+    std::vector<int64_t> empty(shape.begin(), shape.end());
+    empty[dim] = 0;
+    return n.constant(ConstantData::zeros(
+        RankedTensorType::get(empty, NodeContext::elementTypeOf(x))));
+  }
   starts[dim] = start;
   ends[dim] = end;
   steps[dim] = step;
@@ -308,6 +316,7 @@ void slice(NodeContext &n) {
     } else {
       // A negative step: reverse by gathering the chosen indices.
       int64_t s = resolve(starts[i], -1, dim - 1), e = resolve(ends[i], -1, dim - 1);
+      checkTableSize(n, (s - e - step - 1) / -step, "the reversed index vector");
       std::vector<int64_t> indices;
       for (int64_t k = s; k > e; k += step)
         indices.push_back(k);
@@ -410,6 +419,42 @@ void tile(NodeContext &n) {
   n.setOutput(0, n.reshape(y, out));
 }
 
+/// The source index of position `p` (in [-begin, size + end)) of a dim of
+/// `size` padded in `mode`: reflect mirrors without repeating the edge (as
+/// numpy.pad), edge repeats it, wrap continues periodically.
+int64_t padSource(const std::string &mode, int64_t p, int64_t size) {
+  if (mode == "edge" || size == 1)
+    return std::clamp<int64_t>(p, 0, size - 1);
+  if (mode == "wrap")
+    return ((p % size) + size) % size;
+  int64_t period = 2 * (size - 1);
+  int64_t m = ((p % period) + period) % period;
+  return m < size ? m : period - m;
+}
+
+/// Reflect, edge and wrap padding: an index_select per padded dim with the
+/// source indices.
+Value padByIndex(NodeContext &n, Value x, const std::string &mode,
+                 llvm::ArrayRef<int64_t> begin, llvm::ArrayRef<int64_t> end) {
+  for (size_t d = 0; d < begin.size(); ++d) {
+    if (begin[d] == 0 && end[d] == 0)
+      continue;
+    int64_t size = NodeContext::shapeOf(x)[d];
+    if (size == 0)
+      n.fail("mode '" + mode + "' cannot pad the empty dim " + std::to_string(d));
+    checkTableSize(n, size + begin[d] + end[d],
+                   "the index vector of padded dim " + std::to_string(d));
+    std::vector<int64_t> indices;
+    for (int64_t p = -begin[d]; p < size + end[d]; ++p)
+      indices.push_back(padSource(mode, p, size));
+    if (indices.empty())
+      n.fail("the pads leave nothing of dim " + std::to_string(d));
+    x = n.create<tcc::IndexSelectOp>({x, n.i64Vector(indices)},
+                                     {n.i64Attr("dim", int64_t(d))});
+  }
+  return x;
+}
+
 void pad(NodeContext &n) {
   Value x = n.input(0);
   int64_t rank = NodeContext::rankOf(x);
@@ -430,8 +475,9 @@ void pad(NodeContext &n) {
       value = v[0];
     }
   }
-  if (mode != "constant")
-    n.fail("mode '" + mode + "' is not supported yet (only 'constant')");
+  if (mode != "constant" && mode != "reflect" && mode != "edge" &&
+      mode != "wrap")
+    n.fail("mode '" + mode + "' is not constant, reflect, edge or wrap");
   std::vector<int64_t> axes;
   if (n.opset() >= 18 && n.hasInput(3))
     axes = n.intsInput(3, "axes");
@@ -446,6 +492,10 @@ void pad(NodeContext &n) {
     int64_t a = n.normalizeAxis(axes[i], rank, "axis");
     begin[a] = pads[i];
     end[a] = pads[i + axes.size()];
+  }
+  if (mode != "constant") {
+    n.setOutput(0, padByIndex(n, x, mode, begin, end));
+    return;
   }
   // tcc.pad's list runs last dim first.
   std::vector<int64_t> list;
@@ -464,15 +514,9 @@ void constantOfShape(NodeContext &n) {
                                 {1}, n.builder().getF32Type()));
   if (fill.numElements() != 1)
     n.fail("value must hold one element");
-  for (int64_t d : shape)
-    if (d < 0)
-      n.fail("the shape has a negative dim");
-  ConstantData out = ConstantData::zeros(
-      RankedTensorType::get(shape, fill.type.getElementType()));
-  int64_t eb = out.elementBytes();
-  for (int64_t i = 0; i < out.numElements(); ++i)
-    std::memcpy(out.bytes.data() + i * eb, fill.bytes.data(), eb);
-  n.setOutput(0, n.constant(out));
+  if (std::string problem = checkShape(shape); !problem.empty())
+    n.fail("its shape: " + problem);
+  n.setOutput(0, splatConstant(n, fill, shape));
 }
 
 void range(NodeContext &n) {
@@ -499,6 +543,116 @@ void range(NodeContext &n) {
   n.setOutput(0, n.constant(out));
 }
 
+/// [N, C, H, W] viewed as `split`, permuted by `perm`, reshaped to `out`.
+Value rearrange(NodeContext &n, Value x, llvm::ArrayRef<int64_t> split,
+                llvm::ArrayRef<int64_t> perm, llvm::ArrayRef<int64_t> out) {
+  Value v = n.create<tcc::TransposeOp>(n.reshape(x, split),
+                                       {n.i64ArrayAttr("permutation", perm)});
+  return n.reshape(v, out);
+}
+
+/// Reads blocksize and mode of DepthToSpace / SpaceToDepth on [N, C, H, W].
+int64_t blockSize(NodeContext &n, Value x, bool *crd) {
+  n.checkAttrs({"blocksize", "mode"});
+  if (NodeContext::rankOf(x) != 4)
+    n.fail("the input must have rank 4");
+  int64_t b = n.intAttr("blocksize");
+  if (b < 1)
+    n.fail("blocksize must be at least 1");
+  std::string mode = n.stringAttr("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD")
+    n.fail("mode '" + mode + "' is not DCR or CRD");
+  *crd = mode == "CRD";
+  return b;
+}
+
+/// DCR: channel (bh * b + bw) * C' + c moves to (h * b + bh, w * b + bw);
+/// CRD: channel c * b * b + bh * b + bw does.
+void depthToSpace(NodeContext &n) {
+  Value x = n.input(0);
+  bool crd;
+  int64_t b = blockSize(n, x, &crd);
+  auto s = NodeContext::shapeOf(x);
+  if (s[1] % (b * b) != 0)
+    n.fail("the channels are not a multiple of blocksize^2");
+  int64_t c = s[1] / (b * b);
+  std::vector<int64_t> out{s[0], c, s[2] * b, s[3] * b};
+  n.setOutput(0, crd ? rearrange(n, x, {s[0], c, b, b, s[2], s[3]},
+                                 {0, 1, 4, 2, 5, 3}, out)
+                     : rearrange(n, x, {s[0], b, b, c, s[2], s[3]},
+                                 {0, 3, 4, 1, 5, 2}, out));
+}
+
+/// The inverse of DepthToSpace in the same mode.
+void spaceToDepth(NodeContext &n) {
+  Value x = n.input(0);
+  bool crd;
+  int64_t b = blockSize(n, x, &crd);
+  auto s = NodeContext::shapeOf(x);
+  if (s[2] % b != 0 || s[3] % b != 0)
+    n.fail("the height and width are not multiples of blocksize");
+  std::vector<int64_t> split{s[0], s[1], s[2] / b, b, s[3] / b, b};
+  std::vector<int64_t> out{s[0], s[1] * b * b, s[2] / b, s[3] / b};
+  n.setOutput(0, crd ? rearrange(n, x, split, {0, 1, 3, 5, 2, 4}, out)
+                     : rearrange(n, x, split, {0, 3, 5, 1, 2, 4}, out));
+}
+
+/// GatherND as one index_select: the index tuples (and the batch position)
+/// become row numbers of data flattened to [rows, slice...].
+void gatherND(NodeContext &n) {
+  n.checkAttrs({"batch_dims"});
+  Value data = n.input(0), indices = n.input(1);
+  auto ds = NodeContext::shapeOf(data);
+  auto is = NodeContext::shapeOf(indices);
+  int64_t batchDims = n.intAttr("batch_dims", 0);
+  if (is.empty())
+    n.fail("indices must have rank 1 or more");
+  int64_t k = is.back();
+  if (batchDims < 0 || batchDims + k > int64_t(ds.size()) ||
+      batchDims >= int64_t(is.size()))
+    n.fail("batch_dims and the index tuple length do not fit the data's rank");
+  for (int64_t d = 0; d < batchDims; ++d)
+    if (ds[d] != is[d])
+      n.fail("batch dim " + std::to_string(d) + " differs between data and indices");
+  int64_t batch = 1, tuples = 1, slice = 1;
+  for (int64_t d = 0; d < batchDims; ++d)
+    batch *= ds[d];
+  for (int64_t d = batchDims; d + 1 < int64_t(is.size()); ++d)
+    tuples *= is[d];
+  std::vector<int64_t> sliceShape(ds.begin() + batchDims + k, ds.end());
+  for (int64_t d : sliceShape)
+    slice *= d;
+  int64_t rowsPerBatch = 1;
+  for (int64_t d = batchDims; d < batchDims + k; ++d)
+    rowsPerBatch *= ds[d];
+  Type i64 = n.builder().getI64Type();
+  Value idx = n.reshape(n.cast(indices, i64), {batch, tuples, k});
+  // Negative indices count from the end of their dim.
+  std::vector<int64_t> dims(ds.begin() + batchDims, ds.begin() + batchDims + k),
+      strides(k, 1);
+  for (int64_t j = k - 1; j > 0; --j)
+    strides[j - 1] = strides[j] * dims[j];
+  Value dimSizes = n.reshape(n.i64Vector(dims), {1, 1, k});
+  idx = n.create<tcc::SelectOp>(
+      {n.create<tcc::LtOp>({idx, n.scalar(0, i64)}),
+       n.create<tcc::AddOp>({idx, dimSizes}), idx});
+  Value rows = n.create<tcc::MulOp>({idx, n.reshape(n.i64Vector(strides), {1, 1, k})});
+  rows = k == 0 ? n.broadcastTo(n.scalar(0, i64), {batch, tuples})
+                : n.create<tcc::ReduceSumOp>(
+                      rows, {n.i64ArrayAttr("dims", {2}), n.boolAttr("keepdim", false)});
+  checkTableSize(n, batch, "the table of batch offsets");
+  std::vector<int64_t> batchStart;
+  for (int64_t b = 0; b < batch; ++b)
+    batchStart.push_back(b * rowsPerBatch);
+  rows = n.create<tcc::AddOp>({rows, n.reshape(n.i64Vector(batchStart), {batch, 1})});
+  Value table = n.reshape(data, {batch * rowsPerBatch, slice});
+  Value y = n.create<tcc::IndexSelectOp>({table, n.reshape(rows, {batch * tuples})},
+                                         {n.i64Attr("dim", 0)});
+  std::vector<int64_t> outShape(is.begin(), is.end() - 1);
+  outShape.insert(outShape.end(), sliceShape.begin(), sliceShape.end());
+  n.setOutput(0, n.reshape(y, outShape));
+}
+
 } // namespace
 
 void mlir::tcc::onnx::registerShapeOps(OpTable &t) {
@@ -520,4 +674,7 @@ void mlir::tcc::onnx::registerShapeOps(OpTable &t) {
   t.add("Pad", 1, pad);
   t.add("ConstantOfShape", 1, constantOfShape);
   t.add("Range", 1, range);
+  t.add("DepthToSpace", 1, depthToSpace);
+  t.add("SpaceToDepth", 1, spaceToDepth);
+  t.add("GatherND", 1, gatherND);
 }
