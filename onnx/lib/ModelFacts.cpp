@@ -124,9 +124,15 @@ std::string mlir::tcc::onnx::readModelFacts(MLIRContext *context,
   std::set<std::string> initializers;
   for (const auto &t : graph.initializer())
     initializers.insert(t.name());
+  std::set<std::string> firstOperands;
+  for (const auto &node : graph.node())
+    if (node.input_size() > 0)
+      firstOperands.insert(node.input(0));
   for (const auto &v : graph.input())
-    if (!initializers.count(v.name()))
+    if (!initializers.count(v.name())) {
       facts->inputs.push_back(valueFacts(context, v));
+      facts->inputs.back().isFirstOperand = firstOperands.count(v.name()) != 0;
+    }
   for (const auto &v : graph.output())
     facts->outputs.push_back(valueFacts(context, v));
   facts->outOfScope = outOfScopeReason(context, model);

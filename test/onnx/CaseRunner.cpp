@@ -244,18 +244,21 @@ CaseResult runCase(const CaseSpec &spec,
   if (!error.empty())
     return finish(kImportFailed, "test data: " + error);
 
-  // Inputs an op needs constant (a Reshape's shape, a Clip's bounds) are
-  // given each data set's values: first the integer inputs, then, if that
-  // is not enough, the one-element inputs too.
+  // Inputs an op needs constant (a Reshape's shape, a Clip's bounds, a
+  // Resize's scales) are given each data set's values: first the integer
+  // inputs; if that is not enough, the one-element inputs too; then every
+  // input that no node takes as its first (data) operand.
   auto needsConstants = [](const std::string &error) {
     return error.find("must be a constant") != std::string::npos;
   };
-  int fixing = 0; // 0: nothing; 1: integer inputs; 2: and one-element ones
+  int fixing = 0; // 0: nothing; 1: integer inputs; 2: and one-element
+                  // ones; 3: and the inputs that are no node's data
   auto importFixed = [&](const DataSet &set) {
     mlir::tcc::onnx::ImportOptions options;
     for (size_t i = 0; i < facts.inputs.size() && i < set.inputs.size(); ++i)
       if ((fixing >= 1 && facts.inputs[i].isInteger) ||
-          (fixing == 2 && set.inputs[i].numElements() == 1))
+          (fixing >= 2 && set.inputs[i].numElements() == 1) ||
+          (fixing == 3 && !facts.inputs[i].isFirstOperand))
         options.inputValues[facts.inputs[i].name] = set.inputs[i];
     return mlir::tcc::onnx::importModelFile(&context, modelPath, options,
                                             &error);
@@ -274,8 +277,8 @@ CaseResult runCase(const CaseSpec &spec,
     if (fixing) {
       enter("import");
       own = importFixed(sets[s]);
-      if (!own && fixing == 1 && needsConstants(error)) {
-        fixing = 2;
+      while (!own && fixing < 3 && needsConstants(error)) {
+        ++fixing;
         own = importFixed(sets[s]);
       }
       if (!own)

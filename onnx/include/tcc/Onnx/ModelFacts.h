@@ -25,6 +25,9 @@ struct ValueFacts {
   std::string name;
   bool isInteger = false; // an integer element type (bool is not)
   bool isFloat = false;   // f16, bf16, f32 or f64
+  /// Whether some node takes it as its first operand (the data an op works
+  /// on, rather than a shape, scales or bounds); inputs only.
+  bool isFirstOperand = false;
 };
 
 struct ModelFacts {
