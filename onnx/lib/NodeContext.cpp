@@ -49,6 +49,10 @@ std::optional<ConstantData> mlir::tcc::onnx::constantValueOf(Value v) {
   auto op = v ? v.getDefiningOp<tcc::ConstantOp>() : tcc::ConstantOp();
   if (!op)
     return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (dense && dense.isSplat() &&
+      dense.getType().getNumElements() > kMaxComputedElements)
+    return std::nullopt;
   return readConstant(op.getValue());
 }
 
@@ -115,6 +119,14 @@ std::vector<double> NodeContext::floatsInput(size_t i,
   for (int64_t k = 0; k < data->numElements(); ++k)
     values[k] = isFloat ? data->getFloat(k) : double(data->getInt(k));
   return values;
+}
+
+double NodeContext::floatScalarInput(size_t i, const char *what) const {
+  std::vector<double> values = floatsInput(i, what);
+  if (values.size() != 1)
+    fail(std::string("its ") + what + " must hold one value, not " +
+         std::to_string(values.size()));
+  return values[0];
 }
 
 // --- Attributes --------------------------------------------------------------
@@ -252,6 +264,12 @@ Value NodeContext::createOp(llvm::StringRef name, ValueRange operands,
       fail(name.str() + " rejects its operands: " + diagnostics.text);
     resultType = types[0];
   }
+  // Limits first: a hostile shape (Expand to 2^62, a Tile whose repeats
+  // overflow) must not reach the verifier, the folder or the allocator.
+  if (auto shaped = dyn_cast<RankedTensorType>(resultType))
+    if (std::string problem = checkShape(shaped.getShape()); !problem.empty())
+      fail(name.str() + " would make a tensor beyond the importer's limits: " +
+           problem);
   OperationState state(location_, name);
   state.addOperands(operands);
   state.addAttributes(attrs);
@@ -285,6 +303,33 @@ Value NodeContext::constant(const ConstantData &data) {
   std::string blobName = node_.name().empty() ? node_.op_type() : node_.name();
   ElementsAttr attr = makeConstantAttr(data, blobName);
   return create<tcc::ConstantOp>({}, {namedAttr("value", attr)}, data.type);
+}
+
+Value NodeContext::splat(const ConstantData &element,
+                         llvm::ArrayRef<int64_t> shape) {
+  if (std::string problem = checkShape(shape); !problem.empty())
+    fail(problem);
+  if (element.numElements() != 1)
+    fail("the fill value must hold one element, not " +
+         std::to_string(element.numElements()));
+  auto type = RankedTensorType::get(shape, element.type.getElementType());
+  DenseElementsAttr attr =
+      element.kind() == ElementKind::Bool
+          ? DenseElementsAttr::get(type, element.bytes[0] != 0)
+          : DenseElementsAttr::getFromRawBuffer(type, element.bytes);
+  return create<tcc::ConstantOp>({}, {namedAttr("value", attr)}, type);
+}
+
+ConstantData NodeContext::zeros(llvm::ArrayRef<int64_t> shape,
+                                Type elementType) const {
+  if (std::string problem = checkShape(shape); !problem.empty())
+    fail(problem);
+  auto type = RankedTensorType::get(shape, elementType);
+  if (type.getNumElements() > kMaxComputedElements)
+    fail("its result, of shape " + shapeText(shape) + ", has more than 2^" +
+         std::to_string(llvm::Log2_64(kMaxComputedElements)) +
+         " elements, the most the importer computes at import");
+  return ConstantData::zeros(type);
 }
 
 Value NodeContext::scalar(double value, Type elementType) {

@@ -100,8 +100,8 @@ void clip(NodeContext &n) {
     if (n.hasAttr("max")) hi = n.floatAttr("max", 0);
   } else {
     n.checkAttrs({});
-    if (n.hasInput(1)) lo = n.floatsInput(1, "min").at(0);
-    if (n.hasInput(2)) hi = n.floatsInput(2, "max").at(0);
+    if (n.hasInput(1)) lo = n.floatScalarInput(1, "min");
+    if (n.hasInput(2)) hi = n.floatScalarInput(2, "max");
   }
   Value x = n.input(0);
   if (!lo && !hi) {

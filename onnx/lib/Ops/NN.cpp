@@ -9,6 +9,7 @@
 
 #include "NodeContext.h"
 #include "OpTable.h"
+#include "TensorData.h"
 
 #include "tcc/IR/TccOps.h"
 
@@ -48,11 +49,15 @@ Window readWindow(NodeContext &n, ArrayRef<int64_t> inputShape,
       pads.size() != 2 * spatial)
     n.fail("strides, dilations or pads do not match the " +
            std::to_string(spatial) + " spatial dims");
+  // The upper bound keeps the arithmetic below (and the ops' inference)
+  // within int64.
+  auto outside = [](int64_t v, int64_t lo) { return v < lo || v > kMaxElements; };
   for (size_t i = 0; i < spatial; ++i)
-    if (w.stride[i] < 1 || w.dilation[i] < 1 || kernel[i] < 1 ||
-        pads[i] < 0 || pads[i + spatial] < 0)
+    if (outside(w.stride[i], 1) || outside(w.dilation[i], 1) ||
+        outside(kernel[i], 1) || outside(pads[i], 0) ||
+        outside(pads[i + spatial], 0))
       n.fail("strides, dilations and kernel sizes must be at least 1, pads "
-             "at least 0");
+             "at least 0, and all at most 2^40");
   w.padBegin.assign(pads.begin(), pads.begin() + spatial);
   w.padEnd.assign(pads.begin() + spatial, pads.end());
   std::string autoPad = n.stringAttr("auto_pad", "NOTSET");
@@ -145,7 +150,7 @@ bool poolPadsFit(const Window &w) {
   if (w.padBegin != w.padEnd)
     return false;
   for (size_t i = 0; i < w.kernel.size(); ++i)
-    if (2 * w.padBegin[i] > w.kernel[i])
+    if (w.padBegin[i] > w.kernel[i] / 2)
       return false;
   return true;
 }
@@ -343,17 +348,16 @@ void dropout(NodeContext &n) {
   n.checkAttrs({"seed", "ratio", "is_test"});
   if (n.hasInput(2)) {
     std::optional<ConstantData> training = n.constantInput(2);
-    if (!training || training->getInt(0) != 0)
+    if (!training || training->numElements() != 1 || training->getInt(0) != 0)
       n.fail("training mode is not supported (tcc imports inference graphs)");
   }
   Value x = n.input(0);
   n.setOutput(0, x);
   if (n.wantsOutput(1)) { // the mask: all true at inference
-    ConstantData ones = ConstantData::zeros(RankedTensorType::get(
-        NodeContext::shapeOf(x), n.builder().getI1Type()));
-    for (int64_t i = 0; i < ones.numElements(); ++i)
-      ones.setInt(i, 1);
-    n.setOutput(1, n.constant(ones));
+    ConstantData one = ConstantData::zeros(
+        RankedTensorType::get({}, n.builder().getI1Type()));
+    one.setInt(0, 1);
+    n.setOutput(1, n.splat(one, NodeContext::shapeOf(x)));
   }
 }
 

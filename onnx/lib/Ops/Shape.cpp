@@ -13,6 +13,8 @@
 
 #include "tcc/IR/TccOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -97,8 +99,8 @@ void reshapeOp(NodeContext &n) {
       inferred = i;
     } else if (shape[i] < 0) {
       n.fail("shape entry " + std::to_string(shape[i]) + " is negative");
-    } else {
-      known *= shape[i];
+    } else if (llvm::MulOverflow(known, shape[i], known)) {
+      n.fail("the shape's dims multiply beyond int64");
     }
   }
   int64_t total = NodeContext::typeOf(x).getNumElements();
@@ -358,8 +360,7 @@ void gather(NodeContext &n) {
     int64_t inner = 1, outer = 1;
     for (size_t d = axis + 1; d < ds.size(); ++d) inner *= ds[d];
     for (int64_t d = 0; d < axis; ++d) outer *= ds[d];
-    ConstantData out = ConstantData::zeros(RankedTensorType::get(
-        outShape, NodeContext::elementTypeOf(data)));
+    ConstantData out = n.zeros(outShape, NodeContext::elementTypeOf(data));
     int64_t eb = cd->elementBytes();
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t k = 0; k < count; ++k)
@@ -404,9 +405,11 @@ void tile(NodeContext &n) {
       n.fail("a repeat count is negative");
     interleaved.insert(interleaved.end(), {1, in[i]});
     broadcast.insert(broadcast.end(), {repeats[i], in[i]});
-    out.push_back(repeats[i] * in[i]);
   }
+  // The broadcast is checked against the size limits before any product.
   Value y = n.broadcastTo(n.reshape(x, interleaved), broadcast);
+  for (size_t i = 0; i < in.size(); ++i)
+    out.push_back(repeats[i] * in[i]);
   n.setOutput(0, n.reshape(y, out));
 }
 
@@ -464,15 +467,7 @@ void constantOfShape(NodeContext &n) {
                                 {1}, n.builder().getF32Type()));
   if (fill.numElements() != 1)
     n.fail("value must hold one element");
-  for (int64_t d : shape)
-    if (d < 0)
-      n.fail("the shape has a negative dim");
-  ConstantData out = ConstantData::zeros(
-      RankedTensorType::get(shape, fill.type.getElementType()));
-  int64_t eb = out.elementBytes();
-  for (int64_t i = 0; i < out.numElements(); ++i)
-    std::memcpy(out.bytes.data() + i * eb, fill.bytes.data(), eb);
-  n.setOutput(0, n.constant(out));
+  n.setOutput(0, n.splat(fill, shape));
 }
 
 void range(NodeContext &n) {
@@ -484,11 +479,12 @@ void range(NodeContext &n) {
   if (delta[0] == 0)
     n.fail("delta is 0");
   double count = std::ceil((limit[0] - start[0]) / delta[0]);
+  if (!(count <= double(kMaxComputedElements))) // also NaN
+    n.fail("the range has more than " + std::to_string(kMaxComputedElements) +
+           " elements");
   int64_t size = count > 0 ? static_cast<int64_t>(count) : 0;
-  if (size > (int64_t(1) << 32))
-    n.fail("the range has too many elements");
   Type t = NodeContext::elementTypeOf(n.input(0));
-  ConstantData out = ConstantData::zeros(RankedTensorType::get({size}, t));
+  ConstantData out = n.zeros({size}, t);
   bool isFloat = isa<FloatType>(t);
   for (int64_t i = 0; i < size; ++i) {
     if (isFloat)
