@@ -16,6 +16,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -243,8 +244,9 @@ void split(NodeContext &n) {
   int64_t parts = static_cast<int64_t>(n.numOutputs());
   int64_t size = shape[axis];
   if (sizes.empty()) {
-    if (n.hasAttr("num_outputs"))
-      parts = n.intAttr("num_outputs");
+    if (n.hasAttr("num_outputs") && n.intAttr("num_outputs") != parts)
+      n.fail("num_outputs is " + std::to_string(n.intAttr("num_outputs")) +
+             " for " + std::to_string(parts) + " outputs");
     if (parts < 1)
       n.fail("it has no outputs");
     int64_t chunk = (size + parts - 1) / parts; // the last part may be smaller
@@ -310,6 +312,12 @@ void slice(NodeContext &n) {
     } else {
       // A negative step: reverse by gathering the chosen indices.
       int64_t s = resolve(starts[i], -1, dim - 1), e = resolve(ends[i], -1, dim - 1);
+      int64_t stride = step == std::numeric_limits<int64_t>::min()
+                           ? std::numeric_limits<int64_t>::max()
+                           : -step;
+      if (s > e && (s - e - 1) / stride >= kMaxComputedElements)
+        n.fail("the reversed slice has more than " +
+               std::to_string(kMaxComputedElements) + " elements");
       std::vector<int64_t> indices;
       for (int64_t k = s; k > e; k += step)
         indices.push_back(k);
@@ -486,6 +494,9 @@ void range(NodeContext &n) {
   Type t = NodeContext::elementTypeOf(n.input(0));
   ConstantData out = n.zeros({size}, t);
   bool isFloat = isa<FloatType>(t);
+  if (!isFloat && !(std::abs(start[0]) + std::abs(delta[0]) * double(size) <
+                    0x1p62))
+    n.fail("the range's values do not fit in int64");
   for (int64_t i = 0; i < size; ++i) {
     if (isFloat)
       out.setFloat(i, start[0] + double(i) * delta[0]);

@@ -164,6 +164,11 @@ TEST_F(HostileOpsTest, HugeRangesAreRefused) {
   nodeFails(range(0, INFINITY, 1), "op", "Range");
   nodeFails(range(0, 1, NAN), "op", "Range");
   nodeFails(range(0, 10, 0), "op", "Range");
+  // Integer values that leave int64 on the way.
+  EXPECT_THAT(nodeFails(range(0x1p62, 0x1p62 + 0x1p20, 0x1p10,
+                              TensorProto::INT64),
+                        "op", "Range"),
+              HasSubstr("the range's values do not fit in int64"));
   auto module = importSucceeds(range(1, 2, 0.25));
   ASSERT_TRUE(module);
   EXPECT_EQ(resultConstant(*module, 0),
@@ -310,6 +315,38 @@ TEST_F(HostileOpsTest, GatherIndicesAndSliceStepsAreChecked) {
   slice.node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"y"}, "op");
   slice.output("y");
   EXPECT_THAT(nodeFails(slice, "op", "Slice"), HasSubstr("a step is 0"));
+}
+
+TEST_F(HostileOpsTest, SplitsNumOutputsMustMatchItsOutputs) {
+  ModelBuilder b(18);
+  b.input("x", {4});
+  setInt(b.node("Split", {"x"}, {"a", "b"}, "op"), "num_outputs",
+         int64_t(1) << 62);
+  b.output("a");
+  b.output("b");
+  EXPECT_THAT(nodeFails(b, "op", "Split"),
+              HasSubstr("num_outputs is 4611686018427387904 for 2 outputs"));
+}
+
+TEST_F(HostileOpsTest, AReversedSliceOfAHugeDimIsRefused) {
+  // A negative step gathers the chosen indices: 2^30 of them are refused,
+  // one (the step of INT64_MIN) is fine.
+  auto reversed = [](int64_t end, int64_t step) {
+    ModelBuilder b;
+    b.input("x", {int64_t(1) << 30});
+    b.ints("starts", {1}, {-1});
+    b.ints("ends", {1}, {end});
+    b.ints("axes", {1}, {0});
+    b.ints("steps", {1}, {step});
+    b.node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"y"}, "op");
+    b.output("y");
+    return b;
+  };
+  EXPECT_THAT(nodeFails(reversed(std::numeric_limits<int64_t>::min(), -1),
+                        "op", "Slice"),
+              HasSubstr("the reversed slice has more than 16777216 elements"));
+  EXPECT_TRUE(importSucceeds(reversed(std::numeric_limits<int64_t>::min(),
+                                      std::numeric_limits<int64_t>::min())));
 }
 
 TEST_F(HostileOpsTest, ScalarInputsMustHoldOneValue) {
