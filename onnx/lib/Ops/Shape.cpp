@@ -258,7 +258,7 @@ void split(NodeContext &n) {
            std::to_string(n.numOutputs()) + " outputs");
   int64_t offset = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] < 0 || offset + sizes[i] > size)
+    if (sizes[i] < 0 || sizes[i] > size - offset)
       n.fail("split sizes exceed the dim");
     n.setOutput(i, sliceDim(n, x, axis, offset, offset + sizes[i], 1));
     offset += sizes[i];

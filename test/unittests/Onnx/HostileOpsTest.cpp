@@ -315,6 +315,26 @@ TEST_F(HostileOpsTest, GatherIndicesAndSliceStepsAreChecked) {
   slice.node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"y"}, "op");
   slice.output("y");
   EXPECT_THAT(nodeFails(slice, "op", "Slice"), HasSubstr("a step is 0"));
+
+  // Steps and bounds at the ends of int64 take one element.
+  for (int64_t step : {kInt64Max, std::numeric_limits<int64_t>::min()}) {
+    slice.graph->mutable_initializer(3)->set_int64_data(0, step);
+    slice.graph->mutable_initializer(0)->set_int64_data(
+        0, step > 0 ? std::numeric_limits<int64_t>::min() : kInt64Max);
+    slice.graph->mutable_initializer(1)->set_int64_data(
+        0, step > 0 ? kInt64Max : std::numeric_limits<int64_t>::min());
+    auto module = importSucceeds(slice);
+    ASSERT_TRUE(module) << "step " << step;
+  }
+
+  ModelBuilder split;
+  split.input("x", {4});
+  split.ints("sizes", {2}, {2, kInt64Max});
+  split.node("Split", {"x", "sizes"}, {"a", "b"}, "op");
+  split.output("a");
+  split.output("b");
+  EXPECT_THAT(nodeFails(split, "op", "Split"),
+              HasSubstr("split sizes exceed the dim"));
 }
 
 TEST_F(HostileOpsTest, SplitsNumOutputsMustMatchItsOutputs) {
