@@ -19,7 +19,7 @@ using testing::HasSubstr;
 
 namespace {
 
-class ExternalDataTest : public OnnxImportTest {
+class OnnxExternalData : public OnnxImportTest {
 protected:
   void SetUp() override { ASSERT_FALSE(dir.path().empty()); }
 
@@ -59,7 +59,7 @@ protected:
   TempDir dir;
 };
 
-TEST_F(ExternalDataTest, DataInsideTheFolderIsRead) {
+TEST_F(OnnxExternalData, DataInsideTheFolderIsRead) {
   dir.write("weights/w.bin",
             floatBytes({9, 9, 1.5f, -2, 3.25f, 9}));
   std::string model = writeModel("weights/w.bin", 3,
@@ -70,21 +70,21 @@ TEST_F(ExternalDataTest, DataInsideTheFolderIsRead) {
             (std::vector<float>{1.5f, -2, 3.25f}));
 }
 
-TEST_F(ExternalDataTest, WithoutOffsetAndLengthTheFileStartIsRead) {
+TEST_F(OnnxExternalData, WithoutOffsetAndLengthTheFileStartIsRead) {
   dir.write("w.bin", floatBytes({4, 5, 6}));
   ImportResult r = import(writeModel("w.bin", 2));
   ASSERT_TRUE(r.module) << r.error;
   EXPECT_EQ(resultConstant(*r.module, 0), (std::vector<float>{4, 5}));
 }
 
-TEST_F(ExternalDataTest, AbsolutePathsAreRefused) {
+TEST_F(OnnxExternalData, AbsolutePathsAreRefused) {
   std::string outside = dir.write("w.bin", floatBytes({1}));
   EXPECT_THAT(importFileFails(writeModel(outside, 1)),
               HasSubstr("initializer 'w': its external data location '" +
                         outside + "' is an absolute path"));
 }
 
-TEST_F(ExternalDataTest, DotDotIsRefusedEvenWhenItStaysInside) {
+TEST_F(OnnxExternalData, DotDotIsRefusedEvenWhenItStaysInside) {
   dir.write("w.bin", floatBytes({1}));
   for (std::string location : {"../w.bin", "sub/../w.bin", "a/../../etc/x"})
     EXPECT_THAT(importFileFails(writeModel(location, 1)),
@@ -92,7 +92,7 @@ TEST_F(ExternalDataTest, DotDotIsRefusedEvenWhenItStaysInside) {
                           location + "' contains '..'"));
 }
 
-TEST_F(ExternalDataTest, SymlinksEscapingTheFolderAreRefused) {
+TEST_F(OnnxExternalData, SymlinksEscapingTheFolderAreRefused) {
   TempDir other;
   std::string outside = other.write("secret.bin", floatBytes({1, 2}));
   std::filesystem::create_symlink(outside, dir.path() + "/link.bin");
@@ -106,7 +106,7 @@ TEST_F(ExternalDataTest, SymlinksEscapingTheFolderAreRefused) {
               HasSubstr("outside the model's folder"));
 }
 
-TEST_F(ExternalDataTest, SymlinksInsideTheFolderAreFollowed) {
+TEST_F(OnnxExternalData, SymlinksInsideTheFolderAreFollowed) {
   dir.write("data/w.bin", floatBytes({7, 8}));
   std::filesystem::create_symlink("data/w.bin", dir.path() + "/link.bin");
   ImportResult r = import(writeModel("link.bin", 2));
@@ -114,7 +114,7 @@ TEST_F(ExternalDataTest, SymlinksInsideTheFolderAreFollowed) {
   EXPECT_EQ(resultConstant(*r.module, 0), (std::vector<float>{7, 8}));
 }
 
-TEST_F(ExternalDataTest, NonRegularFilesAreRefused) {
+TEST_F(OnnxExternalData, NonRegularFilesAreRefused) {
   // /dev/zero would be read forever; reached through a symlink it is also
   // outside the folder.
   std::filesystem::create_symlink("/dev/zero", dir.path() + "/zero.bin");
@@ -130,7 +130,7 @@ TEST_F(ExternalDataTest, NonRegularFilesAreRefused) {
               HasSubstr("'folder.bin' is not a regular file"));
 }
 
-TEST_F(ExternalDataTest, AMissingFileIsRefused) {
+TEST_F(OnnxExternalData, AMissingFileIsRefused) {
   EXPECT_THAT(importFileFails(writeModel("missing.bin", 1)),
               HasSubstr("initializer 'w': cannot open its external data "
                         "file 'missing.bin'"));
@@ -138,7 +138,7 @@ TEST_F(ExternalDataTest, AMissingFileIsRefused) {
               HasSubstr("initializer 'w': its external data has no location"));
 }
 
-TEST_F(ExternalDataTest, OffsetsAndLengthsPastTheEndAreRefused) {
+TEST_F(OnnxExternalData, OffsetsAndLengthsPastTheEndAreRefused) {
   dir.write("w.bin", floatBytes({1, 2, 3, 4}));
   EXPECT_THAT(importFileFails(writeModel("w.bin", 1, {{"offset", "16"}})),
               HasSubstr("initializer 'w': its external data (offset 16, 4 "
@@ -155,7 +155,7 @@ TEST_F(ExternalDataTest, OffsetsAndLengthsPastTheEndAreRefused) {
       HasSubstr("runs past the end"));
 }
 
-TEST_F(ExternalDataTest, ALengthDifferentFromTheShapeIsRefused) {
+TEST_F(OnnxExternalData, ALengthDifferentFromTheShapeIsRefused) {
   dir.write("w.bin", floatBytes({1, 2, 3, 4}));
   EXPECT_THAT(importFileFails(writeModel("w.bin", 2, {{"length", "12"}})),
               HasSubstr("initializer 'w': its external data length is 12 "
@@ -166,7 +166,7 @@ TEST_F(ExternalDataTest, ALengthDifferentFromTheShapeIsRefused) {
                           "' is not a non-negative integer"));
 }
 
-TEST_F(ExternalDataTest, ModelsReadFromMemoryHaveNoFolder) {
+TEST_F(OnnxExternalData, ModelsReadFromMemoryHaveNoFolder) {
   dir.write("w.bin", floatBytes({1}));
   std::string path = writeModel("w.bin", 1);
   std::ifstream in(path, std::ios::binary);
@@ -179,7 +179,7 @@ TEST_F(ExternalDataTest, ModelsReadFromMemoryHaveNoFolder) {
                                  "from a file"));
 }
 
-TEST_F(ExternalDataTest, TheModelFileItselfMustBeARegularFile) {
+TEST_F(OnnxExternalData, TheModelFileItselfMustBeARegularFile) {
   EXPECT_THAT(importFileFails(dir.path()), HasSubstr("is not a regular file"));
   EXPECT_THAT(importFileFails(dir.path() + "/missing.onnx"),
               HasSubstr("missing.onnx"));

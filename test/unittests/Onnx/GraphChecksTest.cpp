@@ -9,9 +9,9 @@ using testing::HasSubstr;
 
 namespace {
 
-class GraphChecksTest : public OnnxImportTest {};
+class OnnxGraphChecks : public OnnxImportTest {};
 
-TEST_F(GraphChecksTest, ACycleIsRefusedNamingANodeOnIt) {
+TEST_F(OnnxGraphChecks, ACycleIsRefusedNamingANodeOnIt) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Add", {"x", "b"}, {"a"}, "first");
@@ -21,7 +21,7 @@ TEST_F(GraphChecksTest, ACycleIsRefusedNamingANodeOnIt) {
               HasSubstr("the graph has a cycle through node 'first' (Add)"));
 }
 
-TEST_F(GraphChecksTest, ANodeUsingItsOwnOutputIsRefused) {
+TEST_F(OnnxGraphChecks, ANodeUsingItsOwnOutputIsRefused) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Add", {"x", "y"}, {"y"}, "loop");
@@ -29,7 +29,7 @@ TEST_F(GraphChecksTest, ANodeUsingItsOwnOutputIsRefused) {
   EXPECT_EQ(importFails(b), "node 'loop' (Add) uses its own output 'y'");
 }
 
-TEST_F(GraphChecksTest, ADanglingNameIsRefused) {
+TEST_F(OnnxGraphChecks, ADanglingNameIsRefused) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Add", {"x", "nowhere"}, {"y"}, "add");
@@ -38,7 +38,7 @@ TEST_F(GraphChecksTest, ADanglingNameIsRefused) {
                             "input, initializer or node defines");
 }
 
-TEST_F(GraphChecksTest, AValueDefinedTwiceIsRefused) {
+TEST_F(OnnxGraphChecks, AValueDefinedTwiceIsRefused) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Relu", {"x"}, {"y"}, "one");
@@ -49,7 +49,7 @@ TEST_F(GraphChecksTest, AValueDefinedTwiceIsRefused) {
                         "'one' (Relu)'s output"));
 }
 
-TEST_F(GraphChecksTest, ANodeRedefiningAnInputOrInitializerIsRefused) {
+TEST_F(OnnxGraphChecks, ANodeRedefiningAnInputOrInitializerIsRefused) {
   for (bool initializer : {false, true}) {
     ModelBuilder b;
     b.input("x", {2});
@@ -65,7 +65,7 @@ TEST_F(GraphChecksTest, ANodeRedefiningAnInputOrInitializerIsRefused) {
   }
 }
 
-TEST_F(GraphChecksTest, DuplicateGraphOutputsAreRefused) {
+TEST_F(OnnxGraphChecks, DuplicateGraphOutputsAreRefused) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Relu", {"x"}, {"y"}, "relu");
@@ -74,7 +74,7 @@ TEST_F(GraphChecksTest, DuplicateGraphOutputsAreRefused) {
   EXPECT_EQ(importFails(b), "graph output 'y' is listed twice");
 }
 
-TEST_F(GraphChecksTest, AnUndefinedGraphOutputIsRefused) {
+TEST_F(OnnxGraphChecks, AnUndefinedGraphOutputIsRefused) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Relu", {"x"}, {"y"}, "relu");
@@ -82,14 +82,14 @@ TEST_F(GraphChecksTest, AnUndefinedGraphOutputIsRefused) {
   EXPECT_EQ(importFails(b), "graph output 'z' is never defined");
 }
 
-TEST_F(GraphChecksTest, AGraphWithoutOutputsIsRefused) {
+TEST_F(OnnxGraphChecks, AGraphWithoutOutputsIsRefused) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Relu", {"x"}, {"y"}, "relu");
   EXPECT_EQ(importFails(b), "the graph has no outputs");
 }
 
-TEST_F(GraphChecksTest, DuplicateInputsAndInitializersAreRefused) {
+TEST_F(OnnxGraphChecks, DuplicateInputsAndInitializersAreRefused) {
   ModelBuilder inputs;
   inputs.input("x", {2});
   inputs.input("x", {2});
@@ -108,7 +108,7 @@ TEST_F(GraphChecksTest, DuplicateInputsAndInitializersAreRefused) {
   EXPECT_EQ(importFails(unnamed), "a graph input has no name");
 }
 
-TEST_F(GraphChecksTest, SparseInitializersAreRefusedByName) {
+TEST_F(OnnxGraphChecks, SparseInitializersAreRefusedByName) {
   ModelBuilder b;
   b.input("x", {2});
   b.graph->add_sparse_initializer()->mutable_values()->set_name("sparse_w");
@@ -117,7 +117,7 @@ TEST_F(GraphChecksTest, SparseInitializersAreRefusedByName) {
   EXPECT_THAT(importFails(b), HasSubstr("sparse initializer 'sparse_w'"));
 }
 
-TEST_F(GraphChecksTest, NodesOutOfOrderAreSortedAndImported) {
+TEST_F(OnnxGraphChecks, NodesOutOfOrderAreSortedAndImported) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Neg", {"a"}, {"y"}, "second");
@@ -126,7 +126,7 @@ TEST_F(GraphChecksTest, NodesOutOfOrderAreSortedAndImported) {
   EXPECT_TRUE(importSucceeds(b));
 }
 
-TEST_F(GraphChecksTest, AnOutputTheOpImporterDoesNotProduceIsRefused) {
+TEST_F(OnnxGraphChecks, AnOutputTheOpImporterDoesNotProduceIsRefused) {
   ModelBuilder b;
   b.input("x", {1, 1, 4, 4});
   auto *pool = b.node("MaxPool", {"x"}, {"y", "indices"}, "pool");

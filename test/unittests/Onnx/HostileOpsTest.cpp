@@ -24,7 +24,7 @@ namespace {
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t k2To40 = int64_t(1) << 40;
 
-class HostileOpsTest : public OnnxImportTest {
+class OnnxHostileOps : public OnnxImportTest {
 protected:
   /// The error of a model that must fail at node `name` (op `opType`).
   std::string nodeFails(const ModelBuilder &b, const std::string &name,
@@ -47,7 +47,7 @@ protected:
   }
 };
 
-TEST_F(HostileOpsTest, ExpandBeyondTheLimitsIsRefused) {
+TEST_F(OnnxHostileOps, ExpandBeyondTheLimitsIsRefused) {
   EXPECT_THAT(nodeFails(withShapeInput("Expand", {1}, {k2To40, 2}), "op",
                         "Expand"),
               HasSubstr("more than 2^40 elements"));
@@ -61,7 +61,7 @@ TEST_F(HostileOpsTest, ExpandBeyondTheLimitsIsRefused) {
             "Expand");
 }
 
-TEST_F(HostileOpsTest, TileBeyondTheLimitsIsRefused) {
+TEST_F(OnnxHostileOps, TileBeyondTheLimitsIsRefused) {
   EXPECT_THAT(nodeFails(withShapeInput("Tile", {2, 2}, {k2To40, k2To40}),
                         "op", "Tile"),
               HasSubstr("more than 2^40 elements"));
@@ -72,7 +72,7 @@ TEST_F(HostileOpsTest, TileBeyondTheLimitsIsRefused) {
   nodeFails(withShapeInput("Tile", {3}, {1, 1}), "op", "Tile");
 }
 
-TEST_F(HostileOpsTest, ReshapeToBadShapesIsRefused) {
+TEST_F(OnnxHostileOps, ReshapeToBadShapesIsRefused) {
   nodeFails(withShapeInput("Reshape", {6}, {-1, -1}), "op", "Reshape");
   nodeFails(withShapeInput("Reshape", {6}, {-2, 3}), "op", "Reshape");
   nodeFails(withShapeInput("Reshape", {6}, {4}), "op", "Reshape");
@@ -87,7 +87,7 @@ TEST_F(HostileOpsTest, ReshapeToBadShapesIsRefused) {
   nodeFails(withShapeInput("Reshape", {0}, {0, kInt64Max}), "op", "Reshape");
 }
 
-TEST_F(HostileOpsTest, AShapeThatIsNotConstantIsRefused) {
+TEST_F(OnnxHostileOps, AShapeThatIsNotConstantIsRefused) {
   ModelBuilder b;
   b.input("x", {6});
   b.input("s", {2}, TensorProto::INT64);
@@ -97,7 +97,7 @@ TEST_F(HostileOpsTest, AShapeThatIsNotConstantIsRefused) {
               HasSubstr("its shape (input 1) must be a constant"));
 }
 
-TEST_F(HostileOpsTest, ConstantOfShapeIsASplatUpTo2To40) {
+TEST_F(OnnxHostileOps, ConstantOfShapeIsASplatUpTo2To40) {
   // 2^30 floats (4 GiB) are never expanded at import.
   ModelBuilder ok;
   ok.ints("s", {2}, {int64_t(1) << 15, int64_t(1) << 15});
@@ -128,7 +128,7 @@ TEST_F(HostileOpsTest, ConstantOfShapeIsASplatUpTo2To40) {
               HasSubstr("rank 65 is above the limit of 64"));
 }
 
-TEST_F(HostileOpsTest, AHugeSplatFeedingAFoldIsNotExpanded) {
+TEST_F(OnnxHostileOps, AHugeSplatFeedingAFoldIsNotExpanded) {
   // ReduceSum of 2^34 zeros has one element, small enough to fold; reading
   // its operand would expand 64 GiB. It is left to run (or to
   // tcc-fold-constants) instead.
@@ -140,7 +140,7 @@ TEST_F(HostileOpsTest, AHugeSplatFeedingAFoldIsNotExpanded) {
   EXPECT_TRUE(importSucceeds(b));
 }
 
-TEST_F(HostileOpsTest, HugeRangesAreRefused) {
+TEST_F(OnnxHostileOps, HugeRangesAreRefused) {
   auto range = [&](double start, double limit, double delta,
                    int32_t type = TensorProto::FLOAT) {
     ModelBuilder b;
@@ -175,7 +175,7 @@ TEST_F(HostileOpsTest, HugeRangesAreRefused) {
             (std::vector<float>{1, 1.25f, 1.5f, 1.75f}));
 }
 
-TEST_F(HostileOpsTest, ConvAndPoolGeometryIsChecked) {
+TEST_F(OnnxHostileOps, ConvAndPoolGeometryIsChecked) {
   auto conv = [](auto setAttrs) {
     ModelBuilder b;
     b.input("x", {1, 1, 5, 5});
@@ -248,7 +248,7 @@ TEST_F(HostileOpsTest, ConvAndPoolGeometryIsChecked) {
   }
 }
 
-TEST_F(HostileOpsTest, AxesOutOfRangeAreRefused) {
+TEST_F(OnnxHostileOps, AxesOutOfRangeAreRefused) {
   auto unary = [](const std::string &op, auto setAttrs) {
     ModelBuilder b(11); // axes as attributes
     b.input("x", {2, 3});
@@ -297,7 +297,7 @@ TEST_F(HostileOpsTest, AxesOutOfRangeAreRefused) {
             "op", "Split");
 }
 
-TEST_F(HostileOpsTest, GatherIndicesAndSliceStepsAreChecked) {
+TEST_F(OnnxHostileOps, GatherIndicesAndSliceStepsAreChecked) {
   ModelBuilder gather;
   gather.input("x", {2, 3});
   gather.ints("i", {2}, {0, 3});
@@ -337,7 +337,7 @@ TEST_F(HostileOpsTest, GatherIndicesAndSliceStepsAreChecked) {
               HasSubstr("split sizes exceed the dim"));
 }
 
-TEST_F(HostileOpsTest, SplitsNumOutputsMustMatchItsOutputs) {
+TEST_F(OnnxHostileOps, SplitsNumOutputsMustMatchItsOutputs) {
   ModelBuilder b(18);
   b.input("x", {4});
   setInt(b.node("Split", {"x"}, {"a", "b"}, "op"), "num_outputs",
@@ -348,7 +348,7 @@ TEST_F(HostileOpsTest, SplitsNumOutputsMustMatchItsOutputs) {
               HasSubstr("num_outputs is 4611686018427387904 for 2 outputs"));
 }
 
-TEST_F(HostileOpsTest, AReversedSliceOfAHugeDimIsRefused) {
+TEST_F(OnnxHostileOps, AReversedSliceOfAHugeDimIsRefused) {
   // A negative step gathers the chosen indices: 2^30 of them are refused,
   // one (the step of INT64_MIN) is fine.
   auto reversed = [](int64_t end, int64_t step) {
@@ -369,7 +369,7 @@ TEST_F(HostileOpsTest, AReversedSliceOfAHugeDimIsRefused) {
                                       std::numeric_limits<int64_t>::min())));
 }
 
-TEST_F(HostileOpsTest, ScalarInputsMustHoldOneValue) {
+TEST_F(OnnxHostileOps, ScalarInputsMustHoldOneValue) {
   ModelBuilder clip;
   clip.input("x", {2});
   clip.floats("lo", {0}, {});
@@ -387,7 +387,7 @@ TEST_F(HostileOpsTest, ScalarInputsMustHoldOneValue) {
   nodeFails(dropout, "op", "Dropout");
 }
 
-TEST_F(HostileOpsTest, DropoutsMaskIsASplat) {
+TEST_F(OnnxHostileOps, DropoutsMaskIsASplat) {
   ModelBuilder b;
   b.input("x", {1 << 20, 1 << 12});
   b.node("Dropout", {"x"}, {"y", "mask"}, "op");
@@ -396,7 +396,7 @@ TEST_F(HostileOpsTest, DropoutsMaskIsASplat) {
   EXPECT_TRUE(importSucceeds(b));
 }
 
-TEST_F(HostileOpsTest, AttributesOfTheWrongKindAreRefused) {
+TEST_F(OnnxHostileOps, AttributesOfTheWrongKindAreRefused) {
   ModelBuilder b;
   b.input("x", {2, 3});
   auto *n = b.node("Softmax", {"x"}, {"y"}, "op");
@@ -420,7 +420,7 @@ TEST_F(HostileOpsTest, AttributesOfTheWrongKindAreRefused) {
               HasSubstr("element type STRING is not one tcc supports"));
 }
 
-TEST_F(HostileOpsTest, MissingRequiredInputsAreRefused) {
+TEST_F(OnnxHostileOps, MissingRequiredInputsAreRefused) {
   ModelBuilder b;
   b.input("x", {2});
   b.node("Add", {"x"}, {"y"}, "op");

@@ -15,7 +15,7 @@ using testing::HasSubstr;
 
 namespace {
 
-class InitializerTest : public OnnxImportTest {
+class OnnxInitializers : public OnnxImportTest {
 protected:
   /// A model whose output is initializer `w` as `makeW` leaves it.
   template <class MakeW> std::string wFails(MakeW makeW) {
@@ -28,7 +28,7 @@ protected:
 
 constexpr int64_t k2To20 = int64_t(1) << 20;
 
-TEST_F(InitializerTest, RawDataShorterOrLongerThanTheShapeIsRefused) {
+TEST_F(OnnxInitializers, RawDataShorterOrLongerThanTheShapeIsRefused) {
   EXPECT_EQ(wFails([](ModelBuilder &b) {
               b.floats("w", {3}, {1, 2});
             }),
@@ -41,7 +41,7 @@ TEST_F(InitializerTest, RawDataShorterOrLongerThanTheShapeIsRefused) {
             "type need 4");
 }
 
-TEST_F(InitializerTest, TypedFieldCountMismatchIsRefused) {
+TEST_F(OnnxInitializers, TypedFieldCountMismatchIsRefused) {
   EXPECT_EQ(wFails([](ModelBuilder &b) { b.ints("w", {2, 2}, {1, 2, 3}); }),
             "initializer 'w': it has 3 values in int64_data for 4 elements");
   EXPECT_EQ(wFails([](ModelBuilder &b) {
@@ -58,7 +58,7 @@ TEST_F(InitializerTest, TypedFieldCountMismatchIsRefused) {
             "initializer 'w': it has 0 values in int32_data for 2 elements");
 }
 
-TEST_F(InitializerTest, TypedFieldsAreRead) {
+TEST_F(OnnxInitializers, TypedFieldsAreRead) {
   ModelBuilder b;
   b.ints("i", {3}, {-7, 0, 9000000000});
   TensorProto *f = b.tensor("f", {2});
@@ -77,7 +77,7 @@ TEST_F(InitializerTest, TypedFieldsAreRead) {
   EXPECT_EQ(resultConstant(*module, 2), (std::vector<float>{1, 0, 1}));
 }
 
-TEST_F(InitializerTest, RankAbove64IsRefused) {
+TEST_F(OnnxInitializers, RankAbove64IsRefused) {
   EXPECT_EQ(wFails([](ModelBuilder &b) {
               b.tensor("w", std::vector<int64_t>(65, 1));
             }),
@@ -88,7 +88,7 @@ TEST_F(InitializerTest, RankAbove64IsRefused) {
   EXPECT_TRUE(importSucceeds(ok));
 }
 
-TEST_F(InitializerTest, MoreThan2To40ElementsAreRefusedBeforeAllocating) {
+TEST_F(OnnxInitializers, MoreThan2To40ElementsAreRefusedBeforeAllocating) {
   // 2^40 + 2^20 elements; no data (the check comes first).
   EXPECT_THAT(wFails([](ModelBuilder &b) {
                 b.tensor("w", {k2To20 + 1, k2To20});
@@ -114,12 +114,12 @@ TEST_F(InitializerTest, MoreThan2To40ElementsAreRefusedBeforeAllocating) {
             "1099511627776 elements");
 }
 
-TEST_F(InitializerTest, NegativeDimsAreRefused) {
+TEST_F(OnnxInitializers, NegativeDimsAreRefused) {
   EXPECT_EQ(wFails([](ModelBuilder &b) { b.tensor("w", {2, -1}); }),
             "initializer 'w': dimension -1 is negative");
 }
 
-TEST_F(InitializerTest, ElementTypesTccLacksAreRefused) {
+TEST_F(OnnxInitializers, ElementTypesTccLacksAreRefused) {
   for (auto type : {TensorProto::UINT16, TensorProto::STRING,
                     TensorProto::COMPLEX64, TensorProto::FLOAT8E4M3FN}) {
     std::string name = TensorProto::DataType_Name(type);
@@ -132,14 +132,14 @@ TEST_F(InitializerTest, ElementTypesTccLacksAreRefused) {
             "tcc supports");
 }
 
-TEST_F(InitializerTest, SegmentsAreRefused) {
+TEST_F(OnnxInitializers, SegmentsAreRefused) {
   EXPECT_THAT(wFails([](ModelBuilder &b) {
                 b.floats("w", {1}, {1})->mutable_segment()->set_begin(0);
               }),
               HasSubstr("initializer 'w': it is a segment"));
 }
 
-TEST_F(InitializerTest, TensorAttributesAreCheckedLikeInitializers) {
+TEST_F(OnnxInitializers, TensorAttributesAreCheckedLikeInitializers) {
   ModelBuilder b;
   auto *node = b.node("Constant", {}, {"c"}, "const");
   TensorProto *t = setTensor(node, "value");
@@ -153,7 +153,7 @@ TEST_F(InitializerTest, TensorAttributesAreCheckedLikeInitializers) {
                             "need 4398046511104");
 }
 
-TEST_F(InitializerTest, TensorAttributesNeverReadExternalData) {
+TEST_F(OnnxInitializers, TensorAttributesNeverReadExternalData) {
   ModelBuilder b;
   auto *node = b.node("Constant", {}, {"c"}, "const");
   TensorProto *t = setTensor(node, "value");

@@ -11,7 +11,7 @@ using testing::HasSubstr;
 
 namespace {
 
-class InputsTest : public OnnxImportTest {
+class OnnxInputs : public OnnxImportTest {
 protected:
   /// y = Relu(x) with x of `dims` (kSymbolic: the dim "N") and `type`.
   static ModelBuilder reluOf(std::vector<int64_t> dims,
@@ -40,14 +40,14 @@ std::vector<mlir::Type> argTypes(mlir::ModuleOp module) {
   return types;
 }
 
-TEST_F(InputsTest, ASymbolicDimWithoutAShapeNamesTheInput) {
+TEST_F(OnnxInputs, ASymbolicDimWithoutAShapeNamesTheInput) {
   EXPECT_EQ(importFails(reluOf({kSymbolic, 3})),
             "graph input 'x' has an unknown dimension 0 ('N'); give the "
             "input's shape with --input-shape x=DxDx... "
             "(ImportOptions::input_shapes in C++)");
 }
 
-TEST_F(InputsTest, AnInputWithoutAShapeNeedsOne) {
+TEST_F(OnnxInputs, AnInputWithoutAShapeNeedsOne) {
   ModelBuilder b = reluOf({2});
   b.graph->mutable_input(0)->mutable_type()->mutable_tensor_type()
       ->clear_shape();
@@ -61,7 +61,7 @@ TEST_F(InputsTest, AnInputWithoutAShapeNeedsOne) {
                                         mlir::Float32Type::get(&context)));
 }
 
-TEST_F(InputsTest, AGivenShapeSpecializesSymbolicDims) {
+TEST_F(OnnxInputs, AGivenShapeSpecializesSymbolicDims) {
   auto module = importSucceeds(reluOf({kSymbolic, 3}), shape("x", {7, 3}));
   ASSERT_TRUE(module);
   EXPECT_EQ(argTypes(*module)[0],
@@ -69,7 +69,7 @@ TEST_F(InputsTest, AGivenShapeSpecializesSymbolicDims) {
                                         mlir::Float32Type::get(&context)));
 }
 
-TEST_F(InputsTest, AShapeForAnUnknownInputIsRefused) {
+TEST_F(OnnxInputs, AShapeForAnUnknownInputIsRefused) {
   EXPECT_EQ(importFails(reluOf({2}), shape("nope", {2})),
             "--input-shape names 'nope', which is not an input of the model");
   ModelBuilder b = reluOf({2});
@@ -78,13 +78,13 @@ TEST_F(InputsTest, AShapeForAnUnknownInputIsRefused) {
             "--input-shape names 'w', which is not an input of the model");
 }
 
-TEST_F(InputsTest, AShapeOfTheWrongRankIsRefused) {
+TEST_F(OnnxInputs, AShapeOfTheWrongRankIsRefused) {
   EXPECT_EQ(importFails(reluOf({kSymbolic, 3}), shape("x", {2, 3, 1})),
             "--input-shape x=2x3x1 does not fit the model's shape of 'x' "
             "(rank 2)");
 }
 
-TEST_F(InputsTest, AShapeConflictingWithAFixedDimIsRefused) {
+TEST_F(OnnxInputs, AShapeConflictingWithAFixedDimIsRefused) {
   EXPECT_EQ(importFails(reluOf({kSymbolic, 3}), shape("x", {2, 4})),
             "--input-shape x=2x4 does not fit the model's shape of 'x' "
             "(rank 2)");
@@ -92,7 +92,7 @@ TEST_F(InputsTest, AShapeConflictingWithAFixedDimIsRefused) {
   EXPECT_TRUE(importSucceeds(reluOf({2, 3}), shape("x", {2, 3})));
 }
 
-TEST_F(InputsTest, HugeOrDeepInputShapesAreRefused) {
+TEST_F(OnnxInputs, HugeOrDeepInputShapesAreRefused) {
   int64_t big = int64_t(1) << 21;
   EXPECT_THAT(importFails(reluOf({big, big})),
               HasSubstr("graph input 'x': shape 2097152x2097152 has more "
@@ -106,7 +106,7 @@ TEST_F(InputsTest, HugeOrDeepInputShapesAreRefused) {
             "graph input 'x': dimension -3 is negative");
 }
 
-TEST_F(InputsTest, ElementTypesTccLacksAreRefused) {
+TEST_F(OnnxInputs, ElementTypesTccLacksAreRefused) {
   for (auto type : {TensorProto::UINT16, TensorProto::UINT32,
                     TensorProto::UINT64, TensorProto::INT16,
                     TensorProto::STRING, TensorProto::COMPLEX128,
@@ -117,7 +117,7 @@ TEST_F(InputsTest, ElementTypesTccLacksAreRefused) {
                   ", which tcc does not support");
 }
 
-TEST_F(InputsTest, NonTensorInputsAreRefused) {
+TEST_F(OnnxInputs, NonTensorInputsAreRefused) {
   ModelBuilder b;
   auto *x = b.graph->add_input();
   x->set_name("seq");
@@ -127,7 +127,7 @@ TEST_F(InputsTest, NonTensorInputsAreRefused) {
   EXPECT_THAT(importFails(b), HasSubstr("graph input 'seq' is not a tensor"));
 }
 
-TEST_F(InputsTest, ADeclaredOutputTypeMustMatch) {
+TEST_F(OnnxInputs, ADeclaredOutputTypeMustMatch) {
   ModelBuilder b = reluOf({2});
   auto *y = b.graph->mutable_output(0)->mutable_type()->mutable_tensor_type();
   y->set_elem_type(TensorProto::INT64);

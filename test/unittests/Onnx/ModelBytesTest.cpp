@@ -9,7 +9,7 @@ using testing::HasSubstr;
 
 namespace {
 
-class ModelBytesTest : public OnnxImportTest {};
+class OnnxModelBytes : public OnnxImportTest {};
 
 /// y = Relu(x) on a 2x3 float input.
 ModelBuilder reluModel(int64_t opset = 17) {
@@ -20,13 +20,13 @@ ModelBuilder reluModel(int64_t opset = 17) {
   return b;
 }
 
-TEST_F(ModelBytesTest, EmptyBytesHaveNoGraph) {
+TEST_F(OnnxModelBytes, EmptyBytesHaveNoGraph) {
   ImportResult r = importBytes(&context, "");
   EXPECT_FALSE(r.module);
   EXPECT_EQ(r.error, "the model has no graph");
 }
 
-TEST_F(ModelBytesTest, GarbageIsRefused) {
+TEST_F(OnnxModelBytes, GarbageIsRefused) {
   // Field 1 (ir_version) as a varint that never ends, then a length-
   // delimited field longer than the input, then bytes of an invalid wire
   // type.
@@ -40,7 +40,7 @@ TEST_F(ModelBytesTest, GarbageIsRefused) {
   }
 }
 
-TEST_F(ModelBytesTest, EveryTruncationIsRefusedOrImported) {
+TEST_F(OnnxModelBytes, EveryTruncationIsRefusedOrImported) {
   ModelBuilder b = reluModel();
   b.floats("unused", {2}, {1.0f, 2.0f});
   std::string bytes = b.model.SerializeAsString();
@@ -60,7 +60,7 @@ TEST_F(ModelBytesTest, EveryTruncationIsRefusedOrImported) {
   EXPECT_THAT(cut.error, HasSubstr("truncated or malformed"));
 }
 
-TEST_F(ModelBytesTest, DeeplyNestedGraphsAreRefused) {
+TEST_F(OnnxModelBytes, DeeplyNestedGraphsAreRefused) {
   ModelBuilder b = reluModel();
   ::onnx::GraphProto *graph = b.graph;
   for (int depth = 0; depth < 100; ++depth) {
@@ -76,7 +76,7 @@ TEST_F(ModelBytesTest, DeeplyNestedGraphsAreRefused) {
   EXPECT_THAT(r.error, HasSubstr("nests deeper than 64 levels"));
 }
 
-TEST_F(ModelBytesTest, OpsetsOutsideTheRangeAreRefused) {
+TEST_F(OnnxModelBytes, OpsetsOutsideTheRangeAreRefused) {
   for (int64_t opset : {10, 29, 1000}) {
     std::string error = importFails(reluModel(opset));
     EXPECT_THAT(error, HasSubstr("uses opset " + std::to_string(opset) +
@@ -86,14 +86,14 @@ TEST_F(ModelBytesTest, OpsetsOutsideTheRangeAreRefused) {
     EXPECT_TRUE(importSucceeds(reluModel(opset))) << "opset " << opset;
 }
 
-TEST_F(ModelBytesTest, AModelWithoutTheDefaultDomainIsRefused) {
+TEST_F(OnnxModelBytes, AModelWithoutTheDefaultDomainIsRefused) {
   ModelBuilder b = reluModel();
   b.model.mutable_opset_import(0)->set_domain("com.example");
   EXPECT_THAT(importFails(b),
               HasSubstr("imports no opset of the default ONNX domain"));
 }
 
-TEST_F(ModelBytesTest, AllUnsupportedNodesAreListedInOneError) {
+TEST_F(OnnxModelBytes, AllUnsupportedNodesAreListedInOneError) {
   ModelBuilder b(17);
   b.input("x", {4});
   b.node("Relu", {"x"}, {"a"}, "fine");
@@ -120,7 +120,7 @@ TEST_F(ModelBytesTest, AllUnsupportedNodesAreListedInOneError) {
   EXPECT_THAT(error, testing::Not(HasSubstr("'add'")));
 }
 
-TEST_F(ModelBytesTest, TheImportedFunctionCarriesTheGraphsNames) {
+TEST_F(OnnxModelBytes, TheImportedFunctionCarriesTheGraphsNames) {
   mlir::tcc::onnx::ImportOptions options;
   options.functionName = "main";
   auto module = importSucceeds(reluModel(), options);

@@ -30,7 +30,7 @@ std::vector<float> values(const tcc::Tensor &t) {
   return std::vector<float>(data, data + t.numel());
 }
 
-TEST(PublicApiTest, AnImportedModelRuns) {
+TEST(OnnxPublicApi, AnImportedModelRuns) {
   TempDir dir;
   tcc::jit::TracedGraph graph = tcc::onnx::import(writeAddRelu(dir, false));
   std::vector<tcc::Tensor> out =
@@ -41,7 +41,7 @@ TEST(PublicApiTest, AnImportedModelRuns) {
   EXPECT_EQ(values(out[0]), (std::vector<float>{0, 0, -3.5f, 30, 100, -0.0f}));
 }
 
-TEST(PublicApiTest, InputShapesSpecializeSymbolicDims) {
+TEST(OnnxPublicApi, InputShapesSpecializeSymbolicDims) {
   TempDir dir;
   std::string path = writeAddRelu(dir, true);
   try {
@@ -60,7 +60,7 @@ TEST(PublicApiTest, InputShapesSpecializeSymbolicDims) {
   EXPECT_EQ(values(out[0]), (std::vector<float>{1, 3, 0}));
 }
 
-TEST(PublicApiTest, ErrorsAreImportErrors) {
+TEST(OnnxPublicApi, ErrorsAreImportErrors) {
   TempDir dir;
   EXPECT_THROW(tcc::onnx::import(dir.path() + "/missing.onnx"),
                tcc::onnx::ImportError);
