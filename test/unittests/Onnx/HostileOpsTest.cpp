@@ -113,6 +113,23 @@ TEST_F(OnnxHostileOps, ConstantOfShapeIsASplatUpTo2To40) {
   });
   EXPECT_TRUE(foundSplat);
 
+  // Empty and 0-dim fills, and a bool fill (stored as bits in a splat).
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{0, 3},
+                                     std::vector<int64_t>{}}) {
+    ModelBuilder b;
+    b.ints("s", {static_cast<int64_t>(shape.size())}, shape);
+    auto *node = b.node("ConstantOfShape", {"s"}, {"y"}, "op");
+    TensorProto *value = setTensor(node, "value");
+    value->set_data_type(TensorProto::BOOL);
+    value->add_dims(1);
+    value->add_int32_data(1);
+    b.output("y");
+    auto module = importSucceeds(b);
+    ASSERT_TRUE(module) << shape.size();
+    EXPECT_EQ(resultConstant(*module, 0),
+              std::vector<float>(shape.empty() ? 1 : 0, 1.0f));
+  }
+
   auto refused = [&](std::vector<int64_t> shape) {
     ModelBuilder b;
     b.ints("s", {static_cast<int64_t>(shape.size())}, shape);
