@@ -487,7 +487,9 @@ void range(NodeContext &n) {
   if (delta[0] == 0)
     n.fail("delta is 0");
   double count = std::ceil((limit[0] - start[0]) / delta[0]);
-  if (!(count <= double(kMaxComputedElements))) // also NaN
+  if (std::isnan(count))
+    n.fail("start, limit and delta give no element count (NaN)");
+  if (count > double(kMaxComputedElements))
     n.fail("the range has more than " + std::to_string(kMaxComputedElements) +
            " elements");
   int64_t size = count > 0 ? static_cast<int64_t>(count) : 0;
