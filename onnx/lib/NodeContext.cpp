@@ -320,12 +320,17 @@ Value NodeContext::splat(const ConstantData &element,
   return create<tcc::ConstantOp>({}, {namedAttr("value", attr)}, type);
 }
 
+bool NodeContext::isComputable(llvm::ArrayRef<int64_t> shape) {
+  return checkShape(shape).empty() &&
+         ShapedType::getNumElements(shape) <= kMaxComputedElements;
+}
+
 ConstantData NodeContext::zeros(llvm::ArrayRef<int64_t> shape,
                                 Type elementType) const {
   if (std::string problem = checkShape(shape); !problem.empty())
     fail(problem);
   auto type = RankedTensorType::get(shape, elementType);
-  if (type.getNumElements() > kMaxComputedElements)
+  if (!isComputable(shape))
     fail("its result, of shape " + shapeText(shape) + ", has more than 2^" +
          std::to_string(llvm::Log2_64(kMaxComputedElements)) +
          " elements, the most the importer computes at import");

@@ -118,9 +118,11 @@ public:
   /// A constant of `shape` with every element equal to `element`'s single
   /// element, built without expanding it (ConstantOfShape, masks).
   Value splat(const ConstantData &element, llvm::ArrayRef<int64_t> shape);
+  /// Whether the importer computes a constant of `shape` itself: within
+  /// checkShape and at most kMaxComputedElements elements.
+  static bool isComputable(llvm::ArrayRef<int64_t> shape);
   /// Zero-filled data for a constant the op importer computes itself;
-  /// fails when `shape` is beyond checkShape or has more than
-  /// kMaxComputedElements elements.
+  /// fails unless isComputable(shape).
   ConstantData zeros(llvm::ArrayRef<int64_t> shape, Type elementType) const;
   /// A 0-dim constant of `elementType` holding `value`.
   Value scalar(double value, Type elementType);

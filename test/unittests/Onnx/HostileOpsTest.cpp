@@ -157,6 +157,24 @@ TEST_F(OnnxHostileOps, AHugeSplatFeedingAFoldIsNotExpanded) {
   EXPECT_TRUE(importSucceeds(b));
 }
 
+TEST_F(OnnxHostileOps, AGatherTooBigToFoldIsLeftToRun) {
+  // Constant data and indices, but 2^25 results: more than the importer
+  // computes, so the gather stays an op instead of failing the import.
+  ModelBuilder b;
+  b.floats("table", {2, 32}, std::vector<float>(64, 1.0f));
+  b.ints("count", {1}, {int64_t(1) << 20});
+  auto *fill = b.node("ConstantOfShape", {"count"}, {"indices"}, "fill");
+  TensorProto *zero = setTensor(fill, "value");
+  zero->set_data_type(TensorProto::INT64);
+  zero->add_dims(1);
+  zero->add_int64_data(0);
+  b.node("Gather", {"table", "indices"}, {"y"}, "gather");
+  b.output("y");
+  auto module = importSucceeds(b);
+  ASSERT_TRUE(module);
+  EXPECT_EQ(resultConstant(*module, 0), std::nullopt);
+}
+
 TEST_F(OnnxHostileOps, HugeRangesAreRefused) {
   auto range = [&](double start, double limit, double delta,
                    int32_t type = TensorProto::FLOAT) {
