@@ -339,10 +339,16 @@ ConstantData NodeContext::zeros(llvm::ArrayRef<int64_t> shape,
 
 Value NodeContext::scalar(double value, Type elementType) {
   ConstantData data = ConstantData::zeros(RankedTensorType::get({}, elementType));
-  if (isa<FloatType>(elementType))
+  if (isa<FloatType>(elementType)) {
     data.setFloat(0, value);
-  else
+  } else {
+    // Infinities, NaN and values beyond int64 have no integer to become
+    // (IsInf's infinity against an integer input, a huge alpha).
+    if (!(value >= -0x1p63 && value < 0x1p63))
+      fail("the constant " + std::to_string(value) +
+           " has no value of its integer element type");
     data.setInt(0, static_cast<int64_t>(value));
+  }
   return constant(data);
 }
 

@@ -458,6 +458,17 @@ TEST_F(OnnxHostileOps, AttributesOfTheWrongKindAreRefused) {
               HasSubstr("element type STRING is not one tcc supports"));
 }
 
+TEST_F(OnnxHostileOps, NonFiniteConstantsForIntegerInputsAreRefused) {
+  // The fuzzer's find (test/fuzz/crashes/onnx): IsInf on uint8 made an
+  // integer constant of infinity, which has none.
+  ModelBuilder b(20);
+  b.input("x", {6}, TensorProto::UINT8);
+  b.node("IsInf", {"x"}, {"y"}, "op");
+  b.output("y");
+  EXPECT_THAT(nodeFails(b, "op", "IsInf"),
+              HasSubstr("has no value of its integer element type"));
+}
+
 TEST_F(OnnxHostileOps, MissingRequiredInputsAreRefused) {
   ModelBuilder b;
   b.input("x", {2});
