@@ -40,9 +40,10 @@ void constantOp(NodeContext &n) {
   } else if (n.hasAttr("value_float")) {
     n.setOutput(0, n.scalar(n.floatAttr("value_float", 0), b.getF32Type()));
   } else if (n.hasAttr("value_int")) {
-    n.setOutput(0, n.scalar(double(n.intAttr("value_int")), b.getI64Type()));
-    // (doubles hold every int an attribute of a real model has; exact ints
-    // go through value_ints below)
+    // Exact, not through scalar()'s double: INT64_MAX is a common bound.
+    ConstantData d = ConstantData::zeros(RankedTensorType::get({}, b.getI64Type()));
+    d.setInt(0, n.intAttr("value_int"));
+    n.setOutput(0, n.constant(d));
   } else if (n.hasAttr("value_floats")) {
     std::vector<float> v = n.floatsAttr("value_floats");
     ConstantData d = vector(b.getF32Type(), v.size());

@@ -9,6 +9,7 @@
 #include "OnnxTestSupport.h"
 
 #include "tcc/IR/TccOps.h"
+#include "tcc/Passes/ConstantData.h"
 
 #include "gmock/gmock.h"
 
@@ -467,6 +468,21 @@ TEST_F(OnnxHostileOps, NonFiniteConstantsForIntegerInputsAreRefused) {
   b.output("y");
   EXPECT_THAT(nodeFails(b, "op", "IsInf"),
               HasSubstr("has no value of its integer element type"));
+}
+
+TEST_F(OnnxHostileOps, IntegerConstantsAreExactAtInt64sEnds) {
+  for (int64_t v : {kInt64Max, std::numeric_limits<int64_t>::min()}) {
+    ModelBuilder b;
+    setInt(b.node("Constant", {}, {"c"}, "op"), "value_int", v);
+    b.output("c");
+    auto module = importSucceeds(b);
+    ASSERT_TRUE(module);
+    int64_t read = 0;
+    module->walk([&](mlir::tcc::ConstantOp c) {
+      read = mlir::tcc::readConstant(c.getValue())->getInt(0);
+    });
+    EXPECT_EQ(read, v);
+  }
 }
 
 TEST_F(OnnxHostileOps, MissingRequiredInputsAreRefused) {
