@@ -300,6 +300,11 @@ Value NodeContext::createOp(llvm::StringRef name, ValueRange operands,
 }
 
 Value NodeContext::constant(const ConstantData &data) {
+  graph_.computedElements += data.numElements();
+  if (graph_.computedElements > kMaxComputedElements)
+    fail("the model computes more than " +
+         std::to_string(kMaxComputedElements) +
+         " elements of constants at import, the importer's limit");
   std::string blobName = node_.name().empty() ? node_.op_type() : node_.name();
   ElementsAttr attr = makeConstantAttr(data, blobName);
   return create<tcc::ConstantOp>({}, {namedAttr("value", attr)}, data.type);
@@ -320,9 +325,10 @@ Value NodeContext::splat(const ConstantData &element,
   return create<tcc::ConstantOp>({}, {namedAttr("value", attr)}, type);
 }
 
-bool NodeContext::isComputable(llvm::ArrayRef<int64_t> shape) {
+bool NodeContext::isComputable(llvm::ArrayRef<int64_t> shape) const {
   return checkShape(shape).empty() &&
-         ShapedType::getNumElements(shape) <= kMaxComputedElements;
+         ShapedType::getNumElements(shape) <=
+             kMaxComputedElements - graph_.computedElements;
 }
 
 ConstantData NodeContext::zeros(llvm::ArrayRef<int64_t> shape,
@@ -331,9 +337,10 @@ ConstantData NodeContext::zeros(llvm::ArrayRef<int64_t> shape,
     fail(problem);
   auto type = RankedTensorType::get(shape, elementType);
   if (!isComputable(shape))
-    fail("its result, of shape " + shapeText(shape) + ", has more than 2^" +
-         std::to_string(llvm::Log2_64(kMaxComputedElements)) +
-         " elements, the most the importer computes at import");
+    fail("its result, of shape " + shapeText(shape) +
+         ", would take the constants the model computes at import past " +
+         std::to_string(kMaxComputedElements) +
+         " elements, the importer's limit");
   return ConstantData::zeros(type);
 }
 

@@ -30,10 +30,11 @@
 
 namespace mlir::tcc::onnx {
 
-/// The most elements of a constant the importer computes itself (a Range,
-/// a folded Gather) or expands from a splat to read it; bigger results are
-/// refused, so a hostile model cannot make the importer allocate without
-/// bound. Splats of any allowed size are built without expanding them.
+/// The most elements of constants the importer computes itself over one
+/// model (a Range, a folded Gather, folded shape arithmetic), and the most
+/// it expands from a splat to read it; more is refused, so a hostile model
+/// cannot make the importer allocate without bound, however many nodes it
+/// has. Splats of any allowed size are built without expanding them.
 constexpr int64_t kMaxComputedElements = int64_t(1) << 24;
 
 /// An import error; `message` names the node, value or file.
@@ -48,6 +49,8 @@ struct GraphState {
   MLIRContext *context;
   OpBuilder builder;
   std::unordered_map<std::string, Value> values;
+  /// Elements of the constants computed so far (NodeContext::constant).
+  int64_t computedElements = 0;
   explicit GraphState(MLIRContext *ctx) : context(ctx), builder(ctx) {}
 };
 
@@ -114,13 +117,15 @@ public:
   }
   Value createOp(llvm::StringRef name, ValueRange operands,
                  llvm::ArrayRef<NamedAttribute> attrs, Type resultType);
+  /// A constant holding `data`; its elements count against
+  /// kMaxComputedElements.
   Value constant(const ConstantData &data);
   /// A constant of `shape` with every element equal to `element`'s single
   /// element, built without expanding it (ConstantOfShape, masks).
   Value splat(const ConstantData &element, llvm::ArrayRef<int64_t> shape);
   /// Whether the importer computes a constant of `shape` itself: within
-  /// checkShape and at most kMaxComputedElements elements.
-  static bool isComputable(llvm::ArrayRef<int64_t> shape);
+  /// checkShape, and within what is left of kMaxComputedElements.
+  bool isComputable(llvm::ArrayRef<int64_t> shape) const;
   /// Zero-filled data for a constant the op importer computes itself;
   /// fails unless isComputable(shape).
   ConstantData zeros(llvm::ArrayRef<int64_t> shape, Type elementType) const;

@@ -366,7 +366,7 @@ void gather(NodeContext &n) {
   // here, so that later nodes can read the result.
   std::optional<ConstantData> cd = constantValueOf(data), ci = constantValueOf(indices);
   if (cd && ci && cd->numElements() <= (1 << 16) &&
-      NodeContext::isComputable(outShape)) {
+      n.isComputable(outShape)) {
     int64_t inner = 1, outer = 1;
     for (size_t d = axis + 1; d < ds.size(); ++d) inner *= ds[d];
     for (int64_t d = 0; d < axis; ++d) outer *= ds[d];

@@ -214,6 +214,25 @@ TEST_F(OnnxHostileOps, HugeRangesAreRefused) {
             (std::vector<float>{1, 1.25f, 1.5f, 1.75f}));
 }
 
+TEST_F(OnnxHostileOps, ComputedConstantsHaveOneBudgetPerModel) {
+  // Each Range of 2^23 floats is allowed alone; three of them are more
+  // than the 2^24 elements the importer computes for one model.
+  ModelBuilder b;
+  for (auto [name, v] : {std::pair<const char *, float>{"start", 0},
+                         {"limit", float(1 << 23)},
+                         {"delta", 1}})
+    b.tensor(name, {})->add_float_data(v);
+  for (std::string i : {"1", "2", "3"}) {
+    b.node("Range", {"start", "limit", "delta"}, {"r" + i}, "range" + i);
+    b.output("r" + i);
+  }
+  EXPECT_THAT(nodeFails(b, "range3", "Range"),
+              HasSubstr("past 16777216 elements, the importer's limit"));
+  b.graph->mutable_node()->RemoveLast();
+  b.graph->mutable_output()->RemoveLast();
+  EXPECT_TRUE(importSucceeds(b));
+}
+
 TEST_F(OnnxHostileOps, ConvAndPoolGeometryIsChecked) {
   auto conv = [](auto setAttrs) {
     ModelBuilder b;
