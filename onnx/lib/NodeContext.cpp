@@ -280,10 +280,13 @@ Value NodeContext::createOp(llvm::StringRef name, ValueRange operands,
     op->erase();
     fail(name.str() + " does not verify: " + message);
   }
-  // Fold small all-constant ops now, so later nodes can read the result.
+  // Fold small all-constant ops now, so later nodes can read the result
+  // (while the model's budget of computed constants lasts; past it, the
+  // op stays for tcc-fold-constants).
   auto type = dyn_cast<RankedTensorType>(resultType);
   if (!isa<tcc::ConstantOp>(op) && type &&
-      type.getNumElements() <= kFoldElementLimit) {
+      type.getNumElements() <= kFoldElementLimit &&
+      isComputable(type.getShape())) {
     llvm::SmallVector<ConstantData> values;
     for (Value operand : operands) {
       std::optional<ConstantData> data = constantValueOf(operand);
