@@ -232,6 +232,8 @@ Value sliceDim(NodeContext &n, Value x, int64_t dim, int64_t start, int64_t end,
 void split(NodeContext &n) {
   Value x = n.input(0);
   auto shape = NodeContext::shapeOf(x);
+  if (shape.empty())
+    n.fail("a 0-dim input has no axis to split");
   int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), shape.size(), "axis");
   std::vector<int64_t> sizes;
   if (n.opset() < 13) {
@@ -295,6 +297,8 @@ void slice(NodeContext &n) {
     n.fail("starts, ends, axes and steps differ in length");
   std::vector<int64_t> seen;
   for (size_t i = 0; i < axes.size(); ++i) {
+    if (rank == 0)
+      n.fail("a 0-dim input has no axes to slice");
     int64_t axis = n.normalizeAxis(axes[i], rank, "axis");
     if (std::find(seen.begin(), seen.end(), axis) != seen.end())
       n.fail("axes repeat a dim");
@@ -356,6 +360,8 @@ void gather(NodeContext &n) {
   Value data = n.input(0), indices = n.input(1);
   auto ds = NodeContext::shapeOf(data);
   auto is = NodeContext::shapeOf(indices);
+  if (ds.empty())
+    n.fail("its data is 0-dim; it needs at least one dim");
   int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), ds.size(), "axis");
   indices = wrapIndices(n, indices, ds[axis]);
   std::vector<int64_t> outShape(ds.begin(), ds.begin() + axis);
@@ -389,6 +395,8 @@ void gatherElements(NodeContext &n) {
   n.checkAttrs({"axis"});
   Value data = n.input(0), indices = n.input(1);
   auto ds = NodeContext::shapeOf(data);
+  if (ds.empty())
+    n.fail("its data is 0-dim; it needs at least one dim");
   int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), ds.size(), "axis");
   indices = wrapIndices(n, indices, ds[axis]);
   n.setOutput(0, n.create<tcc::GatherOp>({data, indices}, {n.i64Attr("dim", axis)}));
@@ -456,6 +464,8 @@ void pad(NodeContext &n) {
            std::to_string(axes.size()) + " axes");
   std::vector<int64_t> begin(rank, 0), end(rank, 0);
   for (size_t i = 0; i < axes.size(); ++i) {
+    if (rank == 0)
+      n.fail("a 0-dim input has no axes to pad");
     int64_t a = n.normalizeAxis(axes[i], rank, "axis");
     begin[a] = pads[i];
     end[a] = pads[i + axes.size()];

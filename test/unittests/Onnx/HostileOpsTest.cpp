@@ -510,6 +510,42 @@ TEST_F(OnnxHostileOps, IntegerConstantsAreExactAtInt64sEnds) {
   }
 }
 
+TEST_F(OnnxHostileOps, ZeroDimInputsHaveNoAxisToIndex) {
+  // The fuzzer's find (test/fuzz/crashes/onnx): axis 0 passes
+  // normalizeAxis for a 0-dim input, whose shape then has no dim 0.
+  auto scalarInto = [](const std::string &op, std::vector<std::string> more,
+                       auto setup) {
+    ModelBuilder b(18);
+    b.input("x", {});
+    std::vector<std::string> inputs = {"x"};
+    inputs.insert(inputs.end(), more.begin(), more.end());
+    setup(b);
+    b.node(op, inputs, {"y"}, "op");
+    b.output("y");
+    return b;
+  };
+  nodeFails(scalarInto("Slice", {"st", "en", "ax"},
+                       [](ModelBuilder &b) {
+                         b.ints("st", {1}, {0});
+                         b.ints("en", {1}, {1});
+                         b.ints("ax", {1}, {0});
+                       }),
+            "op", "Slice");
+  nodeFails(scalarInto("Gather", {"i"},
+                       [](ModelBuilder &b) { b.ints("i", {1}, {0}); }),
+            "op", "Gather");
+  nodeFails(scalarInto("GatherElements", {"i"},
+                       [](ModelBuilder &b) { b.ints("i", {}, {0}); }),
+            "op", "GatherElements");
+  nodeFails(scalarInto("Split", {}, [](ModelBuilder &) {}), "op", "Split");
+  nodeFails(scalarInto("Pad", {"p", "", "ax"},
+                       [](ModelBuilder &b) {
+                         b.ints("p", {2}, {1, 1});
+                         b.ints("ax", {1}, {0});
+                       }),
+            "op", "Pad");
+}
+
 TEST_F(OnnxHostileOps, MissingRequiredInputsAreRefused) {
   ModelBuilder b;
   b.input("x", {2});
