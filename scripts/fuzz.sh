@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [target...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(artifact npy capi safetensors idx ir)
+[ ${#targets[@]} -gt 0 ] || targets=(artifact npy capi safetensors idx ir onnx)
 build=${FUZZ_BUILD:-$root/build-fuzz}
 
 if [ ! -f "$build/build.ninja" ]; then

@@ -41,13 +41,6 @@ bool mlir::tcc::onnx::parseShape(StringRef text, std::vector<int64_t> *shape) {
 
 namespace {
 
-std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string s;
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(shape[i]);
-  return s.empty() ? "(a scalar)" : s;
-}
-
 class GraphImporter {
 public:
   GraphImporter(MLIRContext *context, const ::onnx::ModelProto &model,

@@ -49,6 +49,10 @@ std::optional<ConstantData> mlir::tcc::onnx::constantValueOf(Value v) {
   auto op = v ? v.getDefiningOp<tcc::ConstantOp>() : tcc::ConstantOp();
   if (!op)
     return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (dense && dense.isSplat() &&
+      dense.getType().getNumElements() > kMaxComputedElements)
+    return std::nullopt;
   return readConstant(op.getValue());
 }
 
@@ -115,6 +119,14 @@ std::vector<double> NodeContext::floatsInput(size_t i,
   for (int64_t k = 0; k < data->numElements(); ++k)
     values[k] = isFloat ? data->getFloat(k) : double(data->getInt(k));
   return values;
+}
+
+double NodeContext::floatScalarInput(size_t i, const char *what) const {
+  std::vector<double> values = floatsInput(i, what);
+  if (values.size() != 1)
+    fail(std::string("its ") + what + " must hold one value, not " +
+         std::to_string(values.size()));
+  return values[0];
 }
 
 // --- Attributes --------------------------------------------------------------
@@ -252,6 +264,12 @@ Value NodeContext::createOp(llvm::StringRef name, ValueRange operands,
       fail(name.str() + " rejects its operands: " + diagnostics.text);
     resultType = types[0];
   }
+  // Limits first: a hostile shape (Expand to 2^62, a Tile whose repeats
+  // overflow) must not reach the verifier, the folder or the allocator.
+  if (auto shaped = dyn_cast<RankedTensorType>(resultType))
+    if (std::string problem = checkShape(shaped.getShape()); !problem.empty())
+      fail(name.str() + " would make a tensor beyond the importer's limits: " +
+           problem);
   OperationState state(location_, name);
   state.addOperands(operands);
   state.addAttributes(attrs);
@@ -269,9 +287,12 @@ Value NodeContext::createOp(llvm::StringRef name, ValueRange operands,
     op->erase();
     return constant(ConstantData::zeros(type));
   }
-  // Fold small all-constant ops now, so later nodes can read the result.
+  // Fold small all-constant ops now, so later nodes can read the result
+  // (while the model's budget of computed constants lasts; past it, the
+  // op stays for tcc-fold-constants).
   if (!isa<tcc::ConstantOp>(op) && type &&
-      type.getNumElements() <= kFoldElementLimit) {
+      type.getNumElements() <= kFoldElementLimit &&
+      isComputable(type.getShape())) {
     llvm::SmallVector<ConstantData> values;
     for (Value operand : operands) {
       std::optional<ConstantData> data = constantValueOf(operand);
@@ -288,17 +309,62 @@ Value NodeContext::createOp(llvm::StringRef name, ValueRange operands,
 }
 
 Value NodeContext::constant(const ConstantData &data) {
+  graph_.computedElements += data.numElements();
+  if (graph_.computedElements > kMaxComputedElements)
+    fail("the model computes more than " +
+         std::to_string(kMaxComputedElements) +
+         " elements of constants at import, the importer's limit");
   std::string blobName = node_.name().empty() ? node_.op_type() : node_.name();
   ElementsAttr attr = makeConstantAttr(data, blobName);
   return create<tcc::ConstantOp>({}, {namedAttr("value", attr)}, data.type);
 }
 
+Value NodeContext::splat(const ConstantData &element,
+                         llvm::ArrayRef<int64_t> shape) {
+  if (std::string problem = checkShape(shape); !problem.empty())
+    fail(problem);
+  if (element.numElements() != 1)
+    fail("the fill value must hold one element, not " +
+         std::to_string(element.numElements()));
+  auto type = RankedTensorType::get(shape, element.type.getElementType());
+  DenseElementsAttr attr =
+      element.kind() == ElementKind::Bool
+          ? DenseElementsAttr::get(type, element.bytes[0] != 0)
+          : DenseElementsAttr::getFromRawBuffer(type, element.bytes);
+  return create<tcc::ConstantOp>({}, {namedAttr("value", attr)}, type);
+}
+
+bool NodeContext::isComputable(llvm::ArrayRef<int64_t> shape) const {
+  return checkShape(shape).empty() &&
+         ShapedType::getNumElements(shape) <=
+             kMaxComputedElements - graph_.computedElements;
+}
+
+ConstantData NodeContext::zeros(llvm::ArrayRef<int64_t> shape,
+                                Type elementType) const {
+  if (std::string problem = checkShape(shape); !problem.empty())
+    fail(problem);
+  auto type = RankedTensorType::get(shape, elementType);
+  if (!isComputable(shape))
+    fail("its result, of shape " + shapeText(shape) +
+         ", would take the constants the model computes at import past " +
+         std::to_string(kMaxComputedElements) +
+         " elements, the importer's limit");
+  return ConstantData::zeros(type);
+}
+
 Value NodeContext::scalar(double value, Type elementType) {
   ConstantData data = ConstantData::zeros(RankedTensorType::get({}, elementType));
-  if (isa<FloatType>(elementType))
+  if (isa<FloatType>(elementType)) {
     data.setFloat(0, value);
-  else
+  } else {
+    // Infinities, NaN and values beyond int64 have no integer to become
+    // (IsInf's infinity against an integer input, a huge alpha).
+    if (!(value >= -0x1p63 && value < 0x1p63))
+      fail("the constant " + std::to_string(value) +
+           " has no value of its integer element type");
     data.setInt(0, static_cast<int64_t>(value));
+  }
   return constant(data);
 }
 

@@ -30,6 +30,13 @@
 
 namespace mlir::tcc::onnx {
 
+/// The most elements of constants the importer computes itself over one
+/// model (a Range, a folded Gather, folded shape arithmetic), and the most
+/// it expands from a splat to read it; more is refused, so a hostile model
+/// cannot make the importer allocate without bound, however many nodes it
+/// has. Splats of any allowed size are built without expanding them.
+constexpr int64_t kMaxComputedElements = int64_t(1) << 24;
+
 /// An import error; `message` names the node, value or file.
 struct ImportFailure {
   std::string message;
@@ -42,6 +49,8 @@ struct GraphState {
   MLIRContext *context;
   OpBuilder builder;
   std::unordered_map<std::string, Value> values;
+  /// Elements of the constants computed so far (NodeContext::constant).
+  int64_t computedElements = 0;
   explicit GraphState(MLIRContext *ctx) : context(ctx), builder(ctx) {}
 };
 
@@ -71,6 +80,8 @@ public:
   std::vector<int64_t> intsInput(size_t i, const char *what) const;
   /// The float contents of a constant input (scalars such as Clip's min).
   std::vector<double> floatsInput(size_t i, const char *what) const;
+  /// A constant input that must hold exactly one number.
+  double floatScalarInput(size_t i, const char *what) const;
 
   // --- Attributes ------------------------------------------------------------
   const ::onnx::AttributeProto *attr(llvm::StringRef name) const;
@@ -97,7 +108,8 @@ public:
   void setOutput(size_t i, Value v);
 
   // --- Building --------------------------------------------------------------
-  /// Builds a tcc op; the result type is inferred when not given.
+  /// Builds a tcc op; the result type is inferred when not given. Fails
+  /// when the result's shape is beyond the importer's limits (checkShape).
   template <class OpTy>
   Value create(ValueRange operands, llvm::ArrayRef<NamedAttribute> attrs = {},
                Type resultType = {}) {
@@ -105,7 +117,18 @@ public:
   }
   Value createOp(llvm::StringRef name, ValueRange operands,
                  llvm::ArrayRef<NamedAttribute> attrs, Type resultType);
+  /// A constant holding `data`; its elements count against
+  /// kMaxComputedElements.
   Value constant(const ConstantData &data);
+  /// A constant of `shape` with every element equal to `element`'s single
+  /// element, built without expanding it (ConstantOfShape, masks).
+  Value splat(const ConstantData &element, llvm::ArrayRef<int64_t> shape);
+  /// Whether the importer computes a constant of `shape` itself: within
+  /// checkShape, and within what is left of kMaxComputedElements.
+  bool isComputable(llvm::ArrayRef<int64_t> shape) const;
+  /// Zero-filled data for a constant the op importer computes itself;
+  /// fails unless isComputable(shape).
+  ConstantData zeros(llvm::ArrayRef<int64_t> shape, Type elementType) const;
   /// A 0-dim constant of `elementType` holding `value`.
   Value scalar(double value, Type elementType);
   /// A 1-D i64 constant.
@@ -155,7 +178,9 @@ private:
   Location location_;
 };
 
-/// The contents of `v` when it is defined by a tcc.constant, else nullopt.
+/// The contents of `v` when it is defined by a tcc.constant, else nullopt
+/// (also for a splat of more than kMaxComputedElements elements, which
+/// would have to be expanded).
 std::optional<ConstantData> constantValueOf(Value v);
 
 } // namespace mlir::tcc::onnx

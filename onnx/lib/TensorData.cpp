@@ -5,6 +5,7 @@
 #include "ExternalData.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <cstring>
 
@@ -58,15 +59,24 @@ std::string mlir::tcc::onnx::checkShape(ArrayRef<int64_t> dims) {
     if (d < 0)
       return "dimension " + std::to_string(d) + " is negative";
     if (d != 0 && count > kMaxElements / d)
-      return "it has more than 2^40 elements";
-    count *= d;
+      return "shape " + shapeText(dims) + " has more than 2^40 elements" +
+             (llvm::is_contained(dims, 0) ? " (its nonzero dims)" : "");
+    count *= std::max<int64_t>(d, 1);
   }
   return "";
 }
 
+std::string mlir::tcc::onnx::shapeText(ArrayRef<int64_t> dims) {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(dims[i]);
+  return s.empty() ? "(a scalar)" : s;
+}
+
 namespace {
 /// Copies `values` (a repeated field of the proto) into `out`'s elements,
-/// converting each with `store`.
+/// converting each with `store`. The count is checked before `out` grows to
+/// its shape, so a tensor claiming 2^40 elements costs nothing.
 template <class Field, class Store>
 std::string copyTyped(const Field &values, const char *field,
                       ConstantData *out, Store store) {
@@ -74,6 +84,7 @@ std::string copyTyped(const Field &values, const char *field,
   if (values.size() != n)
     return "it has " + std::to_string(values.size()) + " values in " + field +
            " for " + std::to_string(n) + " elements";
+  out->bytes.resize(n * out->elementBytes());
   for (int64_t i = 0; i < n; ++i)
     store(i, values.Get(static_cast<int>(i)));
   return "";
@@ -91,7 +102,8 @@ std::string mlir::tcc::onnx::readTensor(MLIRContext *context, const TensorProto 
     return problem;
   if (tensor.has_segment())
     return "it is a segment of a tensor, which the importer does not read";
-  *out = ConstantData::zeros(RankedTensorType::get(dims, element));
+  // The bytes are allocated only once the source is known to hold them.
+  *out = ConstantData{RankedTensorType::get(dims, element), {}};
   uint64_t bytes = uint64_t(out->numElements()) * out->elementBytes();
   if (tensor.data_location() == TensorProto::EXTERNAL)
     return readExternalData(tensor, modelDir, bytes, &out->bytes);
@@ -99,7 +111,7 @@ std::string mlir::tcc::onnx::readTensor(MLIRContext *context, const TensorProto 
     if (tensor.raw_data().size() != bytes)
       return "its raw data has " + std::to_string(tensor.raw_data().size()) +
              " bytes, but its shape and type need " + std::to_string(bytes);
-    std::memcpy(out->bytes.data(), tensor.raw_data().data(), bytes);
+    out->bytes.assign(tensor.raw_data().begin(), tensor.raw_data().end());
     if (element.isInteger(1))
       for (char &c : out->bytes)
         c = c != 0;

@@ -28,8 +28,13 @@ int32_t dataTypeOf(Type elementType);
 std::string dataTypeName(int32_t dataType);
 
 /// "" when `dims` is a shape the importer accepts (non-negative dims, rank
-/// and element count within the limits above), else why not.
+/// and element count within the limits above), else why not. Zero dims do
+/// not excuse the others: the nonzero dims must multiply to at most 2^40
+/// too, so that any product of a shape's dims fits in int64_t.
 std::string checkShape(ArrayRef<int64_t> dims);
+
+/// "1x3x224x224", or "(a scalar)" for rank 0.
+std::string shapeText(ArrayRef<int64_t> dims);
 
 /// The contents of `tensor` (raw_data, a typed field, or external data
 /// read relative to `modelDir`); "" or why not (the caller names the

@@ -186,9 +186,9 @@ void clip(NodeContext &n) {
       return;
     }
     if (lower)
-      lo = n.floatsInput(1, "min").at(0);
+      lo = n.floatScalarInput(1, "min");
     if (upper)
-      hi = n.floatsInput(2, "max").at(0);
+      hi = n.floatScalarInput(2, "max");
   }
   if (!lo && !hi) {
     n.setOutput(0, x);

@@ -132,17 +132,16 @@ void dropout(NodeContext &n) {
   n.checkAttrs({"seed", "ratio", "is_test"});
   if (n.hasInput(2)) {
     std::optional<ConstantData> training = n.constantInput(2);
-    if (!training || training->getInt(0) != 0)
+    if (!training || training->numElements() != 1 || training->getInt(0) != 0)
       n.fail("training mode is not supported (tcc imports inference graphs)");
   }
   Value x = n.input(0);
   n.setOutput(0, x);
   if (n.wantsOutput(1)) { // the mask: all true at inference
-    ConstantData ones = ConstantData::zeros(RankedTensorType::get(
-        NodeContext::shapeOf(x), n.builder().getI1Type()));
-    for (int64_t i = 0; i < ones.numElements(); ++i)
-      ones.setInt(i, 1);
-    n.setOutput(1, n.constant(ones));
+    ConstantData one = ConstantData::zeros(
+        RankedTensorType::get({}, n.builder().getI1Type()));
+    one.setInt(0, 1);
+    n.setOutput(1, n.splat(one, NodeContext::shapeOf(x)));
   }
 }
 

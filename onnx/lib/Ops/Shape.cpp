@@ -15,7 +15,10 @@
 
 #include "tcc/IR/TccOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -39,9 +42,10 @@ void constantOp(NodeContext &n) {
   } else if (n.hasAttr("value_float")) {
     n.setOutput(0, n.scalar(n.floatAttr("value_float", 0), b.getF32Type()));
   } else if (n.hasAttr("value_int")) {
-    n.setOutput(0, n.scalar(double(n.intAttr("value_int")), b.getI64Type()));
-    // (doubles hold every int an attribute of a real model has; exact ints
-    // go through value_ints below)
+    // Exact, not through scalar()'s double: INT64_MAX is a common bound.
+    ConstantData d = ConstantData::zeros(RankedTensorType::get({}, b.getI64Type()));
+    d.setInt(0, n.intAttr("value_int"));
+    n.setOutput(0, n.constant(d));
   } else if (n.hasAttr("value_floats")) {
     std::vector<float> v = n.floatsAttr("value_floats");
     ConstantData d = vector(b.getF32Type(), v.size());
@@ -99,8 +103,8 @@ void reshapeOp(NodeContext &n) {
       inferred = i;
     } else if (shape[i] < 0) {
       n.fail("shape entry " + std::to_string(shape[i]) + " is negative");
-    } else {
-      known *= shape[i];
+    } else if (llvm::MulOverflow(known, shape[i], known)) {
+      n.fail("the shape's dims multiply beyond int64");
     }
   }
   int64_t total = NodeContext::typeOf(x).getNumElements();
@@ -236,6 +240,8 @@ Value sliceDim(NodeContext &n, Value x, int64_t dim, int64_t start, int64_t end,
 void split(NodeContext &n) {
   Value x = n.input(0);
   auto shape = NodeContext::shapeOf(x);
+  if (shape.empty())
+    n.fail("a 0-dim input has no axis to split");
   int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), shape.size(), "axis");
   std::vector<int64_t> sizes;
   if (n.opset() < 13) {
@@ -249,8 +255,9 @@ void split(NodeContext &n) {
   int64_t parts = static_cast<int64_t>(n.numOutputs());
   int64_t size = shape[axis];
   if (sizes.empty()) {
-    if (n.hasAttr("num_outputs"))
-      parts = n.intAttr("num_outputs");
+    if (n.hasAttr("num_outputs") && n.intAttr("num_outputs") != parts)
+      n.fail("num_outputs is " + std::to_string(n.intAttr("num_outputs")) +
+             " for " + std::to_string(parts) + " outputs");
     if (parts < 1)
       n.fail("it has no outputs");
     int64_t chunk = (size + parts - 1) / parts; // the last part may be smaller
@@ -262,7 +269,7 @@ void split(NodeContext &n) {
            std::to_string(n.numOutputs()) + " outputs");
   int64_t offset = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] < 0 || offset + sizes[i] > size)
+    if (sizes[i] < 0 || sizes[i] > size - offset)
       n.fail("split sizes exceed the dim");
     n.setOutput(i, sliceDim(n, x, axis, offset, offset + sizes[i], 1));
     offset += sizes[i];
@@ -298,6 +305,8 @@ void slice(NodeContext &n) {
     n.fail("starts, ends, axes and steps differ in length");
   std::vector<int64_t> seen;
   for (size_t i = 0; i < axes.size(); ++i) {
+    if (rank == 0)
+      n.fail("a 0-dim input has no axes to slice");
     int64_t axis = n.normalizeAxis(axes[i], rank, "axis");
     if (std::find(seen.begin(), seen.end(), axis) != seen.end())
       n.fail("axes repeat a dim");
@@ -316,7 +325,11 @@ void slice(NodeContext &n) {
     } else {
       // A negative step: reverse by gathering the chosen indices.
       int64_t s = resolve(starts[i], -1, dim - 1), e = resolve(ends[i], -1, dim - 1);
-      checkTableSize(n, (s - e - step - 1) / -step, "the reversed index vector");
+      int64_t stride = step == std::numeric_limits<int64_t>::min()
+                           ? std::numeric_limits<int64_t>::max()
+                           : -step;
+      checkTableSize(n, s > e ? (s - e - 1) / stride + 1 : 0,
+                     "the reversed index vector");
       std::vector<int64_t> indices;
       for (int64_t k = s; k > e; k += step)
         indices.push_back(k);
@@ -354,6 +367,8 @@ void gather(NodeContext &n) {
   Value data = n.input(0), indices = n.input(1);
   auto ds = NodeContext::shapeOf(data);
   auto is = NodeContext::shapeOf(indices);
+  if (ds.empty())
+    n.fail("its data is 0-dim; it needs at least one dim");
   int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), ds.size(), "axis");
   indices = wrapIndices(n, indices, ds[axis]);
   std::vector<int64_t> outShape(ds.begin(), ds.begin() + axis);
@@ -363,12 +378,12 @@ void gather(NodeContext &n) {
   // Small constant data with constant indices (shape arithmetic): computed
   // here, so that later nodes can read the result.
   std::optional<ConstantData> cd = constantValueOf(data), ci = constantValueOf(indices);
-  if (cd && ci && cd->numElements() <= (1 << 16)) {
+  if (cd && ci && cd->numElements() <= (1 << 16) &&
+      n.isComputable(outShape)) {
     int64_t inner = 1, outer = 1;
     for (size_t d = axis + 1; d < ds.size(); ++d) inner *= ds[d];
     for (int64_t d = 0; d < axis; ++d) outer *= ds[d];
-    ConstantData out = ConstantData::zeros(RankedTensorType::get(
-        outShape, NodeContext::elementTypeOf(data)));
+    ConstantData out = n.zeros(outShape, NodeContext::elementTypeOf(data));
     int64_t eb = cd->elementBytes();
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t k = 0; k < count; ++k)
@@ -387,6 +402,8 @@ void gatherElements(NodeContext &n) {
   n.checkAttrs({"axis"});
   Value data = n.input(0), indices = n.input(1);
   auto ds = NodeContext::shapeOf(data);
+  if (ds.empty())
+    n.fail("its data is 0-dim; it needs at least one dim");
   int64_t axis = n.normalizeAxis(n.intAttr("axis", 0), ds.size(), "axis");
   indices = wrapIndices(n, indices, ds[axis]);
   n.setOutput(0, n.create<tcc::GatherOp>({data, indices}, {n.i64Attr("dim", axis)}));
@@ -413,9 +430,11 @@ void tile(NodeContext &n) {
       n.fail("a repeat count is negative");
     interleaved.insert(interleaved.end(), {1, in[i]});
     broadcast.insert(broadcast.end(), {repeats[i], in[i]});
-    out.push_back(repeats[i] * in[i]);
   }
+  // The broadcast is checked against the size limits before any product.
   Value y = n.broadcastTo(n.reshape(x, interleaved), broadcast);
+  for (size_t i = 0; i < in.size(); ++i)
+    out.push_back(repeats[i] * in[i]);
   n.setOutput(0, n.reshape(y, out));
 }
 
@@ -489,6 +508,8 @@ void pad(NodeContext &n) {
            std::to_string(axes.size()) + " axes");
   std::vector<int64_t> begin(rank, 0), end(rank, 0);
   for (size_t i = 0; i < axes.size(); ++i) {
+    if (rank == 0)
+      n.fail("a 0-dim input has no axes to pad");
     int64_t a = n.normalizeAxis(axes[i], rank, "axis");
     begin[a] = pads[i];
     end[a] = pads[i + axes.size()];
@@ -516,7 +537,7 @@ void constantOfShape(NodeContext &n) {
     n.fail("value must hold one element");
   if (std::string problem = checkShape(shape); !problem.empty())
     n.fail("its shape: " + problem);
-  n.setOutput(0, splatConstant(n, fill, shape));
+  n.setOutput(0, n.splat(fill, shape));
 }
 
 void range(NodeContext &n) {
@@ -528,12 +549,18 @@ void range(NodeContext &n) {
   if (delta[0] == 0)
     n.fail("delta is 0");
   double count = std::ceil((limit[0] - start[0]) / delta[0]);
+  if (std::isnan(count))
+    n.fail("start, limit and delta give no element count (NaN)");
+  if (count > double(kMaxComputedElements))
+    n.fail("the range has more than " + std::to_string(kMaxComputedElements) +
+           " elements");
   int64_t size = count > 0 ? static_cast<int64_t>(count) : 0;
-  if (size > (int64_t(1) << 32))
-    n.fail("the range has too many elements");
   Type t = NodeContext::elementTypeOf(n.input(0));
-  ConstantData out = ConstantData::zeros(RankedTensorType::get({size}, t));
+  ConstantData out = n.zeros({size}, t);
   bool isFloat = isa<FloatType>(t);
+  if (!isFloat && !(std::abs(start[0]) + std::abs(delta[0]) * double(size) <
+                    0x1p62))
+    n.fail("the range's values do not fit in int64");
   for (int64_t i = 0; i < size; ++i) {
     if (isFloat)
       out.setFloat(i, start[0] + double(i) * delta[0]);
