@@ -427,7 +427,7 @@ NodeContext::broadcastShapes(llvm::ArrayRef<int64_t> a,
 
 int64_t NodeContext::normalizeAxis(int64_t axis, int64_t rank,
                                    const char *what) const {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  if (axis < -rank || axis >= rank)
     fail(std::string(what) + " " + std::to_string(axis) +
          " is out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
