@@ -14,6 +14,7 @@
 #include <string>
 #include <cstring>
 #include <map>
+#include <unistd.h>
 
 using namespace tcc::test;
 using tcc::runtime::Status;
@@ -298,7 +299,7 @@ std::vector<float> runAddMul(tcc_model_t *model) {
 
 TEST(CApi, LoadFileReadsIntoTheAllocatorUnlessMapped) {
   std::vector<uint8_t> bytes = addMulModel(4).finish();
-  std::string path = ::testing::TempDir() + "/capi_load_file.bin";
+  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_capi_load_file.bin";
   writeFile(path, bytes);
   const std::vector<float> want = {3, 6, 9, 12};
   // By default the whole file goes into one block from the allocator.

@@ -15,6 +15,7 @@
 #include "tcc/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 using namespace tcc::runtime;
 using namespace tcc::artifact;
@@ -91,7 +92,7 @@ TEST(FormatThree, RefusesAnOlderFormatNamingBothVersions) {
   EXPECT_TCC_ERROR(verify(file), TCC_STATUS_UNIMPLEMENTED,
                    "artifact format 2, this runtime reads format 3; "
                    "recompile it with tcc compile");
-  std::string path = ::testing::TempDir() + "/format2_model.bin";
+  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_format2_model.bin";
   writeFile(path, file);
   tcc_model_t *model = nullptr;
   EXPECT_TCC_ERROR(tcc_model_load_file(path.c_str(), nullptr, &model),

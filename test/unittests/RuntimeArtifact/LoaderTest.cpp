@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <unistd.h>
 
 using namespace tcc::runtime;
 using namespace tcc::artifact;
@@ -52,7 +53,7 @@ TEST(Loader, AcceptsValidModel) {
 }
 
 TEST(Loader, LoadsFromFileAndNamesMissingFile) {
-  std::string path = ::testing::TempDir() + "/loader_model.bin";
+  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_loader_model.bin";
   writeFile(path, addMulModel(4).finish());
   tcc_model_t *model = nullptr;
   ASSERT_TCC_OK(tcc_model_load_file(path.c_str(), nullptr, &model));
@@ -66,7 +67,7 @@ TEST(Loader, LoadsFromFileAndNamesMissingFile) {
 }
 
 TEST(Loader, ErrorsFromFileNameTheFile) {
-  std::string path = ::testing::TempDir() + "/loader_bad.bin";
+  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_loader_bad.bin";
   std::vector<uint8_t> file = addMulModel(4).finish();
   file.resize(20);
   writeFile(path, file);

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <string>
+#include <unistd.h>
 
 using namespace tcc::runtime;
 
@@ -92,7 +93,7 @@ TEST(Npy, RoundTripsEveryDTypeAndShape) {
 }
 
 TEST(Npy, ReadsAndWritesFiles) {
-  std::string path = ::testing::TempDir() + "/npy_test.npy";
+  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_npy_test.npy";
   int64_t v[2] = {-7, 1LL << 40};
   ASSERT_TCC_OK(writeNpy(path, TCC_DTYPE_I64, {2}, v, sizeof(v)));
   NpyArray a;

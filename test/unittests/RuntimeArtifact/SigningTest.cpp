@@ -20,6 +20,7 @@
 
 #include <cstring>
 #include <dlfcn.h>
+#include <unistd.h>
 
 using namespace tcc::runtime;
 using namespace tcc::artifact;
@@ -57,8 +58,12 @@ const char kPublicHex[] =
 const char kOtherPublicHex[] =
     "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c";
 
+/// A key file of this process alone: ctest runs each test in its own
+/// process, in parallel, and two writing one path read each other's
+/// half-written file.
 std::string keyFile(const std::string &name, const std::vector<uint8_t> &b) {
-  std::string path = ::testing::TempDir() + "/signing_" + name;
+  std::string path = ::testing::TempDir() + "/signing_" +
+                     std::to_string(getpid()) + "_" + name;
   writeFile(path, b);
   return path;
 }
