@@ -12,6 +12,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -431,6 +432,16 @@ int64_t NodeContext::normalizeAxis(int64_t axis, int64_t rank,
     fail(std::string(what) + " " + std::to_string(axis) +
          " is out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
+}
+
+std::vector<int64_t> NodeContext::normalizeAxes(std::vector<int64_t> axes,
+                                                int64_t rank) const {
+  for (int64_t &a : axes)
+    a = normalizeAxis(a, rank, "axis");
+  std::sort(axes.begin(), axes.end());
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+    fail("axes repeat a dim");
+  return axes;
 }
 
 NamedAttribute NodeContext::namedAttr(llvm::StringRef name,

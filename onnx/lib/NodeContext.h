@@ -156,6 +156,9 @@ public:
                                        llvm::ArrayRef<int64_t> b) const;
   /// `axis` in [-rank, rank) made non-negative; fails naming `what`.
   int64_t normalizeAxis(int64_t axis, int64_t rank, const char *what) const;
+  /// Each of `axes` normalized, sorted; fails when one repeats a dim.
+  std::vector<int64_t> normalizeAxes(std::vector<int64_t> axes,
+                                     int64_t rank) const;
 
   MLIRContext *context() const { return graph_.context; }
   Builder builder() const { return Builder(graph_.context); }

@@ -49,11 +49,7 @@ std::vector<int64_t> reductionAxes(NodeContext &n, AxesFrom from, bool *noop) {
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
   }
-  for (int64_t &a : axes)
-    a = n.normalizeAxis(a, rank, "axis");
-  std::sort(axes.begin(), axes.end());
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
-    n.fail("axes repeat a dim");
+  axes = n.normalizeAxes(std::move(axes), rank);
   *noop = axes.empty(); // a 0-dim input
   return axes;
 }

@@ -157,11 +157,7 @@ std::vector<int64_t> axesOf(NodeContext &n, int64_t inputSince, int64_t rank) {
     if (n.hasInput(1))
       axes = n.intsInput(1, "axes");
   }
-  for (int64_t &a : axes)
-    a = n.normalizeAxis(a, rank, "axis");
-  std::sort(axes.begin(), axes.end());
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
-    n.fail("axes repeat a dim");
+  axes = n.normalizeAxes(std::move(axes), rank);
   return axes;
 }
 
