@@ -108,9 +108,9 @@ Value scalarAbs(OpBuilder &b, Location loc, tcc::AbsOp, ValueRange v,
 Value scalarRelu(OpBuilder &b, Location loc, tcc::ReluOp, ValueRange v,
                  bool isUnsigned) {
   Value zero = zeroLike(b, loc, v[0]);
-  if (isFloat(v[0])) // NaN stays NaN, -0 becomes +0
-    return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::UGT, v[0], zero),
-                  v[0], zero);
+  if (isFloat(v[0])) // NaN and -0 stay (ScalarOps.h)
+    return select(b, loc, cmpf(b, loc, arith::CmpFPredicate::OLT, v[0], zero),
+                  zero, v[0]);
   return isUnsigned ? v[0]
                     : b.create<arith::MaxSIOp>(loc, v[0], zero).getResult();
 }
@@ -131,12 +131,9 @@ Value scalarSign(OpBuilder &b, Location loc, tcc::SignOp, ValueRange v,
     positive = cmpi(b, loc, arith::CmpIPredicate::sgt, x, zero);
     negative = cmpi(b, loc, arith::CmpIPredicate::slt, x, zero);
   }
-  Value sign =
-      select(b, loc, positive, one, select(b, loc, negative, minusOne, zero));
-  if (!isFloat(x))
-    return sign;
-  Value isNan = cmpf(b, loc, arith::CmpFPredicate::UNO, x, x);
-  return select(b, loc, isNan, x, sign);
+  // Ordered comparisons: NaN is neither, so it gives 0 (ScalarOps.h).
+  return select(b, loc, positive, one,
+                select(b, loc, negative, minusOne, zero));
 }
 
 /// ln x. MLIR's f32 approximation clamps its input to the smallest normal

@@ -1,11 +1,12 @@
 // RUN: tcc-opt --split-input-file --tcc-lower-to-linalg %s | FileCheck %s
 
-// Tests that relu keeps NaN (an unordered compare) and turns -0 into +0.
+// Tests that relu zeroes only values below zero (an ordered compare), so
+// that NaN and -0 stay, as in libtorch.
 // CHECK-LABEL: func.func @relu
 // CHECK: linalg.generic
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[POS:.*]] = arith.cmpf ugt, %[[IN:.*]], %[[ZERO]] : f32
-// CHECK: arith.select %[[POS]], %[[IN]], %[[ZERO]] : f32
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %[[IN:.*]], %[[ZERO]] : f32
+// CHECK: arith.select %[[NEG]], %[[ZERO]], %[[IN]] : f32
 func.func @relu(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc.relu %a : tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -115,7 +115,8 @@ inline float vtanh(float x) {
   float small = x + x * z * p;
   float big = 1.0f - 2.0f / (vexp(2.0f * ax) + 1.0f);
   big = x < 0 ? -big : big;
-  return ax < 0.625f ? small : big;
+  // tanh is odd: the sign of x, so that tanh(-0) is -0 (small rounds it to +0).
+  return std::copysign(ax < 0.625f ? small : big, x);
 }
 
 inline float vsigmoid(float x) { return 1.0f / (1.0f + vexp(-x)); }

@@ -76,17 +76,12 @@ template <class T> T abs(T x) {
     return x < 0 ? neg(x) : x;
 }
 
-/// NaN stays NaN, -0 becomes +0.
-template <class T> T relu(T x) {
-  return x > T(0) || isNan(x) ? x : T(0);
-}
+/// libtorch's clamp_min(x, 0): NaN stays NaN and -0 stays -0 (only values
+/// below zero become +0).
+template <class T> T relu(T x) { return x < T(0) ? T(0) : x; }
 
-/// -1, 0 or 1; NaN stays NaN and -0 gives +0.
-template <class T> T sign(T x) {
-  if (isNan(x))
-    return x;
-  return T((T(0) < x) - (x < T(0)));
-}
+/// -1, 0 or 1, as libtorch's (0 < x) - (x < 0): NaN and -0 give +0.
+template <class T> T sign(T x) { return T((T(0) < x) - (x < T(0))); }
 
 template <class T> bool logicalNot(T x) { return x == T(0); }
 
