@@ -40,15 +40,22 @@ TCC_TARGET void pack_a_int16(const uint8_t *a, int64_t lda, int64_t rows,
                              int64_t k0, int64_t groups, int64_t k, int mr,
                              uint8_t flip, void *dst) {
   int16_t *d = static_cast<int16_t *>(dst);
-  const int64_t width = groups * kQKGroup;
-  const int64_t valid = std::max<int64_t>(0, std::min(width, k - k0));
-  for (int64_t i = 0; i < rows; i += mr, d += width * mr) {
+  const int64_t valid = std::max<int64_t>(
+      0, std::min(groups * kQKGroup, k - k0));
+  const int64_t whole = valid / kQKGroup;
+  for (int64_t i = 0; i < rows; i += mr, d += groups * kQKGroup * mr) {
+    const int present = int(std::min<int64_t>(mr, rows - i));
     for (int r = 0; r < mr; ++r) {
+      int16_t *out = d + r * kQKGroup;
       const uint8_t *src = a + (i + r) * lda + k0;
-      const bool present = i + r < rows;
-      for (int64_t kk = 0; kk < width; ++kk)
-        d[(kk / kQKGroup * mr + r) * kQKGroup + kk % kQKGroup] =
-            present && kk < valid ? int16_t(uint8_t(src[kk] ^ flip)) : 0;
+      for (int64_t g = 0; g < groups; ++g)
+        for (int t = 0; t < kQKGroup; ++t) {
+          const int64_t kk = g * kQKGroup + t;
+          out[g * mr * kQKGroup + t] =
+              r < present && (g < whole || kk < valid)
+                  ? int16_t(uint8_t(src[kk] ^ flip))
+                  : int16_t(0);
+        }
     }
   }
 }

@@ -33,7 +33,10 @@ namespace {
 
 //===--- neon-dotprod -----------------------------------------------------===//
 
-#define TCC_DOTPROD __attribute__((target("+dotprod")))
+// GCC's sdot intrinsics are compiled for Armv8.2-A + dotprod, and only
+// inline into functions compiled for at least that. Sound: dotprod is an
+// Armv8.2 extension, so a CPU that has it implements Armv8.2-A.
+#define TCC_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
 
 constexpr int kDotMR = 8, kDotNR = 8;
 

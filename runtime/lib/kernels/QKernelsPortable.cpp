@@ -19,15 +19,33 @@ void qpack_a_bytes(const uint8_t *a, int64_t lda, int64_t rows, int64_t k0,
                    int64_t groups, int64_t k, int mr, uint8_t flip,
                    void *dst) {
   uint8_t *d = static_cast<uint8_t *>(dst);
-  const int64_t width = groups * kQKGroup;
-  const int64_t valid = std::max<int64_t>(0, std::min(width, k - k0));
-  for (int64_t i = 0; i < rows; i += mr, d += width * mr) {
+  const uint32_t flip4 = flip * 0x01010101u;
+  // Groups wholly inside A, then the one that k cuts (zero past k).
+  const int64_t valid = std::max<int64_t>(
+      0, std::min(groups * kQKGroup, k - k0));
+  const int64_t whole = valid / kQKGroup, tail = valid % kQKGroup;
+  for (int64_t i = 0; i < rows; i += mr, d += groups * kQKGroup * mr) {
+    const int present = int(std::min<int64_t>(mr, rows - i));
     for (int r = 0; r < mr; ++r) {
+      uint8_t *out = d + r * kQKGroup;
+      if (r >= present) {
+        for (int64_t g = 0; g < groups; ++g)
+          std::memset(out + g * mr * kQKGroup, 0, kQKGroup);
+        continue;
+      }
       const uint8_t *src = a + (i + r) * lda + k0;
-      const bool present = i + r < rows;
-      for (int64_t kk = 0; kk < width; ++kk)
-        d[(kk / kQKGroup * mr + r) * kQKGroup + kk % kQKGroup] =
-            present && kk < valid ? uint8_t(src[kk] ^ flip) : 0;
+      for (int64_t g = 0; g < whole; ++g) {
+        uint32_t quad;
+        std::memcpy(&quad, src + g * kQKGroup, kQKGroup);
+        quad ^= flip4;
+        std::memcpy(out + g * mr * kQKGroup, &quad, kQKGroup);
+      }
+      for (int64_t g = whole; g < groups; ++g) {
+        uint8_t quad[kQKGroup] = {};
+        for (int t = 0; g == whole && t < tail; ++t)
+          quad[t] = uint8_t(src[g * kQKGroup + t] ^ flip);
+        std::memcpy(out + g * mr * kQKGroup, quad, kQKGroup);
+      }
     }
   }
 }
