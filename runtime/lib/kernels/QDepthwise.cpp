@@ -60,7 +60,10 @@ void depthwise_row(const QDepthwise &d, int64_t b, int64_t oy) {
             acc[c] += int32_t(int16_t(int32_t(x[c]) - zx)) * int32_t(w[c]);
         }
       }
-      d.epilogue_row(d.epilogue, acc, n, pixel, c0);
+      d.epilogue_row(d.epilogue, acc, p.epilogue && p.epilogue->bias
+                                          ? p.epilogue->bias + c0
+                                          : nullptr,
+                     n, pixel, c0);
     }
   }
 }
@@ -164,8 +167,7 @@ tcc_qdepthwise_conv2d(const tcc_qdepthwise_args *p,
   d.p = p;
   d.out_h = out_h;
   d.out_w = out_w;
-  d.epilogue =
-      resolve_qepilogue(p->epilogue, p->output, p->channels, 0, nullptr);
+  d.epilogue = resolve_qepilogue(p->epilogue, p->output, p->channels);
   if (d.epilogue.residual)
     d.epilogue.ld_residual = p->channels;
   d.epilogue_row = int8_active().epilogue_row;

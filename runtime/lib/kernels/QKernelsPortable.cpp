@@ -85,11 +85,6 @@ const QIsaKernels kPortable = {"portable", "",  Isa::Portable, kMR,
 
 } // namespace
 
-void qepilogue_row_portable(const QEpilogue &e, int32_t *acc, int cols,
-                            int64_t row, int64_t col0) {
-  epilogue_row(e, acc, cols, row, col0);
-}
-
 const QIsaKernels &int8_portable() { return kPortable; }
 
 const QIsaKernels *const *int8_variants() {

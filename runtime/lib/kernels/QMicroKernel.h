@@ -34,14 +34,10 @@ namespace kernels {
 constexpr int kQPanelWidth = 32;
 constexpr int kQKGroup = 4;
 
-/// The epilogue of one call, resolved by the driver: acc_true = acc +
-/// compensation * col_sums[j] + bias[j] (int32, wrapping), then stored as
-/// kernels_int8.h says.
+/// The epilogue of one call as the variants' epilogue_row reads it (the
+/// driver adds the column offsets: bias and zero-point compensation).
 struct QEpilogue {
   int output; // tcc_qoutput
-  int32_t compensation;
-  const int32_t *col_sums; // null: no compensation (depthwise)
-  const int32_t *bias;     // or null
   const float *scale;
   bool scale_per_column;
   bool relu;
@@ -56,9 +52,11 @@ struct QEpilogue {
 };
 
 /// Stores `cols` accumulators of output row `row`, columns col0.. (acc[i]
-/// is column col0 + i): out = epilogue(acc). Overwrites acc.
-using QEpilogueRowFn = void (*)(const QEpilogue &e, int32_t *acc, int cols,
-                                int64_t row, int64_t col0);
+/// is column col0 + i): out = epilogue(acc + offset), the int32 sum
+/// wrapping (offset may be null). Overwrites acc.
+using QEpilogueRowFn = void (*)(const QEpilogue &e, int32_t *acc,
+                                const int32_t *offset, int cols, int64_t row,
+                                int64_t col0);
 
 /// Packs rows x (4 * groups) of A (row r, column k at a[r * lda + k]; k0
 /// is the first column, k the row length, zero past it) into micro-panels
@@ -103,18 +101,13 @@ const QIsaKernels *int8_neon();
 void qpack_a_bytes(const uint8_t *a, int64_t lda, int64_t rows, int64_t k0,
                    int64_t groups, int64_t k, int mr, uint8_t flip, void *dst);
 
-/// The epilogue compiled without ISA extensions (the depthwise kernel's).
-void qepilogue_row_portable(const QEpilogue &e, int32_t *acc, int cols,
-                            int64_t row, int64_t col0);
 
 /// Argument checks shared by GEMM and depthwise; they record the message
 /// on failure. `n` is the row length of the output.
 tcc_kernel_status check_qepilogue(const char *op, const tcc_qepilogue *e,
                                   int64_t n, bool check_residual_ld);
-/// The driver's epilogue for `e` (null: INT32 output), with the given
-/// compensation and column sums.
-QEpilogue resolve_qepilogue(const tcc_qepilogue *e, void *c, int64_t ldc,
-                            int32_t compensation, const int32_t *col_sums);
+/// The epilogue for `e` (null: INT32 output) storing to c.
+QEpilogue resolve_qepilogue(const tcc_qepilogue *e, void *c, int64_t ldc);
 
 } // namespace kernels
 } // namespace runtime

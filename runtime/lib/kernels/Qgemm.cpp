@@ -137,13 +137,9 @@ tcc_kernel_status check_qepilogue(const char *op, const tcc_qepilogue *e,
   return TCC_KERNEL_OK;
 }
 
-QEpilogue resolve_qepilogue(const tcc_qepilogue *e, void *c, int64_t ldc,
-                            int32_t compensation, const int32_t *col_sums) {
+QEpilogue resolve_qepilogue(const tcc_qepilogue *e, void *c, int64_t ldc) {
   QEpilogue q;
   q.output = e ? e->output : TCC_QOUTPUT_INT32;
-  q.compensation = compensation;
-  q.col_sums = col_sums;
-  q.bias = e ? e->bias : nullptr;
   q.scale = e ? e->scale : nullptr;
   q.scale_per_column = e && e->scale_per_column;
   q.relu = e && e->relu;
@@ -189,6 +185,9 @@ struct QGemm {
   uint8_t flip; // xor turning A's bytes into the variant's domain
   const int8_t *panels;
   int64_t panel_bytes;
+  // Column j's offset: compensation * col_sums[j] + bias[j].
+  int32_t compensation;
+  const int32_t *col_sums, *bias;
   QEpilogue epilogue;
   int64_t mc;        // rows of A packed at once, a multiple of mr
   int64_t row_bytes; // packed bytes of one row of A over all of K
@@ -210,12 +209,21 @@ struct QScratch {
 };
 thread_local QScratch tls_qscratch;
 
+// Offsets of the columns j.. (cols of them, at most kQPanelWidth).
+void column_offsets(const QGemm &g, int64_t j, int cols, int32_t *offset) {
+  const uint32_t comp = uint32_t(g.compensation);
+  for (int c = 0; c < cols; ++c)
+    offset[c] = int32_t(comp * uint32_t(g.col_sums[j + c]) +
+                        uint32_t(g.bias ? g.bias[j + c] : 0));
+}
+
 // Rows [i, i + rows) (rows <= mr) by the panel at column j (cols <= 32),
-// from a packed micro-panel of `groups` groups: the tile, then its rows'
-// epilogue. The microkernel adds to acc when `accumulate`.
+// from a packed micro-panel of `groups` groups: the tile, then (when
+// `last`) its rows' epilogue. The microkernel adds to acc when
+// `accumulate`.
 void run_tile(const QGemm &g, const void *a_panel, int64_t g0, int64_t groups,
               int64_t i, int rows, int64_t j, int cols, int32_t *acc,
-              bool accumulate, bool last) {
+              const int32_t *offset, bool accumulate, bool last) {
   const QIsaKernels &isa = *g.isa;
   const int8_t *b = g.panels + (j / kQPanelWidth) * g.panel_bytes +
                     g0 * kQPanelWidth * kQKGroup;
@@ -224,7 +232,8 @@ void run_tile(const QGemm &g, const void *a_panel, int64_t g0, int64_t groups,
                     accumulate);
   if (last)
     for (int r = 0; r < rows; ++r)
-      isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, cols, i + r, j);
+      isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, offset, cols,
+                       i + r, j);
 }
 
 // With `scratch` (mc rows of packed A), A is packed once per block of
@@ -237,6 +246,7 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
   const int64_t c0 = task % g.n_tasks * g.task_cols;
   const int64_t c1 = std::min(g.n, c0 + g.task_cols);
   alignas(64) int32_t acc[kMaxQMr * kQPanelWidth];
+  alignas(64) int32_t offset[kQPanelWidth];
   const int64_t panel_a_bytes = g.row_bytes * isa.mr;
 
   if (use_scratch) { // A over all of K, mc rows at a time
@@ -248,10 +258,11 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
                    g.flip, packed);
       for (int64_t j = c0; j < c1; j += kQPanelWidth) {
         const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
+        column_offsets(g, j, cols, offset);
         for (int64_t ir = 0; ir < mc; ir += isa.mr)
           run_tile(g, packed + ir / isa.mr * panel_a_bytes, 0, g.groups,
                    ic + ir, int(std::min<int64_t>(isa.mr, mc - ir)), j, cols,
-                   acc, false, true);
+                   acc, offset, false, true);
       }
     }
     return;
@@ -264,14 +275,15 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
     const int rows = int(std::min<int64_t>(isa.mr, r1 - i));
     for (int64_t j = c0; j < c1; j += kQPanelWidth) {
       const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
+      column_offsets(g, j, cols, offset);
       int64_t g0 = 0;
       do {
         const int64_t groups = std::min(kStackGroups, g.groups - g0);
         if (groups > 0)
           isa.pack_a(g.a + i * g.lda, g.lda, rows, g0 * kQKGroup, groups,
                      g.k, isa.mr, g.flip, packed);
-        run_tile(g, packed, g0, groups, i, rows, j, cols, acc, g0 > 0,
-                 g0 + groups >= g.groups);
+        run_tile(g, packed, g0, groups, i, rows, j, cols, acc, offset,
+                 g0 > 0, g0 + groups >= g.groups);
         g0 += groups;
       } while (g0 < g.groups);
     }
@@ -405,9 +417,10 @@ tcc_kernel_status qgemm_with(const QIsaKernels &isa, const tcc_qgemm_args *p,
   const int32_t za_u8 = p->a_zero_point + (p->a_signed ? 128 : 0);
   g.panels = reinterpret_cast<const int8_t *>(packed + layout.panels_offset);
   g.panel_bytes = layout.panel_bytes;
-  g.epilogue = resolve_qepilogue(
-      p->epilogue, p->c, p->ldc, isa.a_offset - za_u8,
-      reinterpret_cast<const int32_t *>(packed + layout.sums_offset));
+  g.compensation = isa.a_offset - za_u8;
+  g.col_sums = reinterpret_cast<const int32_t *>(packed + layout.sums_offset);
+  g.bias = p->epilogue ? p->epilogue->bias : nullptr;
+  g.epilogue = resolve_qepilogue(p->epilogue, p->c, p->ldc);
   g.row_bytes = g.groups * kQKGroup * isa.a_bytes;
   g.mc = isa.mr;
   if (g.row_bytes > 0)
