@@ -463,7 +463,8 @@ TEST(Qgemm, PackedBFormat) {
       want += b[size_t(kk * n + j)];
     EXPECT_EQ(sum, want) << "column " << j;
   }
-  const char *panels = bytes + 64 + 2 * 128;
+  const int8_t *panels =
+      reinterpret_cast<const int8_t *>(bytes + 64 + 2 * 128);
   for (int64_t kk = 0; kk < 12; ++kk)
     for (int64_t j = 0; j < 64; ++j) {
       int8_t want = kk < k && j < n ? b[size_t(kk * n + j)] : 0;
