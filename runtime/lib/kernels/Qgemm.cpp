@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Qgemm.h"
 #include "PackedQB.h"
-#include "QMicroKernel.h"
 #include "Sgemm.h"
 #include "Status.h"
 
@@ -182,6 +182,7 @@ struct QGemm {
   int64_t m, n, k, groups;
   const uint8_t *a;
   int64_t lda;
+  const QRowSource *source; // A's rows, instead of a and lda
   uint8_t flip; // xor turning A's bytes into the variant's domain
   const int8_t *panels;
   int64_t panel_bytes;
@@ -207,7 +208,8 @@ struct QScratch {
     return data != nullptr;
   }
 };
-thread_local QScratch tls_qscratch;
+thread_local QScratch tls_qscratch; // packed A
+thread_local QScratch tls_qrows;    // A's rows from a QRowSource
 
 // Offsets of the columns j.. (cols of them, at most kQPanelWidth).
 void column_offsets(const QGemm &g, int64_t j, int cols, int32_t *offset) {
@@ -236,10 +238,10 @@ void run_tile(const QGemm &g, const void *a_panel, int64_t g0, int64_t groups,
                        i + r, j);
 }
 
-// With `scratch` (mc rows of packed A), A is packed once per block of
-// rows; without, on the stack.
+// With scratch (mc rows of packed A and, with a row source, of A), A is
+// packed once per block of rows; without, on the stack.
 void run_task(const QGemm &g, int64_t task, bool use_scratch,
-              uint8_t *scratch) {
+              uint8_t *scratch, uint8_t *rows_scratch) {
   const QIsaKernels &isa = *g.isa;
   const int64_t r0 = task / g.n_tasks * g.task_rows;
   const int64_t r1 = std::min(g.m, r0 + g.task_rows);
@@ -253,9 +255,14 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
     uint8_t *packed = scratch;
     for (int64_t ic = r0; ic < r1; ic += g.mc) {
       const int64_t mc = std::min(g.mc, r1 - ic);
-      if (g.groups > 0)
+      if (g.groups > 0 && g.source) {
+        g.source->rows(g.source->context, ic, mc, 0, g.k, rows_scratch, g.k);
+        isa.pack_a(rows_scratch, g.k, mc, 0, g.groups, g.k, isa.mr, g.flip,
+                   packed);
+      } else if (g.groups > 0) {
         isa.pack_a(g.a + ic * g.lda, g.lda, mc, 0, g.groups, g.k, isa.mr,
                    g.flip, packed);
+      }
       for (int64_t j = c0; j < c1; j += kQPanelWidth) {
         const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
         column_offsets(g, j, cols, offset);
@@ -271,6 +278,7 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
   // No scratch: one micro-panel of A and kStackGroups of K at a time, on
   // the stack (A is packed once per panel of B).
   alignas(64) uint8_t packed[kMaxQMr * kStackGroups * kQKGroup * 2];
+  alignas(64) uint8_t rows_buffer[kMaxQMr * kStackGroups * kQKGroup];
   for (int64_t i = r0; i < r1; i += isa.mr) {
     const int rows = int(std::min<int64_t>(isa.mr, r1 - i));
     for (int64_t j = c0; j < c1; j += kQPanelWidth) {
@@ -279,9 +287,17 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
       int64_t g0 = 0;
       do {
         const int64_t groups = std::min(kStackGroups, g.groups - g0);
-        if (groups > 0)
-          isa.pack_a(g.a + i * g.lda, g.lda, rows, g0 * kQKGroup, groups,
-                     g.k, isa.mr, g.flip, packed);
+        const int64_t k0 = g0 * kQKGroup;
+        if (groups > 0 && g.source) {
+          const int64_t count = std::min(groups * kQKGroup, g.k - k0);
+          g.source->rows(g.source->context, i, rows, k0, count, rows_buffer,
+                         count);
+          isa.pack_a(rows_buffer, count, rows, 0, groups, count, isa.mr,
+                     g.flip, packed);
+        } else if (groups > 0) {
+          isa.pack_a(g.a + i * g.lda, g.lda, rows, k0, groups, g.k, isa.mr,
+                     g.flip, packed);
+        }
         run_tile(g, packed, g0, groups, i, rows, j, cols, acc, offset,
                  g0 > 0, g0 + groups >= g.groups);
         g0 += groups;
@@ -294,8 +310,11 @@ void qgemm_task(void *arg, int64_t task) {
   const QGemm &g = *static_cast<const QGemm *>(arg);
   // With k == 0 nothing is packed or read.
   const bool use_scratch =
-      g.groups == 0 || tls_qscratch.reserve(size_t(g.mc) * size_t(g.row_bytes));
-  run_task(g, task, use_scratch, static_cast<uint8_t *>(tls_qscratch.data));
+      g.groups == 0 ||
+      (tls_qscratch.reserve(size_t(g.mc) * size_t(g.row_bytes)) &&
+       (!g.source || tls_qrows.reserve(size_t(g.mc) * size_t(g.k))));
+  run_task(g, task, use_scratch, static_cast<uint8_t *>(tls_qscratch.data),
+           static_cast<uint8_t *>(tls_qrows.data));
 }
 
 // As Sgemm.cpp's plan_tasks: about `threads` rectangles, cutting columns
@@ -347,7 +366,7 @@ tcc_kernel_status check_packed_qb(const void *packed, int64_t k, int64_t n) {
 }
 
 tcc_kernel_status check_qgemm(const tcc_qgemm_args *p,
-                              const tcc_parallel *parallel) {
+                              const tcc_parallel *parallel, bool has_source) {
   if (!p)
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "qgemm: args is NULL");
   if (tcc_kernel_status s = check_parallel(parallel))
@@ -381,7 +400,7 @@ tcc_kernel_status check_qgemm(const tcc_qgemm_args *p,
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "qgemm: ldc (%lld) must be >= n (%lld)", (long long)p->ldc,
                 (long long)p->n);
-  if (p->k == 0)
+  if (p->k == 0 || has_source)
     return TCC_KERNEL_OK;
   if (!p->a)
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "qgemm: a is NULL");
@@ -392,9 +411,16 @@ tcc_kernel_status check_qgemm(const tcc_qgemm_args *p,
   return TCC_KERNEL_OK;
 }
 
+bool runs_here(const QIsaKernels &isa) {
+  return isaAtMost(isa.family, hostIsa()) && hostCpuHasAll(isa.features);
+}
+
+} // namespace
+
 tcc_kernel_status qgemm_with(const QIsaKernels &isa, const tcc_qgemm_args *p,
-                             const tcc_parallel *parallel) {
-  if (tcc_kernel_status s = check_qgemm(p, parallel))
+                             const tcc_parallel *parallel,
+                             const QRowSource *source) {
+  if (tcc_kernel_status s = check_qgemm(p, parallel, source != nullptr))
     return s;
   if (p->m == 0 || p->n == 0)
     return TCC_KERNEL_OK;
@@ -410,6 +436,7 @@ tcc_kernel_status qgemm_with(const QIsaKernels &isa, const tcc_qgemm_args *p,
   g.groups = layout.groups;
   g.a = static_cast<const uint8_t *>(p->a);
   g.lda = p->lda;
+  g.source = source;
   // Signed A becomes unsigned by adding 128 (flipping the top bit), with
   // its zero point; a variant working on a - 128 flips it back.
   const bool to_s8 = isa.a_offset == 128;
@@ -439,12 +466,6 @@ tcc_kernel_status qgemm_with(const QIsaKernels &isa, const tcc_qgemm_args *p,
     parallel->parallel_for(parallel->pool, tasks, qgemm_task, &g);
   return TCC_KERNEL_OK;
 }
-
-bool runs_here(const QIsaKernels &isa) {
-  return isaAtMost(isa.family, hostIsa()) && hostCpuHasAll(isa.features);
-}
-
-} // namespace
 
 } // namespace kernels
 } // namespace runtime

@@ -100,6 +100,35 @@ float tcc_int8_requant_scale(float input_scale, float weight_scale,
                              float output_scale);
 
 /*---------------------------------------------------------------------------
+ * 2-D convolution, NHWC, one group: a GEMM over the input's patches
+ *-------------------------------------------------------------------------*/
+
+/* output[b][oy][ox][o] = epilogue(sum over ky, kx, c of
+ *   (input[b][iy][ix][c] - input_zero_point) * weight[o][ky][kx][c])
+ * with iy = oy * stride_h - pad_h + ky * dilation_h (likewise x); padding
+ * reads as the zero point. This is tcc_qgemm with m = batch * out_height *
+ * out_width, k = kernel_height * kernel_width * in_channels and n =
+ * out_channels, A's rows gathered from the input as they are packed (1x1
+ * kernels of stride 1 without padding read the input in place), so the
+ * weights are packed by tcc_qgemm_pack_b(k, n, weight, k, 1, packed) from
+ * the OHWI weight. The epilogue's residual is laid out like the output
+ * (ld_residual is ignored). Output sizes follow PyTorch. */
+typedef struct tcc_qconv2d_args {
+  int64_t batch, in_channels, in_height, in_width;
+  int64_t out_channels, kernel_height, kernel_width;
+  int64_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
+  const void *input; /* NHWC, uint8_t (or int8_t with input_signed) */
+  int32_t input_signed;
+  int32_t input_zero_point;
+  const void *packed_weight; /* tcc_qgemm_pack_b's, 64-byte aligned */
+  void *output;              /* NHWC, the epilogue's output type */
+  const tcc_qepilogue *epilogue;
+} tcc_qconv2d_args;
+
+tcc_kernel_status tcc_qconv2d(const tcc_qconv2d_args *args,
+                              const tcc_parallel *parallel);
+
+/*---------------------------------------------------------------------------
  * Depthwise 2-D convolution, NHWC (channel multiplier 1)
  *-------------------------------------------------------------------------*/
 
