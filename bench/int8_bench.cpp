@@ -8,7 +8,9 @@
 // on the calling thread, and prints GOP/s (2 ops per multiply-add), the
 // ratio to fp32 and the fraction of the machine's int8 VNNI peak (measured
 // here with independent vpdpbusd chains). Usage (docs/performance.md):
-//   tcc-int8-bench [--reps N] [--cpu-time] [--only resnet|mlp]
+//   tcc-int8-bench [--reps N] [--cpu-time] [--only resnet|mlp|conv]
+// The last table times ResNet-18's convolutions whole: tcc_conv2d (fp32,
+// NHWC, packed weights) against tcc_qconv2d on the active int8 variant.
 // --cpu-time times the thread's CPU time instead of wall time: on a shared,
 // loaded machine it still shows what a quiet core would do.
 //
@@ -201,6 +203,103 @@ void bench_shape(const Shape &s, const std::vector<std::string> &variants,
   std::fflush(stdout);
 }
 
+struct ConvLayer {
+  std::string name;
+  int64_t channels, size, out_channels, kernel, stride;
+};
+
+std::vector<ConvLayer> resnet18_convs() {
+  return {{"conv1 7x7/2 3-64", 3, 224, 64, 7, 2},
+          {"layer1 3x3 64-64", 64, 56, 64, 3, 1},
+          {"layer2.0 3x3/2 64-128", 64, 56, 128, 3, 2},
+          {"layer2 3x3 128-128", 128, 28, 128, 3, 1},
+          {"layer2 down 1x1/2 64-128", 64, 56, 128, 1, 2},
+          {"layer3.0 3x3/2 128-256", 128, 28, 256, 3, 2},
+          {"layer3 3x3 256-256", 256, 14, 256, 3, 1},
+          {"layer4.0 3x3/2 256-512", 256, 14, 512, 3, 2},
+          {"layer4 3x3 512-512", 512, 7, 512, 3, 1}};
+}
+
+// A whole convolution, batch 1, NHWC, padding kernel / 2: tcc_conv2d with
+// packed weights (fp32; Winograd where it applies) against tcc_qconv2d
+// (im2col rows gathered as they are packed) on the active int8 variant.
+void bench_conv(const ConvLayer &l, int reps) {
+  std::mt19937 gen(1);
+  std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> byte(0, 255), weight(-127, 127);
+  const int64_t pad = l.kernel / 2;
+  const int64_t out = (l.size + 2 * pad - l.kernel) / l.stride + 1;
+  const int64_t k = l.kernel * l.kernel * l.channels;
+
+  tcc_conv2d_args f{};
+  f.batch = 1;
+  f.in_channels = l.channels;
+  f.in_height = f.in_width = l.size;
+  f.out_channels = l.out_channels;
+  f.kernel_height = f.kernel_width = l.kernel;
+  f.stride_h = f.stride_w = l.stride;
+  f.pad_h = f.pad_w = pad;
+  f.dilation_h = f.dilation_w = 1;
+  f.groups = 1;
+  f.layout = TCC_LAYOUT_NHWC;
+  std::vector<float> in(size_t(l.size * l.size * l.channels)),
+      w(size_t(l.out_channels * k)), o(size_t(out * out * l.out_channels));
+  for (float &x : in)
+    x = real(gen);
+  for (float &x : w)
+    x = real(gen);
+  f.input = in.data();
+  f.weight = w.data();
+  f.output = o.data();
+  Aligned packed_f(tcc_conv2d_packed_weight_size(&f) + 64);
+  check(tcc_conv2d_pack_weight(&f, packed_f.data));
+  f.packed_weight = packed_f.data;
+  f.weight = nullptr;
+  Aligned workspace(tcc_conv2d_workspace_size(&f, nullptr) + 64);
+  f.workspace = workspace.data;
+
+  std::vector<uint8_t> qin(in.size()), qout(o.size());
+  std::vector<int8_t> qw(w.size());
+  for (uint8_t &x : qin)
+    x = uint8_t(byte(gen));
+  for (int8_t &x : qw)
+    x = int8_t(weight(gen));
+  std::vector<int32_t> bias(size_t(l.out_channels), 1000);
+  std::vector<float> scale(size_t(l.out_channels), 1e-4f);
+  Aligned packed_q(tcc_qgemm_packed_b_size(k, l.out_channels));
+  check(tcc_qgemm_pack_b(k, l.out_channels, qw.data(), k, 1, packed_q.data));
+  tcc_qepilogue e{};
+  e.output = TCC_QOUTPUT_U8;
+  e.bias = bias.data();
+  e.scale = scale.data();
+  e.scale_per_column = 1;
+  e.relu = 1;
+  tcc_qconv2d_args q{};
+  q.batch = 1;
+  q.in_channels = l.channels;
+  q.in_height = q.in_width = l.size;
+  q.out_channels = l.out_channels;
+  q.kernel_height = q.kernel_width = l.kernel;
+  q.stride_h = q.stride_w = l.stride;
+  q.pad_h = q.pad_w = pad;
+  q.dilation_h = q.dilation_w = 1;
+  q.input = qin.data();
+  q.input_zero_point = 128;
+  q.packed_weight = packed_q.data;
+  q.output = qout.data();
+  q.epilogue = &e;
+
+  std::vector<double> t = tcc::bench::alternate(
+      {[&] { check(tcc_conv2d(&f, nullptr)); },
+       [&] { check(tcc_qconv2d(&q, nullptr)); }},
+      reps, seconds_now);
+  const double ops = 2.0 * double(out * out) * double(l.out_channels) * k;
+  const double fp32 = ops / t[0] * 1e-9, int8 = ops / t[1] * 1e-9;
+  std::printf("| %s | %.1f | %.1f | %.2fx |\n", l.name.c_str(), fp32, int8,
+              int8 / fp32);
+  std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -216,11 +315,13 @@ int main(int argc, char **argv) {
       only = argv[++i];
     } else if (arg == "--help" || arg == "-h") {
       std::printf(
-          "usage: tcc-int8-bench [--reps N] [--cpu-time] [--only resnet|mlp]\n"
+          "usage: tcc-int8-bench [--reps N] [--cpu-time] [--only resnet|mlp|conv]\n"
           "Times tcc_sgemm (fp32, packed B) and tcc_qgemm on each int8\n"
           "variant this CPU runs, one thread, on ResNet-18's convolution\n"
           "GEMMs and the MLP 784-4096-4096-10 at batch 64; prints GOP/s,\n"
-          "the ratio to fp32 and the share of the measured VNNI peak.\n"
+          "the ratio to fp32 and the share of the measured VNNI peak; then\n"
+          "ResNet-18's convolutions whole: tcc_conv2d (fp32, NHWC, packed)\n"
+          "against tcc_qconv2d on the active int8 variant.\n"
           "--cpu-time   time the thread's CPU time (for loaded machines)\n");
       return 0;
     } else {
@@ -269,5 +370,13 @@ int main(int argc, char **argv) {
       shapes.push_back(s);
   for (const Shape &s : shapes)
     bench_shape(s, variants, reps, peak);
+  if (only.empty() || only == "conv") {
+    std::printf("\nWhole convolutions, batch 1, NHWC, int8 variant %s:\n\n"
+                "| layer | fp32 tcc_conv2d GFLOP/s | int8 tcc_qconv2d GOP/s "
+                "| int8 / fp32 |\n|---|---|---|---|\n",
+                tcc_int8_isa());
+    for (const ConvLayer &l : resnet18_convs())
+      bench_conv(l, reps);
+  }
   return 0;
 }

@@ -29,16 +29,57 @@ struct Patches {
   uint8_t zero_byte; // the input zero point as stored
 };
 
+// One output pixel's whole patch (K bytes) into d: per filter row, the
+// taps inside the image are one contiguous run of the input row when
+// dilation_w is 1 (one copy), the rest the zero point.
+void gather_patch(const Patches &s, int64_t b, int64_t oy, int64_t ox,
+                  uint8_t *d) {
+  const tcc_qconv2d_args &p = *s.p;
+  const uint8_t *input = static_cast<const uint8_t *>(p.input);
+  const int64_t cin = p.in_channels, kw = p.kernel_width;
+  const int64_t ix0 = ox * p.stride_w - p.pad_w;
+  for (int64_t ky = 0; ky < p.kernel_height; ++ky, d += kw * cin) {
+    const int64_t iy = oy * p.stride_h - p.pad_h + ky * p.dilation_h;
+    if (iy < 0 || iy >= p.in_height) {
+      std::memset(d, s.zero_byte, size_t(kw * cin));
+      continue;
+    }
+    const uint8_t *row = input + (b * p.in_height + iy) * p.in_width * cin;
+    if (p.dilation_w == 1) {
+      const int64_t first = std::clamp<int64_t>(-ix0, 0, kw);
+      const int64_t last = std::clamp<int64_t>(p.in_width - ix0, first, kw);
+      std::memset(d, s.zero_byte, size_t(first * cin));
+      std::memcpy(d + first * cin, row + (ix0 + first) * cin,
+                  size_t((last - first) * cin));
+      std::memset(d + last * cin, s.zero_byte, size_t((kw - last) * cin));
+      continue;
+    }
+    for (int64_t kx = 0; kx < kw; ++kx) {
+      const int64_t ix = ix0 + kx * p.dilation_w;
+      if (ix < 0 || ix >= p.in_width)
+        std::memset(d + kx * cin, s.zero_byte, size_t(cin));
+      else
+        std::memcpy(d + kx * cin, row + ix * cin, size_t(cin));
+    }
+  }
+}
+
 void gather_rows(const void *context, int64_t row0, int64_t rows, int64_t k0,
                  int64_t count, uint8_t *dst, int64_t ld) {
   const Patches &s = *static_cast<const Patches *>(context);
   const tcc_qconv2d_args &p = *s.p;
   const uint8_t *input = static_cast<const uint8_t *>(p.input);
   const int64_t cin = p.in_channels;
+  const bool whole = k0 == 0 && count == p.kernel_height * p.kernel_width * cin;
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t pixel = row0 + r;
     const int64_t b = pixel / (s.out_h * s.out_w);
     const int64_t oy = pixel / s.out_w % s.out_h, ox = pixel % s.out_w;
+    if (whole) {
+      gather_patch(s, b, oy, ox, dst + r * ld);
+      continue;
+    }
+    // A range of K (the bounded-stack path): run by run.
     uint8_t *d = dst + r * ld - k0;
     for (int64_t kk = k0, end = k0 + count; kk < end;) {
       const int64_t tap = kk / cin, c = kk % cin;
