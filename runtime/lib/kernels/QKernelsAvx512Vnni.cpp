@@ -16,16 +16,72 @@
 #include <cmath>
 #include <cstring>
 
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_ps(), which
+// -Wmaybe-uninitialized reports at every use (GCC bug 105593).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 namespace tcc {
 namespace runtime {
 namespace kernels {
 namespace {
 
 #define TCC_TARGET __attribute__((target(TCC_INT8_AVX512VNNI_FEATURES)))
+#define TCC_INLINE TCC_TARGET inline __attribute__((always_inline))
 
 #include "QEpilogue.inc"
 
+using V = __m512;
+#include "Transpose16x16.inc"
+
 constexpr int kMR = 12, kNR = 32;
+
+// qpack_a_bytes with the 32-bit transpose in registers: a micro-panel's
+// rows, 16 groups of 4 bytes at a time, become 16 groups of kMR rows.
+TCC_TARGET void pack_a(const uint8_t *a, int64_t lda, int64_t rows,
+                       int64_t k0, int64_t groups, int64_t k, int mr,
+                       uint8_t flip, void *dst) {
+  uint8_t *d = static_cast<uint8_t *>(dst);
+  const int64_t valid =
+      std::max<int64_t>(0, std::min(groups * kQKGroup, k - k0));
+  const int64_t whole = valid / kQKGroup;
+  const __m512i flips = _mm512_set1_epi8(char(flip));
+  const __mmask16 panel_rows = __mmask16((1u << kMR) - 1);
+  for (int64_t i = 0; i < rows; i += kMR, d += groups * kQKGroup * kMR) {
+    const int present = int(std::min<int64_t>(kMR, rows - i));
+    const uint8_t *src = a + i * lda + k0;
+    for (int64_t g0 = 0; g0 < whole; g0 += 16) {
+      const int n = int(std::min<int64_t>(16, whole - g0));
+      const __mmask16 in = __mmask16((1u << n) - 1);
+      V r[16];
+#pragma GCC unroll 16
+      for (int row = 0; row < 16; ++row)
+        r[row] = row < present
+                     ? _mm512_castsi512_ps(_mm512_xor_si512(
+                           _mm512_maskz_loadu_epi32(
+                               in, src + row * lda + g0 * kQKGroup),
+                           flips))
+                     : _mm512_setzero_ps();
+      transpose16x16(r);
+#pragma GCC unroll 16
+      for (int j = 0; j < 16; ++j)
+        if (j < n)
+          _mm512_mask_storeu_ps(d + (g0 + j) * kQKGroup * kMR, panel_rows,
+                                r[j]);
+    }
+    // The group k cuts and the padding past it.
+    for (int64_t g = whole; g < groups; ++g)
+      for (int row = 0; row < kMR; ++row)
+        for (int t = 0; t < kQKGroup; ++t) {
+          const int64_t kk = g * kQKGroup + t;
+          d[(g * kMR + row) * kQKGroup + t] =
+              row < present && kk < valid
+                  ? uint8_t(src[row * lda + kk] ^ flip)
+                  : uint8_t(0);
+        }
+  }
+}
 
 template <int R>
 TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
@@ -77,7 +133,7 @@ void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
 const QIsaKernels kKernels = {"avx512vnni",  TCC_INT8_AVX512VNNI_FEATURES,
                               Isa::Avx512,   kMR,
                               kNR,           1,
-                              0,             qpack_a_bytes,
+                              0,             pack_a,
                               microkernel,   epilogue_row};
 
 } // namespace
