@@ -122,7 +122,7 @@ const QIsaKernels kKernels = {"avx2",      TCC_ISA_AVX2_FEATURES,
                               Isa::Avx2,   kMR,
                               kNR,         2,
                               0,           pack_a_int16,
-                              microkernel, epilogue_row};
+                              microkernel, epilogue_row, nullptr};
 
 } // namespace
 

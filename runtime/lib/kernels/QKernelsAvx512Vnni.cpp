@@ -83,10 +83,11 @@ TCC_TARGET void pack_a(const uint8_t *a, int64_t lda, int64_t rows,
   }
 }
 
-template <int R>
+// A(r, g) at a[r * lda + 4 g] when kDirect, else at a[(g * kMR + r) * 4].
+template <int R, bool kDirect = false>
 TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
                                  const int8_t *b, int32_t *acc,
-                                 bool accumulate) {
+                                 bool accumulate, int64_t lda = 0) {
   __m512i c0[R], c1[R];
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r)
@@ -96,12 +97,12 @@ TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
       int32_t quad;
-      std::memcpy(&quad, a + r * kQKGroup, sizeof quad);
+      std::memcpy(&quad, a + (kDirect ? r * lda : r * kQKGroup), sizeof quad);
       const __m512i ar = _mm512_set1_epi32(quad);
       c0[r] = _mm512_dpbusd_epi32(c0[r], ar, b0);
       c1[r] = _mm512_dpbusd_epi32(c1[r], ar, b1);
     }
-    a += kMR * kQKGroup;
+    a += kDirect ? kQKGroup : kMR * kQKGroup;
     b += kQPanelWidth * kQKGroup;
   }
 #pragma GCC unroll 12
@@ -117,24 +118,31 @@ TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
 }
 
 using RowKernel = void (*)(int64_t, const uint8_t *, const int8_t *,
-                           int32_t *, bool);
+                           int32_t *, bool, int64_t);
 constexpr RowKernel kRowKernels[kMR] = {
     microkernel_rows<1>, microkernel_rows<2>,  microkernel_rows<3>,
     microkernel_rows<4>, microkernel_rows<5>,  microkernel_rows<6>,
     microkernel_rows<7>, microkernel_rows<8>,  microkernel_rows<9>,
     microkernel_rows<10>, microkernel_rows<11>, microkernel_rows<12>};
 
+constexpr RowKernel kDirectRowKernels[kMR] = {microkernel_rows<1, true>, microkernel_rows<2, true>, microkernel_rows<3, true>, microkernel_rows<4, true>, microkernel_rows<5, true>, microkernel_rows<6, true>, microkernel_rows<7, true>, microkernel_rows<8, true>, microkernel_rows<9, true>, microkernel_rows<10, true>, microkernel_rows<11, true>, microkernel_rows<12, true>};
+
 void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                  int32_t *acc, bool accumulate) {
   kRowKernels[rows - 1](groups, static_cast<const uint8_t *>(a), b, acc,
-                        accumulate);
+                        accumulate, 0);
+}
+
+void direct(int64_t groups, const uint8_t *a, int64_t lda, const int8_t *b,
+            int rows, int32_t *acc) {
+  kDirectRowKernels[rows - 1](groups, a, b, acc, false, lda);
 }
 
 const QIsaKernels kKernels = {"avx512vnni",  TCC_INT8_AVX512VNNI_FEATURES,
                               Isa::Avx512,   kMR,
                               kNR,           1,
                               0,             pack_a,
-                              microkernel,   epilogue_row};
+                              microkernel,   epilogue_row, direct};
 
 } // namespace
 

@@ -26,10 +26,11 @@ namespace {
 
 constexpr int kMR = 6, kNR = 16;
 
-template <int R>
+// A(r, g) at a[r * lda + 4 g] when kDirect, else at a[(g * kMR + r) * 4].
+template <int R, bool kDirect = false>
 TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
                                  const int8_t *b, int32_t *acc,
-                                 bool accumulate) {
+                                 bool accumulate, int64_t lda = 0) {
   __m256i c0[R], c1[R];
 #pragma GCC unroll 6
   for (int r = 0; r < R; ++r)
@@ -41,12 +42,12 @@ TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
 #pragma GCC unroll 6
     for (int r = 0; r < R; ++r) {
       int32_t quad;
-      std::memcpy(&quad, a + r * kQKGroup, sizeof quad);
+      std::memcpy(&quad, a + (kDirect ? r * lda : r * kQKGroup), sizeof quad);
       const __m256i ar = _mm256_set1_epi32(quad);
       c0[r] = _mm256_dpbusd_avx_epi32(c0[r], ar, b0);
       c1[r] = _mm256_dpbusd_avx_epi32(c1[r], ar, b1);
     }
-    a += kMR * kQKGroup;
+    a += kDirect ? kQKGroup : kMR * kQKGroup;
     b += kQPanelWidth * kQKGroup;
   }
 #pragma GCC unroll 6
@@ -62,22 +63,29 @@ TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
 }
 
 using RowKernel = void (*)(int64_t, const uint8_t *, const int8_t *,
-                           int32_t *, bool);
+                           int32_t *, bool, int64_t);
 constexpr RowKernel kRowKernels[kMR] = {
     microkernel_rows<1>, microkernel_rows<2>, microkernel_rows<3>,
     microkernel_rows<4>, microkernel_rows<5>, microkernel_rows<6>};
 
+constexpr RowKernel kDirectRowKernels[kMR] = {microkernel_rows<1, true>, microkernel_rows<2, true>, microkernel_rows<3, true>, microkernel_rows<4, true>, microkernel_rows<5, true>, microkernel_rows<6, true>};
+
 void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                  int32_t *acc, bool accumulate) {
   kRowKernels[rows - 1](groups, static_cast<const uint8_t *>(a), b, acc,
-                        accumulate);
+                        accumulate, 0);
+}
+
+void direct(int64_t groups, const uint8_t *a, int64_t lda, const int8_t *b,
+            int rows, int32_t *acc) {
+  kDirectRowKernels[rows - 1](groups, a, b, acc, false, lda);
 }
 
 const QIsaKernels kKernels = {"avxvnni",   TCC_INT8_AVXVNNI_FEATURES,
                               Isa::Avx2,   kMR,
                               kNR,         1,
                               0,           qpack_a_bytes,
-                              microkernel, epilogue_row};
+                              microkernel, epilogue_row, direct};
 
 } // namespace
 

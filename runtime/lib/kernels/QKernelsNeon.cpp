@@ -98,7 +98,7 @@ const QIsaKernels kDotKernels = {
     Isa::Neon,      kDotMR,
     kDotNR,         1,
     128,            qpack_a_bytes,
-    dot_microkernel, epilogue_row};
+    dot_microkernel, epilogue_row, nullptr};
 
 //===--- neon (no dotprod) ------------------------------------------------===//
 
@@ -155,7 +155,7 @@ const QIsaKernels kKernels = {"neon",      TCC_ISA_NEON_FEATURES,
                               Isa::Neon,   kMR,
                               kNR,         1,
                               128,         qpack_a_bytes,
-                              microkernel, epilogue_row};
+                              microkernel, epilogue_row, nullptr};
 
 } // namespace
 

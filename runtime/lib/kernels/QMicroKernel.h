@@ -72,6 +72,14 @@ using QMicroKernelFn = void (*)(int64_t groups, const void *a,
                                 const int8_t *b, int rows, int32_t *acc,
                                 bool accumulate);
 
+/// The microkernel reading A in place (row r of the tile at a + r * lda,
+/// bytes as stored, k a multiple of 4), for GEMMs whose few columns would
+/// not repay packing A; stores acc as QMicroKernelFn does (accumulate
+/// false).
+using QDirectKernelFn = void (*)(int64_t groups, const uint8_t *a,
+                                 int64_t lda, const int8_t *b, int rows,
+                                 int32_t *acc);
+
 struct QIsaKernels {
   const char *name;     // as tcc_int8_isa() reports it
   const char *features; // CPU features it needs (CpuFeatures.h names)
@@ -82,6 +90,7 @@ struct QIsaKernels {
   QPackAFn pack_a;
   QMicroKernelFn microkernel;
   QEpilogueRowFn epilogue_row;
+  QDirectKernelFn direct; // or null (only for a_bytes 1, a_offset 0)
 };
 
 /// The variants built for this architecture, best first, ending with the

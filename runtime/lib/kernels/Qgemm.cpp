@@ -183,6 +183,7 @@ struct QGemm {
   const uint8_t *a;
   int64_t lda;
   const QRowSource *source; // A's rows, instead of a and lda
+  bool direct;              // the microkernel reads A in place
   uint8_t flip; // xor turning A's bytes into the variant's domain
   const int8_t *panels;
   int64_t panel_bytes;
@@ -250,6 +251,24 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
   alignas(64) int32_t acc[kMaxQMr * kQPanelWidth];
   alignas(64) int32_t offset[kQPanelWidth];
   const int64_t panel_a_bytes = g.row_bytes * isa.mr;
+
+  if (g.direct) {
+    for (int64_t j = c0; j < c1; j += kQPanelWidth) {
+      const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
+      const int8_t *b = g.panels + (j / kQPanelWidth) * g.panel_bytes;
+      column_offsets(g, j, cols, offset);
+      for (int64_t i = r0; i < r1; i += isa.mr) {
+        const int rows = int(std::min<int64_t>(isa.mr, r1 - i));
+        for (int jr = 0; jr < cols; jr += isa.nr)
+          isa.direct(g.groups, g.a + i * g.lda, g.lda, b + jr * kQKGroup,
+                     rows, acc + jr);
+        for (int r = 0; r < rows; ++r)
+          isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, offset, cols,
+                           i + r, j);
+      }
+    }
+    return;
+  }
 
   if (use_scratch) { // A over all of K, mc rows at a time
     uint8_t *packed = scratch;
@@ -455,6 +474,11 @@ tcc_kernel_status qgemm_with(const QIsaKernels &isa, const tcc_qgemm_args *p,
         isa.mr,
         std::min(kMaxMcRows, kPackedABudget / g.row_bytes) / isa.mr * isa.mr);
   plan_tasks(g, parallel ? parallel->num_threads : 1);
+  // A task of a few panels uses each packed block of A that many times:
+  // there the microkernel reads A in place (as Sgemm.cpp does), when the
+  // variant can and the bytes need no change.
+  g.direct = isa.direct && !source && g.flip == 0 && g.k > 0 &&
+             g.k % kQKGroup == 0 && g.task_cols <= 4 * kQPanelWidth;
   // No more rows per block than a task has.
   g.mc = std::min(g.mc, g.task_rows);
 
