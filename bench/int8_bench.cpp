@@ -33,6 +33,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -94,19 +95,35 @@ __attribute__((target("avx512f,avx512vnni"))) double measure_vnni_peak() {
 struct Shape {
   std::string name;
   int64_t m, n, k;
+  int count = 1; // times the layer occurs in its model
+};
+
+// Seconds per run of each candidate (fp32 first, then the int8 variants)
+// and the ops of one run, summed over a model's layers times their count.
+struct Totals {
+  std::vector<double> seconds;
+  double ops = 0;
+  void add(const std::vector<double> &t, double layer_ops, int count) {
+    seconds.resize(t.size());
+    for (size_t i = 0; i < t.size(); ++i)
+      seconds[i] += t[i] * count;
+    ops += layer_ops * count;
+  }
 };
 
 std::vector<Shape> resnet18_shapes() {
   // (layer, output size, output channels, kernel, input channels)
-  return {{"conv1 7x7/2 3-64", 112 * 112, 64, 7 * 7 * 3},
-          {"layer1 3x3 64-64", 56 * 56, 64, 9 * 64},
-          {"layer2.0 3x3/2 64-128", 28 * 28, 128, 9 * 64},
-          {"layer2 3x3 128-128", 28 * 28, 128, 9 * 128},
-          {"layer2 down 1x1/2 64-128", 28 * 28, 128, 64},
-          {"layer3.0 3x3/2 128-256", 14 * 14, 256, 9 * 128},
-          {"layer3 3x3 256-256", 14 * 14, 256, 9 * 256},
-          {"layer4.0 3x3/2 256-512", 7 * 7, 512, 9 * 256},
-          {"layer4 3x3 512-512", 7 * 7, 512, 9 * 512}};
+  return {{"conv1 7x7/2 3-64", 112 * 112, 64, 7 * 7 * 3, 1},
+          {"layer1 3x3 64-64 (x4)", 56 * 56, 64, 9 * 64, 4},
+          {"layer2.0 3x3/2 64-128", 28 * 28, 128, 9 * 64, 1},
+          {"layer2 3x3 128-128 (x3)", 28 * 28, 128, 9 * 128, 3},
+          {"layer2 down 1x1/2 64-128", 28 * 28, 128, 64, 1},
+          {"layer3.0 3x3/2 128-256", 14 * 14, 256, 9 * 128, 1},
+          {"layer3 3x3 256-256 (x3)", 14 * 14, 256, 9 * 256, 3},
+          {"layer3 down 1x1/2 128-256", 14 * 14, 256, 128, 1},
+          {"layer4.0 3x3/2 256-512", 7 * 7, 512, 9 * 256, 1},
+          {"layer4 3x3 512-512 (x3)", 7 * 7, 512, 9 * 512, 3},
+          {"layer4 down 1x1/2 256-512", 7 * 7, 512, 256, 1}};
 }
 
 std::vector<Shape> mlp_shapes() {
@@ -115,8 +132,23 @@ std::vector<Shape> mlp_shapes() {
           {"mlp fc3 4096-10 b64", 64, 10, 4096}};
 }
 
+void print_ratios(const std::string &name, const std::string &size,
+                  const std::vector<double> &t, double ops, double peak) {
+  const double fp32 = ops / t[0] * 1e-9;
+  std::printf("| %s | %s | %.1f |", name.c_str(), size.c_str(), fp32);
+  for (size_t i = 1; i < t.size(); ++i) {
+    const double g = ops / t[i] * 1e-9;
+    std::printf(" %.1f (%.2fx", g, g / fp32);
+    if (peak > 0)
+      std::printf(", %.0f%%", 100 * g / peak);
+    std::printf(") |");
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
 void bench_shape(const Shape &s, const std::vector<std::string> &variants,
-                 int reps, double peak) {
+                 int reps, double peak, Totals &totals) {
   std::mt19937 gen(1);
   std::uniform_real_distribution<float> real(-1.0f, 1.0f);
   std::uniform_int_distribution<int> byte(0, 255), weight(-127, 127);
@@ -189,41 +221,37 @@ void bench_shape(const Shape &s, const std::vector<std::string> &variants,
   std::vector<double> t = tcc::bench::alternate(candidates, reps, seconds_now);
 
   const double ops = 2.0 * double(s.m) * double(s.n) * double(s.k);
-  const double fp32 = ops / t[0] * 1e-9;
-  std::printf("| %s | %lldx%lldx%lld | %.1f |", s.name.c_str(),
-              (long long)s.m, (long long)s.n, (long long)s.k, fp32);
-  for (size_t i = 0; i < variants.size(); ++i) {
-    const double g = ops / t[i + 1] * 1e-9;
-    std::printf(" %.1f (%.2fx", g, g / fp32);
-    if (peak > 0)
-      std::printf(", %.0f%%", 100 * g / peak);
-    std::printf(") |");
-  }
-  std::printf("\n");
-  std::fflush(stdout);
+  print_ratios(s.name,
+               std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                   std::to_string(s.k),
+               t, ops, peak);
+  totals.add(t, ops, s.count);
 }
 
 struct ConvLayer {
   std::string name;
   int64_t channels, size, out_channels, kernel, stride;
+  int count;
 };
 
 std::vector<ConvLayer> resnet18_convs() {
-  return {{"conv1 7x7/2 3-64", 3, 224, 64, 7, 2},
-          {"layer1 3x3 64-64", 64, 56, 64, 3, 1},
-          {"layer2.0 3x3/2 64-128", 64, 56, 128, 3, 2},
-          {"layer2 3x3 128-128", 128, 28, 128, 3, 1},
-          {"layer2 down 1x1/2 64-128", 64, 56, 128, 1, 2},
-          {"layer3.0 3x3/2 128-256", 128, 28, 256, 3, 2},
-          {"layer3 3x3 256-256", 256, 14, 256, 3, 1},
-          {"layer4.0 3x3/2 256-512", 256, 14, 512, 3, 2},
-          {"layer4 3x3 512-512", 512, 7, 512, 3, 1}};
+  return {{"conv1 7x7/2 3-64", 3, 224, 64, 7, 2, 1},
+          {"layer1 3x3 64-64 (x4)", 64, 56, 64, 3, 1, 4},
+          {"layer2.0 3x3/2 64-128", 64, 56, 128, 3, 2, 1},
+          {"layer2 3x3 128-128 (x3)", 128, 28, 128, 3, 1, 3},
+          {"layer2 down 1x1/2 64-128", 64, 56, 128, 1, 2, 1},
+          {"layer3.0 3x3/2 128-256", 128, 28, 256, 3, 2, 1},
+          {"layer3 3x3 256-256 (x3)", 256, 14, 256, 3, 1, 3},
+          {"layer3 down 1x1/2 128-256", 128, 28, 256, 1, 2, 1},
+          {"layer4.0 3x3/2 256-512", 256, 14, 512, 3, 2, 1},
+          {"layer4 3x3 512-512 (x3)", 512, 7, 512, 3, 1, 3},
+          {"layer4 down 1x1/2 256-512", 256, 14, 512, 1, 2, 1}};
 }
 
 // A whole convolution, batch 1, NHWC, padding kernel / 2: tcc_conv2d with
 // packed weights (fp32; Winograd where it applies) against tcc_qconv2d
 // (im2col rows gathered as they are packed) on the active int8 variant.
-void bench_conv(const ConvLayer &l, int reps) {
+void bench_conv(const ConvLayer &l, int reps, Totals &totals) {
   std::mt19937 gen(1);
   std::uniform_real_distribution<float> real(-1.0f, 1.0f);
   std::uniform_int_distribution<int> byte(0, 255), weight(-127, 127);
@@ -294,10 +322,9 @@ void bench_conv(const ConvLayer &l, int reps) {
        [&] { check(tcc_qconv2d(&q, nullptr)); }},
       reps, seconds_now);
   const double ops = 2.0 * double(out * out) * double(l.out_channels) * k;
-  const double fp32 = ops / t[0] * 1e-9, int8 = ops / t[1] * 1e-9;
-  std::printf("| %s | %.1f | %.1f | %.2fx |\n", l.name.c_str(), fp32, int8,
-              int8 / fp32);
-  std::fflush(stdout);
+  print_ratios(l.name, std::to_string(l.size) + "x" + std::to_string(l.size),
+               t, ops, 0);
+  totals.add(t, ops, l.count);
 }
 
 } // namespace
@@ -361,22 +388,29 @@ int main(int argc, char **argv) {
     std::printf("---|");
   std::printf("\n");
 
-  std::vector<Shape> shapes;
-  if (only.empty() || only == "resnet")
-    for (const Shape &s : resnet18_shapes())
-      shapes.push_back(s);
-  if (only.empty() || only == "mlp")
-    for (const Shape &s : mlp_shapes())
-      shapes.push_back(s);
-  for (const Shape &s : shapes)
-    bench_shape(s, variants, reps, peak);
+  const std::pair<const char *, std::vector<Shape>> models[] = {
+      {"resnet", resnet18_shapes()}, {"mlp", mlp_shapes()}};
+  for (const auto &[model, shapes] : models) {
+    if (!only.empty() && only != model)
+      continue;
+    Totals totals;
+    for (const Shape &s : shapes)
+      bench_shape(s, variants, reps, peak, totals);
+    print_ratios(std::string("**") + model + " total**", "(layers x count)",
+                 totals.seconds, totals.ops, peak);
+  }
   if (only.empty() || only == "conv") {
-    std::printf("\nWhole convolutions, batch 1, NHWC, int8 variant %s:\n\n"
-                "| layer | fp32 tcc_conv2d GFLOP/s | int8 tcc_qconv2d GOP/s "
-                "| int8 / fp32 |\n|---|---|---|---|\n",
+    std::printf("\nWhole convolutions, batch 1, NHWC: tcc_conv2d (fp32, "
+                "Winograd where it applies, counted as direct) against "
+                "tcc_qconv2d on the active int8 variant (%s):\n\n"
+                "| layer | input | fp32 GFLOP/s | int8 GOP/s (x fp32) |\n"
+                "|---|---|---|---|\n",
                 tcc_int8_isa());
+    Totals totals;
     for (const ConvLayer &l : resnet18_convs())
-      bench_conv(l, reps);
+      bench_conv(l, reps, totals);
+    print_ratios("**ResNet-18 convolutions total**", "(layers x count)",
+                 totals.seconds, totals.ops, 0);
   }
   return 0;
 }
