@@ -294,8 +294,8 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
     return;
   }
 
-  // No scratch: one micro-panel of A and kStackGroups of K at a time, on
-  // the stack (A is packed once per panel of B).
+  // Without scratch: one micro-panel of A and kStackGroups of K at a
+  // time, on the stack (A is packed once per panel of B).
   alignas(64) uint8_t packed[kMaxQMr * kStackGroups * kQKGroup * 2];
   alignas(64) uint8_t rows_buffer[kMaxQMr * kStackGroups * kQKGroup];
   for (int64_t i = r0; i < r1; i += isa.mr) {
@@ -327,10 +327,13 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
 
 void qgemm_task(void *arg, int64_t task) {
   const QGemm &g = *static_cast<const QGemm *>(arg);
-  // With k == 0 nothing is packed or read.
+  // With k == 0 nothing is packed or read. A K so long that one
+  // micro-panel exceeds the budget goes in bounded pieces, as when the
+  // scratch cannot be had.
   const bool use_scratch =
       g.groups == 0 ||
-      (tls_qscratch.reserve(size_t(g.mc) * size_t(g.row_bytes)) &&
+      (g.row_bytes * g.isa->mr <= kPackedABudget &&
+       tls_qscratch.reserve(size_t(g.mc) * size_t(g.row_bytes)) &&
        (!g.source || tls_qrows.reserve(size_t(g.mc) * size_t(g.k))));
   run_task(g, task, use_scratch, static_cast<uint8_t *>(tls_qscratch.data),
            static_cast<uint8_t *>(tls_qrows.data));
