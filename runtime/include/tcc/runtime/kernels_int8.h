@@ -100,6 +100,33 @@ float tcc_int8_requant_scale(float input_scale, float weight_scale,
                              float output_scale);
 
 /*---------------------------------------------------------------------------
+ * Conversions at the int8 region's edges, and one element of the epilogue
+ *-------------------------------------------------------------------------*/
+
+/* ONNX QuantizeLinear, per tensor: y[i] = saturate(round_half_even(x[i] /
+ * scale) + zero_point) to U8 or S8 (`output`), the division in float32.
+ * NaN gives the zero point, +-inf saturates. (PyTorch's FBGEMM multiplies
+ * by 1 / scale instead, which can differ by one step.) */
+tcc_kernel_status tcc_int8_quantize(const float *x, int64_t n, float scale,
+                                    int32_t zero_point, int32_t output,
+                                    void *y);
+
+/* ONNX DequantizeLinear, per tensor: y[i] = float(x[i] - zero_point) *
+ * scale, x of type `input` (U8 or S8). */
+tcc_kernel_status tcc_int8_dequantize(const void *x, int64_t n, int32_t input,
+                                      float scale, int32_t zero_point,
+                                      float *y);
+
+/* The value the kernels store for output column `column` whose int32 sum
+ * (bias included) is `acc`, given `residual` (the residual tensor's element,
+ * used when e->residual is not NULL): U8/S8 outputs as an int, INT32 acc
+ * itself; F32 outputs are not ints (use float(acc) * scale). The same code
+ * as the kernels' epilogue, for the reference interpreter and constant
+ * folding. */
+int32_t tcc_int8_epilogue_value(const tcc_qepilogue *e, int64_t column,
+                                int32_t acc, int32_t residual);
+
+/*---------------------------------------------------------------------------
  * 2-D convolution, NHWC, one group: a GEMM over the input's patches
  *-------------------------------------------------------------------------*/
 
