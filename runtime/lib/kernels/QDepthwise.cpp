@@ -29,6 +29,9 @@ struct QDepthwise {
   int64_t out_h, out_w;
   QEpilogue epilogue;
   QEpilogueRowFn epilogue_row;
+  const int32_t *bias;      // or null
+  const float *scale;       // per channel, or null (INT32 output)
+  bool scale_per_channel;
   int64_t rows_per_task, rows; // rows = batch * out_h
 };
 
@@ -40,6 +43,9 @@ void depthwise_row(const QDepthwise &d, int64_t b, int64_t oy) {
   const int64_t C = p.channels;
   const int32_t zx = p.input_zero_point;
   alignas(64) int32_t acc[kChannelBlock];
+  alignas(64) float scale_block[kChannelBlock];
+  if (d.scale && !d.scale_per_channel)
+    std::fill_n(scale_block, kChannelBlock, d.scale[0]);
   for (int64_t ox = 0; ox < d.out_w; ++ox) {
     const int64_t pixel = (b * d.out_h + oy) * d.out_w + ox;
     for (int64_t c0 = 0; c0 < C; c0 += kChannelBlock) {
@@ -60,10 +66,9 @@ void depthwise_row(const QDepthwise &d, int64_t b, int64_t oy) {
             acc[c] += int32_t(int16_t(int32_t(x[c]) - zx)) * int32_t(w[c]);
         }
       }
-      d.epilogue_row(d.epilogue, acc, p.epilogue && p.epilogue->bias
-                                          ? p.epilogue->bias + c0
-                                          : nullptr,
-                     n, pixel, c0);
+      d.epilogue_row(d.epilogue, acc, d.bias ? d.bias + c0 : nullptr,
+                     d.scale_per_channel ? d.scale + c0 : scale_block, n,
+                     pixel, c0);
     }
   }
 }
@@ -171,6 +176,9 @@ tcc_qdepthwise_conv2d(const tcc_qdepthwise_args *p,
   if (d.epilogue.residual)
     d.epilogue.ld_residual = p->channels;
   d.epilogue_row = int8_active().epilogue_row;
+  d.bias = p->epilogue ? p->epilogue->bias : nullptr;
+  d.scale = p->epilogue ? p->epilogue->scale : nullptr;
+  d.scale_per_channel = p->epilogue && p->epilogue->scale_per_column;
   d.rows = p->batch * out_h;
   const int64_t tasks = task_count(
       parallel, d.rows,

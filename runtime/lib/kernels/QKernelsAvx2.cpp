@@ -128,6 +128,12 @@ const QIsaKernels kKernels = {"avx2",      TCC_ISA_AVX2_FEATURES,
 
 const QIsaKernels *int8_avx2() { return &kKernels; }
 
+void qepilogue_row_avx2(const QEpilogue &e, int32_t *acc,
+                        const int32_t *offset, const float *scale, int cols,
+                        int64_t row, int64_t col0) {
+  epilogue_row(e, acc, offset, scale, cols, row, col0);
+}
+
 } // namespace kernels
 } // namespace runtime
 } // namespace tcc

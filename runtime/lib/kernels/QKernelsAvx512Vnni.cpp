@@ -125,8 +125,6 @@ constexpr RowKernel kRowKernels[kMR] = {
     microkernel_rows<7>, microkernel_rows<8>,  microkernel_rows<9>,
     microkernel_rows<10>, microkernel_rows<11>, microkernel_rows<12>};
 
-constexpr RowKernel kDirectRowKernels[kMR] = {microkernel_rows<1, true>, microkernel_rows<2, true>, microkernel_rows<3, true>, microkernel_rows<4, true>, microkernel_rows<5, true>, microkernel_rows<6, true>, microkernel_rows<7, true>, microkernel_rows<8, true>, microkernel_rows<9, true>, microkernel_rows<10, true>, microkernel_rows<11, true>, microkernel_rows<12, true>};
-
 void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                  int32_t *acc, bool accumulate) {
   kRowKernels[rows - 1](groups, static_cast<const uint8_t *>(a), b, acc,
@@ -134,8 +132,8 @@ void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
 }
 
 void direct(int64_t groups, const uint8_t *a, int64_t lda, const int8_t *b,
-            int rows, int32_t *acc) {
-  kDirectRowKernels[rows - 1](groups, a, b, acc, false, lda);
+            int32_t *acc) {
+  microkernel_rows<kMR, true>(groups, a, b, acc, false, lda);
 }
 
 const QIsaKernels kKernels = {"avx512vnni",  TCC_INT8_AVX512VNNI_FEATURES,

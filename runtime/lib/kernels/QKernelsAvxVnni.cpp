@@ -4,6 +4,7 @@
 // the AVX2 level of CPUs with both): a 6 x 16 int32 tile in 12 ymm
 // accumulators, reading half of a 32-column B panel per call; per group of
 // 4 K values, two loads of B and one broadcast of A per row, 12 vpdpbusd.
+// The epilogue is the AVX2 variant's (the same vectors, the same bits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +22,6 @@ namespace kernels {
 namespace {
 
 #define TCC_TARGET __attribute__((target(TCC_INT8_AVXVNNI_FEATURES)))
-
-#include "QEpilogue.inc"
 
 constexpr int kMR = 6, kNR = 16;
 
@@ -68,8 +67,6 @@ constexpr RowKernel kRowKernels[kMR] = {
     microkernel_rows<1>, microkernel_rows<2>, microkernel_rows<3>,
     microkernel_rows<4>, microkernel_rows<5>, microkernel_rows<6>};
 
-constexpr RowKernel kDirectRowKernels[kMR] = {microkernel_rows<1, true>, microkernel_rows<2, true>, microkernel_rows<3, true>, microkernel_rows<4, true>, microkernel_rows<5, true>, microkernel_rows<6, true>};
-
 void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                  int32_t *acc, bool accumulate) {
   kRowKernels[rows - 1](groups, static_cast<const uint8_t *>(a), b, acc,
@@ -77,15 +74,15 @@ void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
 }
 
 void direct(int64_t groups, const uint8_t *a, int64_t lda, const int8_t *b,
-            int rows, int32_t *acc) {
-  kDirectRowKernels[rows - 1](groups, a, b, acc, false, lda);
+            int32_t *acc) {
+  microkernel_rows<kMR, true>(groups, a, b, acc, false, lda);
 }
 
 const QIsaKernels kKernels = {"avxvnni",   TCC_INT8_AVXVNNI_FEATURES,
                               Isa::Avx2,   kMR,
                               kNR,         1,
                               0,           qpack_a_bytes,
-                              microkernel, epilogue_row, direct};
+                              microkernel, qepilogue_row_avx2, direct};
 
 } // namespace
 

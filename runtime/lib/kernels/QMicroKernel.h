@@ -38,8 +38,6 @@ constexpr int kQKGroup = 4;
 /// driver adds the column offsets: bias and zero-point compensation).
 struct QEpilogue {
   int output; // tcc_qoutput
-  const float *scale;
-  bool scale_per_column;
   bool relu;
   float lo, hi; // U8/S8: v is clamped to [lo, hi] before rounding
   int32_t output_zero_point;
@@ -53,10 +51,11 @@ struct QEpilogue {
 
 /// Stores `cols` accumulators of output row `row`, columns col0.. (acc[i]
 /// is column col0 + i): out = epilogue(acc + offset), the int32 sum
-/// wrapping (offset may be null). Overwrites acc.
+/// wrapping (offset may be null), with scale[i] the column's multiplier
+/// (unused for INT32 output). Overwrites acc.
 using QEpilogueRowFn = void (*)(const QEpilogue &e, int32_t *acc,
-                                const int32_t *offset, int cols, int64_t row,
-                                int64_t col0);
+                                const int32_t *offset, const float *scale,
+                                int cols, int64_t row, int64_t col0);
 
 /// Packs rows x (4 * groups) of A (row r, column k at a[r * lda + k]; k0
 /// is the first column, k the row length, zero past it) into micro-panels
@@ -74,11 +73,10 @@ using QMicroKernelFn = void (*)(int64_t groups, const void *a,
 
 /// The microkernel reading A in place (row r of the tile at a + r * lda,
 /// bytes as stored, k a multiple of 4), for GEMMs whose few columns would
-/// not repay packing A; stores acc as QMicroKernelFn does (accumulate
-/// false).
+/// not repay packing A; stores a whole mr-row tile to acc as
+/// QMicroKernelFn does (accumulate false).
 using QDirectKernelFn = void (*)(int64_t groups, const uint8_t *a,
-                                 int64_t lda, const int8_t *b, int rows,
-                                 int32_t *acc);
+                                 int64_t lda, const int8_t *b, int32_t *acc);
 
 struct QIsaKernels {
   const char *name;     // as tcc_int8_isa() reports it
@@ -105,6 +103,11 @@ const QIsaKernels *int8_avxvnni();
 const QIsaKernels *int8_avx2();
 const QIsaKernels *int8_neon_dotprod();
 const QIsaKernels *int8_neon();
+
+/// The AVX2 variant's epilogue (x86-64 builds), which AVX-VNNI shares.
+void qepilogue_row_avx2(const QEpilogue &e, int32_t *acc,
+                        const int32_t *offset, const float *scale, int cols,
+                        int64_t row, int64_t col0);
 
 /// The portable byte packer (variants with a_bytes == 1 may reuse it).
 void qpack_a_bytes(const uint8_t *a, int64_t lda, int64_t rows, int64_t k0,

@@ -102,15 +102,14 @@ extern "C" int32_t tcc_int8_epilogue_value(const tcc_qepilogue *e,
                                            int32_t residual) {
   if (!e || !is_byte_output(e->output))
     return acc;
-  // The portable variant's epilogue on a row of one element, whose scale
-  // is column `column`'s.
+  // The portable variant's epilogue on a row of one element.
   uint8_t out = 0;
   const uint8_t res = uint8_t(residual);
   tcc_qepilogue one = *e;
   one.residual = e->residual ? &res : nullptr;
-  one.scale = e->scale_per_column ? e->scale + column : e->scale;
+  const float scale = e->scale[e->scale_per_column ? column : 0];
   QEpilogue q = resolve_qepilogue(&one, &out, 1);
   int32_t sum = acc;
-  int8_portable().epilogue_row(q, &sum, nullptr, 1, 0, 0);
+  int8_portable().epilogue_row(q, &sum, nullptr, &scale, 1, 0, 0);
   return e->output == TCC_QOUTPUT_S8 ? int32_t(int8_t(out)) : int32_t(out);
 }

@@ -140,8 +140,6 @@ tcc_kernel_status check_qepilogue(const char *op, const tcc_qepilogue *e,
 QEpilogue resolve_qepilogue(const tcc_qepilogue *e, void *c, int64_t ldc) {
   QEpilogue q;
   q.output = e ? e->output : TCC_QOUTPUT_INT32;
-  q.scale = e ? e->scale : nullptr;
-  q.scale_per_column = e && e->scale_per_column;
   q.relu = e && e->relu;
   q.output_zero_point = 0;
   q.lo = q.hi = 0.0f;
@@ -190,6 +188,8 @@ struct QGemm {
   // Column j's offset: compensation * col_sums[j] + bias[j].
   int32_t compensation;
   const int32_t *col_sums, *bias;
+  const float *scale; // or null (INT32 output)
+  bool scale_per_column;
   QEpilogue epilogue;
   int64_t mc;        // rows of A packed at once, a multiple of mr
   int64_t row_bytes; // packed bytes of one row of A over all of K
@@ -212,12 +212,19 @@ struct QScratch {
 thread_local QScratch tls_qscratch; // packed A
 thread_local QScratch tls_qrows;    // A's rows from a QRowSource
 
-// Offsets of the columns j.. (cols of them, at most kQPanelWidth).
-void column_offsets(const QGemm &g, int64_t j, int cols, int32_t *offset) {
+// The per-column constants of the epilogue for columns j.. (cols of them,
+// at most kQPanelWidth): offsets (bias and compensation) and multipliers.
+struct PanelConstants {
+  alignas(64) int32_t offset[kQPanelWidth];
+  alignas(64) float scale[kQPanelWidth];
+};
+void panel_constants(const QGemm &g, int64_t j, int cols, PanelConstants &k) {
   const uint32_t comp = uint32_t(g.compensation);
-  for (int c = 0; c < cols; ++c)
-    offset[c] = int32_t(comp * uint32_t(g.col_sums[j + c]) +
-                        uint32_t(g.bias ? g.bias[j + c] : 0));
+  for (int c = 0; c < cols; ++c) {
+    k.offset[c] = int32_t(comp * uint32_t(g.col_sums[j + c]) +
+                          uint32_t(g.bias ? g.bias[j + c] : 0));
+    k.scale[c] = g.scale ? g.scale[g.scale_per_column ? j + c : 0] : 0.0f;
+  }
 }
 
 // Rows [i, i + rows) (rows <= mr) by the panel at column j (cols <= 32),
@@ -226,7 +233,7 @@ void column_offsets(const QGemm &g, int64_t j, int cols, int32_t *offset) {
 // `accumulate`.
 void run_tile(const QGemm &g, const void *a_panel, int64_t g0, int64_t groups,
               int64_t i, int rows, int64_t j, int cols, int32_t *acc,
-              const int32_t *offset, bool accumulate, bool last) {
+              const PanelConstants &k, bool accumulate, bool last) {
   const QIsaKernels &isa = *g.isa;
   const int8_t *b = g.panels + (j / kQPanelWidth) * g.panel_bytes +
                     g0 * kQPanelWidth * kQKGroup;
@@ -235,8 +242,38 @@ void run_tile(const QGemm &g, const void *a_panel, int64_t g0, int64_t groups,
                     accumulate);
   if (last)
     for (int r = 0; r < rows; ++r)
-      isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, offset, cols,
-                       i + r, j);
+      isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, k.offset, k.scale,
+                       cols, i + r, j);
+}
+
+// Rows [i, i + rows) (rows <= mr) by the panel at column j, with one
+// micro-panel of A and kStackGroups of K at a time packed on the stack:
+// bounded memory whatever K is.
+__attribute__((noinline)) void run_on_stack(const QGemm &g, int64_t i,
+                                            int rows, int64_t j, int cols,
+                                            int32_t *acc, PanelConstants &k) {
+  const QIsaKernels &isa = *g.isa;
+  alignas(64) uint8_t packed[kMaxQMr * kStackGroups * kQKGroup * 2];
+  alignas(64) uint8_t rows_buffer[kMaxQMr * kStackGroups * kQKGroup];
+  panel_constants(g, j, cols, k);
+  int64_t g0 = 0;
+  do {
+    const int64_t groups = std::min(kStackGroups, g.groups - g0);
+    const int64_t k0 = g0 * kQKGroup;
+    if (groups > 0 && g.source) {
+      const int64_t count = std::min(groups * kQKGroup, g.k - k0);
+      g.source->rows(g.source->context, i, rows, k0, count, rows_buffer,
+                     count);
+      isa.pack_a(rows_buffer, count, rows, 0, groups, count, isa.mr, g.flip,
+                 packed);
+    } else if (groups > 0) {
+      isa.pack_a(g.a + i * g.lda, g.lda, rows, k0, groups, g.k, isa.mr,
+                 g.flip, packed);
+    }
+    run_tile(g, packed, g0, groups, i, rows, j, cols, acc, k, g0 > 0,
+             g0 + groups >= g.groups);
+    g0 += groups;
+  } while (g0 < g.groups);
 }
 
 // With scratch (mc rows of packed A and, with a row source, of A), A is
@@ -249,22 +286,26 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
   const int64_t c0 = task % g.n_tasks * g.task_cols;
   const int64_t c1 = std::min(g.n, c0 + g.task_cols);
   alignas(64) int32_t acc[kMaxQMr * kQPanelWidth];
-  alignas(64) int32_t offset[kQPanelWidth];
+  PanelConstants k;
   const int64_t panel_a_bytes = g.row_bytes * isa.mr;
 
   if (g.direct) {
     for (int64_t j = c0; j < c1; j += kQPanelWidth) {
       const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
       const int8_t *b = g.panels + (j / kQPanelWidth) * g.panel_bytes;
-      column_offsets(g, j, cols, offset);
+      panel_constants(g, j, cols, k);
       for (int64_t i = r0; i < r1; i += isa.mr) {
         const int rows = int(std::min<int64_t>(isa.mr, r1 - i));
+        if (rows < isa.mr) { // the direct kernel computes whole tiles
+          run_on_stack(g, i, rows, j, cols, acc, k);
+          continue;
+        }
         for (int jr = 0; jr < cols; jr += isa.nr)
           isa.direct(g.groups, g.a + i * g.lda, g.lda, b + jr * kQKGroup,
-                     rows, acc + jr);
+                     acc + jr);
         for (int r = 0; r < rows; ++r)
-          isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, offset, cols,
-                           i + r, j);
+          isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, k.offset,
+                           k.scale, cols, i + r, j);
       }
     }
     return;
@@ -284,45 +325,21 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
       }
       for (int64_t j = c0; j < c1; j += kQPanelWidth) {
         const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
-        column_offsets(g, j, cols, offset);
+        panel_constants(g, j, cols, k);
         for (int64_t ir = 0; ir < mc; ir += isa.mr)
           run_tile(g, packed + ir / isa.mr * panel_a_bytes, 0, g.groups,
                    ic + ir, int(std::min<int64_t>(isa.mr, mc - ir)), j, cols,
-                   acc, offset, false, true);
+                   acc, k, false, true);
       }
     }
     return;
   }
 
-  // Without scratch: one micro-panel of A and kStackGroups of K at a
-  // time, on the stack (A is packed once per panel of B).
-  alignas(64) uint8_t packed[kMaxQMr * kStackGroups * kQKGroup * 2];
-  alignas(64) uint8_t rows_buffer[kMaxQMr * kStackGroups * kQKGroup];
-  for (int64_t i = r0; i < r1; i += isa.mr) {
-    const int rows = int(std::min<int64_t>(isa.mr, r1 - i));
-    for (int64_t j = c0; j < c1; j += kQPanelWidth) {
-      const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
-      column_offsets(g, j, cols, offset);
-      int64_t g0 = 0;
-      do {
-        const int64_t groups = std::min(kStackGroups, g.groups - g0);
-        const int64_t k0 = g0 * kQKGroup;
-        if (groups > 0 && g.source) {
-          const int64_t count = std::min(groups * kQKGroup, g.k - k0);
-          g.source->rows(g.source->context, i, rows, k0, count, rows_buffer,
-                         count);
-          isa.pack_a(rows_buffer, count, rows, 0, groups, count, isa.mr,
-                     g.flip, packed);
-        } else if (groups > 0) {
-          isa.pack_a(g.a + i * g.lda, g.lda, rows, k0, groups, g.k, isa.mr,
-                     g.flip, packed);
-        }
-        run_tile(g, packed, g0, groups, i, rows, j, cols, acc, offset,
-                 g0 > 0, g0 + groups >= g.groups);
-        g0 += groups;
-      } while (g0 < g.groups);
-    }
-  }
+  // Without scratch: on the stack.
+  for (int64_t i = r0; i < r1; i += isa.mr)
+    for (int64_t j = c0; j < c1; j += kQPanelWidth)
+      run_on_stack(g, i, int(std::min<int64_t>(isa.mr, r1 - i)), j,
+                   int(std::min<int64_t>(kQPanelWidth, c1 - j)), acc, k);
 }
 
 void qgemm_task(void *arg, int64_t task) {
@@ -469,6 +486,8 @@ tcc_kernel_status qgemm_with(const QIsaKernels &isa, const tcc_qgemm_args *p,
   g.compensation = isa.a_offset - za_u8;
   g.col_sums = reinterpret_cast<const int32_t *>(packed + layout.sums_offset);
   g.bias = p->epilogue ? p->epilogue->bias : nullptr;
+  g.scale = p->epilogue ? p->epilogue->scale : nullptr;
+  g.scale_per_column = p->epilogue && p->epilogue->scale_per_column;
   g.epilogue = resolve_qepilogue(p->epilogue, p->c, p->ldc);
   g.row_bytes = g.groups * kQKGroup * isa.a_bytes;
   g.mc = isa.mr;
