@@ -92,7 +92,7 @@ const QIsaKernels *const *int8_variants() {
 #if defined(__x86_64__)
       int8_avx512vnni(), int8_avxvnni(), int8_avx2(),
 #elif defined(__aarch64__)
-      int8_neon_dotprod(), int8_neon(),
+      int8_neon_i8mm(), int8_neon_dotprod(), int8_neon(),
 #endif
       &kPortable, nullptr};
   return variants;

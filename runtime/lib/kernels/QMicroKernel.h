@@ -101,6 +101,7 @@ const QIsaKernels &int8_active();
 const QIsaKernels *int8_avx512vnni();
 const QIsaKernels *int8_avxvnni();
 const QIsaKernels *int8_avx2();
+const QIsaKernels *int8_neon_i8mm();
 const QIsaKernels *int8_neon_dotprod();
 const QIsaKernels *int8_neon();
 

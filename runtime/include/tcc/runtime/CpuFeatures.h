@@ -75,6 +75,7 @@ TCC_RUNTIME_API const std::vector<std::string> &knownCpuFeatures();
 #define TCC_INT8_AVX512VNNI_FEATURES TCC_ISA_AVX512_FEATURES ",avx512vnni"
 #define TCC_INT8_AVXVNNI_FEATURES TCC_ISA_AVX2_FEATURES ",avxvnni"
 #define TCC_INT8_NEON_DOTPROD_FEATURES TCC_ISA_NEON_FEATURES ",dotprod"
+#define TCC_INT8_NEON_I8MM_FEATURES TCC_ISA_NEON_FEATURES ",i8mm"
 
 /// Levels of two families: x86-64 (Portable < Avx2 < Avx512) and AArch64
 /// (Portable < Neon). Values are stable names, not an order across

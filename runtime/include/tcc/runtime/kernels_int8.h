@@ -187,7 +187,8 @@ tcc_kernel_status tcc_qdepthwise_conv2d(const tcc_qdepthwise_args *args,
 
 /* The int8 variant tcc_qgemm runs: the best whose CPU features the host has
  * and whose family is at most tcc_kernels_isa()'s (TCC_ISA lowers it):
- * "avx512vnni", "avxvnni", "avx2", "neon-dotprod", "neon" or "portable". */
+ * "avx512vnni", "avxvnni", "avx2", "neon-i8mm", "neon-dotprod", "neon" or
+ * "portable". */
 const char *tcc_int8_isa(void);
 
 /* The i-th variant built in (0 = best, NULL past the last); *runs_here,
