@@ -172,36 +172,7 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
                st.clamp_max);
 }
 
-// In-register transpose: on return r[j] holds column j of the 16 x 16
-// block whose rows were r[0..15] (unpack, then 32-bit, then 128-bit lane
-// shuffles).
-TCC_INLINE void transpose16x16(V r[16]) {
-  V t[16], u[16];
-#pragma GCC unroll 16
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-#pragma GCC unroll 16
-  for (int i = 0; i < 16; i += 4) {
-    u[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
-    u[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xee);
-    u[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-    u[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xee);
-  }
-#pragma GCC unroll 16
-  for (int i = 0; i < 4; ++i) {
-    t[i] = _mm512_shuffle_f32x4(u[i], u[i + 4], 0x88);
-    t[i + 4] = _mm512_shuffle_f32x4(u[i], u[i + 4], 0xdd);
-    t[i + 8] = _mm512_shuffle_f32x4(u[i + 8], u[i + 12], 0x88);
-    t[i + 12] = _mm512_shuffle_f32x4(u[i + 8], u[i + 12], 0xdd);
-  }
-#pragma GCC unroll 16
-  for (int i = 0; i < 8; ++i) {
-    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
-  }
-}
+#include "Transpose16x16.inc"
 
 // Transposes `lines` (<= 16) strided lines of `len` (<= 16) floats: line i
 // starts at src + i * stride. Writes out_len floats of column j (lane i =

@@ -380,15 +380,6 @@ bool fits(int64_t rows, int64_t ld, int64_t cols) {
          span <= INT64_MAX / int64_t(sizeof(float));
 }
 
-tcc_kernel_status check_parallel(const tcc_parallel *parallel) {
-  if (parallel && (!parallel->parallel_for || parallel->num_threads < 1))
-    return fail(TCC_KERNEL_INVALID_ARGUMENT,
-                "tcc_parallel needs a parallel_for function and num_threads "
-                ">= 1 (got %d)",
-                parallel->num_threads);
-  return TCC_KERNEL_OK;
-}
-
 /// Whether `activation` is one of Activations.def.
 bool is_known_activation(int32_t activation) {
   switch (activation) {
@@ -402,6 +393,15 @@ bool is_known_activation(int32_t activation) {
 }
 
 } // namespace
+
+tcc_kernel_status check_parallel(const tcc_parallel *parallel) {
+  if (parallel && (!parallel->parallel_for || parallel->num_threads < 1))
+    return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                "tcc_parallel needs a parallel_for function and num_threads "
+                ">= 1 (got %d)",
+                parallel->num_threads);
+  return TCC_KERNEL_OK;
+}
 
 tcc_kernel_status check_epilogue(const tcc_epilogue *e, int64_t n,
                                  bool check_residual_ld) {

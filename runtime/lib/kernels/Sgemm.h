@@ -76,6 +76,7 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *args,
 tcc_kernel_status check_epilogue(const tcc_epilogue *epilogue, int64_t n,
                                  bool check_residual_ld);
 tcc_kernel_status check_packed_b(const void *packed, int64_t k, int64_t n);
+tcc_kernel_status check_parallel(const tcc_parallel *parallel);
 
 } // namespace kernels
 } // namespace runtime

@@ -69,6 +69,14 @@ TCC_RUNTIME_API const std::vector<std::string> &knownCpuFeatures();
 #define TCC_ISA_AVX512_FEATURES "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma"
 #define TCC_ISA_NEON_FEATURES "neon"
 
+// The int8 kernels' variants within a level (kernels_int8.h): each needs its
+// level's features and these. A variant's __attribute__((target(...)))
+// names these features or a subset of them.
+#define TCC_INT8_AVX512VNNI_FEATURES TCC_ISA_AVX512_FEATURES ",avx512vnni"
+#define TCC_INT8_AVXVNNI_FEATURES TCC_ISA_AVX2_FEATURES ",avxvnni"
+#define TCC_INT8_NEON_DOTPROD_FEATURES TCC_ISA_NEON_FEATURES ",dotprod"
+#define TCC_INT8_NEON_I8MM_FEATURES TCC_ISA_NEON_FEATURES ",i8mm"
+
 /// Levels of two families: x86-64 (Portable < Avx2 < Avx512) and AArch64
 /// (Portable < Neon). Values are stable names, not an order across
 /// families: compare levels with isaAtMost.
