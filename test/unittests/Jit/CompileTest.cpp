@@ -203,17 +203,21 @@ TEST(Compile, BadOptionsAreRefused) {
                    "num_threads must be >= 0");
 }
 
-/// A module whose forward uses as_strided, which the tcc dialect lacks.
-struct AsStridedModule {
+/// A module whose forward uses scatter_reduce without self, which has no
+/// tcc.scatter form.
+struct ScatterModule {
   int calls = 0;
   Tensor forward(const Tensor &x) {
     ++calls;
-    return x.relu().as_strided({2}, {2}) * 2;
+    Tensor index = zeros({1}, kLong);
+    return tcc::scatter_reduce(x.relu(), 0, index, full({1}, 5.0), "sum",
+                               /*include_self=*/false) *
+           2;
   }
 };
 
 TEST(Compile, UntraceableProgramsRunEagerlyAfterOneWarning) {
-  AsStridedModule module;
+  ScatterModule module;
   Tensor x = randn({4});
   jit::CompileOptions options = quietOptions();
   options.trace.print_warnings = true;
@@ -224,7 +228,7 @@ TEST(Compile, UntraceableProgramsRunEagerlyAfterOneWarning) {
   std::string warnings = ::testing::internal::GetCapturedStderr();
 
   EXPECT_FALSE(compiled.is_compiled());
-  EXPECT_NE(compiled.fallback_reason().find("cannot trace 'as_strided'"),
+  EXPECT_NE(compiled.fallback_reason().find("cannot trace 'scatter_reduce.two'"),
             std::string::npos)
       << compiled.fallback_reason();
   // One warning, naming the op, however often the module runs.
@@ -232,7 +236,7 @@ TEST(Compile, UntraceableProgramsRunEagerlyAfterOneWarning) {
                           "eagerly: cannot trace the program"),
             std::string::npos)
       << warnings;
-  EXPECT_NE(warnings.find("as_strided"), std::string::npos);
+  EXPECT_NE(warnings.find("scatter_reduce"), std::string::npos);
   size_t lines = std::count(warnings.begin(), warnings.end(), '\n');
   EXPECT_EQ(lines, 1u) << warnings;
   // The fallback ran the module itself (the interrupted trace, then twice).
@@ -249,7 +253,7 @@ TEST(Compile, UntraceableProgramsRunEagerlyAfterOneWarning) {
 }
 
 TEST(Compile, WithoutFallbackTheReasonIsThrown) {
-  AsStridedModule module;
+  ScatterModule module;
   jit::CompileOptions options = quietOptions();
   options.fallback = false;
   EXPECT_ERROR_HAS(jit::compile(module, {randn({4})}, options),
