@@ -559,6 +559,16 @@ std::vector<OpCase> shapeCases() {
                {kFloat, kInt},
                0,
                indices});
+  // A 0-dim self counts as 1-D in eager; the trace goes through shape [1].
+  c.push_back({"scatter_0dim",
+               one([](const Tensor &x) {
+                 Tensor at = zeros({}, kLong);
+                 return tcc::scatter(x, 0, at, x * 3) +
+                        tcc::scatter(x, -1, at, 2) +
+                        tcc::scatter_add(x, 0, at, x);
+               }),
+               {{}},
+               {kFloat, kInt}});
   c.push_back({"scatter_reduce",
                two([](const Tensor &x, const Tensor &i) {
                  return tcc::scatter_reduce(x, 0, i, x, "sum") +
