@@ -12,10 +12,16 @@
 // below 0 reads entry 0, one past the end reads the last entry). When the
 // indexed dim is empty there is nothing to read and the result is zeros.
 //
+// Scatter is a copy of its input and then a sequential scf.for nest over the
+// updates in row-major order, so duplicates resolve deterministically (the
+// last write wins). An update whose index is out of range writes nothing:
+// it stores the old value back at a clamped position, never outside.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -280,6 +286,86 @@ struct GatherLowering : TccPattern<tcc::GatherOp> {
   }
 };
 
+/// `acc <reduction> update` for one element of a scatter.
+Value combineScatter(OpBuilder &b, Location loc, tcc::ScatterReduction kind,
+                     Value acc, Value update, Type element, bool isUnsigned) {
+  if (kind == tcc::ScatterReduction::none)
+    return update;
+  Value x = promote(b, loc, acc), y = promote(b, loc, update), r;
+  switch (kind) {
+  case tcc::ScatterReduction::add:
+    r = add(b, loc, x, y);
+    break;
+  case tcc::ScatterReduction::mul:
+    r = mul(b, loc, x, y);
+    break;
+  case tcc::ScatterReduction::max:
+    r = maximum(b, loc, x, y, isUnsigned);
+    break;
+  default:
+    r = minimum(b, loc, x, y, isUnsigned);
+    break;
+  }
+  return demote(b, loc, r, element);
+}
+
+struct ScatterLowering : TccPattern<tcc::ScatterOp> {
+  using TccPattern::TccPattern;
+
+  LogicalResult
+  matchAndRewrite(tcc::ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = convertedType(op.getResult());
+    Type element = type.getElementType();
+    bool isUnsigned = isUnsignedElement(op.getType().getElementType());
+    int64_t rank = type.getRank();
+    int64_t dim = normalizeDim(op.getDim(), rank);
+    int64_t size = type.getDimSize(dim);
+    auto indexType = cast<RankedTensorType>(adaptor.getIndex().getType());
+    // A copy of the input of its own, so the loop never writes the input.
+    Value copy = rewriter
+                     .create<linalg::CopyOp>(
+                         loc, adaptor.getInput(),
+                         emptyTensor(rewriter, loc, type.getShape(), element))
+                     ->getResult(0);
+    if (indexType.getNumElements() == 0 || size == 0) {
+      rewriter.replaceOp(op, copy);
+      return success();
+    }
+    SmallVector<Value> lbs(rank, indexConstant(rewriter, loc, 0)),
+        steps(rank, indexConstant(rewriter, loc, 1)), ubs;
+    for (int64_t d = 0; d < rank; ++d)
+      ubs.push_back(indexConstant(rewriter, loc, indexType.getDimSize(d)));
+    Value index = adaptor.getIndex(), updates = adaptor.getUpdates();
+    tcc::ScatterReduction kind = op.getReduction();
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps, ValueRange{copy},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange acc) -> scf::ValueVector {
+          Value raw = b.create<tensor::ExtractOp>(l, index, ivs);
+          Value target = b.create<arith::IndexCastOp>(l, b.getIndexType(), raw);
+          Value inRange = b.create<arith::AndIOp>(
+              l,
+              b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, target,
+                                      indexConstant(b, l, 0)),
+              b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, target,
+                                      indexConstant(b, l, size)));
+          SmallVector<Value> at(ivs.begin(), ivs.end());
+          at[dim] = clampedIndex(b, l, target, size);
+          Value old = b.create<tensor::ExtractOp>(l, acc[0], at);
+          Value update = b.create<tensor::ExtractOp>(l, updates, ivs);
+          Value value = b.create<arith::SelectOp>(
+              l, inRange,
+              combineScatter(b, l, kind, old, update, element, isUnsigned),
+              old);
+          return {b.create<tensor::InsertOp>(l, value, acc[0], at)};
+        });
+    rewriter.replaceOp(op, nest.results);
+    return success();
+  }
+};
+
 struct IndexSelectLowering : TccPattern<tcc::IndexSelectOp> {
   using TccPattern::TccPattern;
 
@@ -351,6 +437,6 @@ void tcc::lowering::populateShapePatterns(const TypeConverter &converter,
   patterns
       .add<ConstantLowering, ReshapeLowering, TransposeLowering,
            BroadcastToLowering, SliceLowering, ConcatLowering, GatherLowering,
-           IndexSelectLowering, EmbeddingLowering, PadLowering>(
+           ScatterLowering, IndexSelectLowering, EmbeddingLowering, PadLowering>(
           converter, patterns.getContext());
 }

@@ -99,6 +99,34 @@ func.func @gather(%x: tensor<2x5xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
 
 // -----
 
+// Tests that scatter copies its input, then walks the updates in order in
+// a sequential loop nest: the index is checked against the dim, and an
+// out-of-range update writes the old value back at a clamped position.
+// The kernel is one tile (its writes are not row-independent).
+// CHECK-LABEL: func.func @scatter
+// CHECK: %[[COPY:.*]] = linalg.copy ins(%{{.*}} : tensor<4x5xf32>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} iter_args(%{{.*}} = %[[COPY]])
+// CHECK: scf.for %[[J:.*]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK: %[[RAW:.*]] = tensor.extract %{{.*}}[%[[I]], %[[J]]] : tensor<3x5xi64>
+// CHECK: %[[AT:.*]] = arith.index_cast %[[RAW]] : i64 to index
+// CHECK-DAG: %[[BELOW:.*]] = arith.cmpi slt, %[[AT]]
+// CHECK-DAG: %[[ABOVE:.*]] = arith.cmpi sge, %[[AT]]
+// CHECK: %[[IN:.*]] = arith.andi
+// CHECK: %[[ROW:.*]] = arith.minsi
+// CHECK: %[[OLD:.*]] = tensor.extract %[[ACC]][%[[ROW]], %[[J]]]
+// CHECK: %[[NEW:.*]] = tensor.extract %{{.*}}[%[[I]], %[[J]]] : tensor<3x5xf32>
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[OLD]], %[[NEW]]
+// CHECK: %[[V:.*]] = arith.select %[[IN]], %[[MAX]], %[[OLD]]
+// CHECK: tensor.insert %[[V]] into %[[ACC]][%[[ROW]], %[[J]]]
+// TILES-LABEL: llvm.func @scatter
+// TILES-SAME: tcc.tiles = 1 : i64
+func.func @scatter(%x: tensor<4x5xf32>, %i: tensor<3x5xi64>, %u: tensor<3x5xf32>) -> tensor<4x5xf32> {
+  %0 = tcc.scatter %x, %i, %u {dim = 0 : i64, reduction = #tcc.scatter_reduction<max>} : (tensor<4x5xf32>, tensor<3x5xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
 // Tests that pad (here cropping one column on the left) reads at clamped
 // indices and selects the padding value outside the input.
 // CHECK-LABEL: func.func @pad

@@ -1,11 +1,12 @@
-//===- Indexing.cpp - gather, scatter, scatter_add, index_select, masked_fill
+//===- Indexing.cpp - gather, scatter(_add/_reduce), index_select, masked_fill
 //===//
 //
 // gather and scatter walk the index tensor's positions with strided
 // offsets, so no operand needs to be contiguous (expanded indices work).
 // Backward formulas pair them: gather's gradient is a scatter_add into
 // zeros, scatter_add's gradient for src is a gather, so both differentiate
-// to any order.
+// to any order. scatter_reduce's gradients are libtorch 1.13's
+// (scatter_reduce_backward), written with these same differentiable ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,11 @@ static const OpDef kScatterAdd{
     "scatter_add",
     "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
     "ScatterAddBackward0"};
+static const OpDef kScatterReduce{
+    "scatter_reduce.two",
+    "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str "
+    "reduce, *, bool include_self=True) -> Tensor",
+    "ScatterReduceBackward0"};
 static const OpDef kIndexSelect{
     "index_select",
     "index_select(Tensor self, int dim, Tensor index) -> Tensor",
@@ -56,8 +62,9 @@ static const OpDef kMaskedFillTensor{
     "MaskedFillBackward1"};
 
 void registerIndexingOps() {
-  for (const OpDef *op : {&kGather, &kScatter, &kScatterValue, &kScatterAdd,
-                          &kIndexSelect, &kMaskedFill, &kMaskedFillTensor})
+  for (const OpDef *op :
+       {&kGather, &kScatter, &kScatterValue, &kScatterAdd, &kScatterReduce,
+        &kIndexSelect, &kMaskedFill, &kMaskedFillTensor})
     registerOp(*op);
 }
 
@@ -255,6 +262,157 @@ Tensor scatterKernel(const Tensor &self, int64_t dim, const Tensor &index,
   return out;
 }
 
+enum class ScatterReduce { Sum, Prod, Mean, Amax, Amin };
+
+ScatterReduce parseReduce(const std::string &reduce) {
+  if (reduce == "sum")
+    return ScatterReduce::Sum;
+  if (reduce == "prod")
+    return ScatterReduce::Prod;
+  if (reduce == "mean")
+    return ScatterReduce::Mean;
+  if (reduce == "amax")
+    return ScatterReduce::Amax;
+  TCC_CHECK(reduce == "amin",
+            "reduce argument must be either sum, prod, mean, amax or amin, "
+            "got ",
+            reduce);
+  return ScatterReduce::Amin;
+}
+
+/// max/min that propagate NaN, as scatter_reduce's amax/amin do.
+template <class M> M pickMax(M a, M b) {
+  if constexpr (std::is_floating_point_v<M>)
+    if (a != a || b != b)
+      return a != a ? a : b;
+  return b > a ? b : a;
+}
+template <class M> M pickMin(M a, M b) {
+  if constexpr (std::is_floating_point_v<M>)
+    if (a != a || b != b)
+      return a != a ? a : b;
+  return b < a ? b : a;
+}
+
+/// floor(s / c) for integers (c > 0), as div(rounding_mode="floor").
+template <class M> M floorDivide(M s, int64_t c) {
+  if constexpr (std::is_floating_point_v<M>)
+    return s / M(c);
+  else {
+    M q = M(s / c);
+    return (q * M(c) != s && s < 0) ? M(q - 1) : q;
+  }
+}
+
+/// self with src reduced into the indexed positions. Without include_self,
+/// a position's first update replaces self's value there.
+Tensor scatterReduceKernel(const Tensor &self, int64_t dim,
+                           const Tensor &index, const Tensor &src,
+                           ScatterReduce mode, bool includeSelf) {
+  Tensor out = contiguousCopy(self);
+  Geometry t(out), i(index), r(src);
+  int64_t size = t.sizes[size_t(dim)], stride = t.strides[size_t(dim)];
+  const int64_t *ip = dataOf<int64_t>(index);
+  // Updates per element of out (contiguous, so offsets are positions).
+  std::vector<int64_t> count(size_t(out.numel()), 0);
+  TCC_DISPATCH_NUMERIC_TYPES(out.dtype(), "scatter_reduce", [&] {
+    using T = scalar_t;
+    using M = opmath_t<T>;
+    T *op = dataOf<T>(out);
+    const T *sp = dataOf<T>(src);
+    forEachIndexPosition(
+        i, t, &r, dim, [&](int64_t io, int64_t to, int64_t so) {
+          int64_t at = to + checkedIndex(ip[io], size, dim) * stride;
+          M v = M(sp[so]), old = M(op[at]);
+          if (!includeSelf && count[size_t(at)] == 0) {
+            op[at] = T(v);
+          } else {
+            switch (mode) {
+            case ScatterReduce::Sum:
+            case ScatterReduce::Mean:
+              op[at] = T(old + v);
+              break;
+            case ScatterReduce::Prod:
+              op[at] = T(old * v);
+              break;
+            case ScatterReduce::Amax:
+              op[at] = T(pickMax(old, v));
+              break;
+            case ScatterReduce::Amin:
+              op[at] = T(pickMin(old, v));
+              break;
+            }
+          }
+          ++count[size_t(at)];
+        });
+    if (mode != ScatterReduce::Mean)
+      return;
+    for (size_t at = 0; at < count.size(); ++at) {
+      int64_t n = count[at] + (includeSelf ? 1 : 0);
+      if (count[at] > 0)
+        op[at] = T(floorDivide(M(op[at]), n));
+    }
+  });
+  return out;
+}
+
+/// libtorch 1.13's scatter_reduce_backward: the gradients for self and src.
+std::pair<Tensor, Tensor>
+scatterReduceBackward(const Tensor &grad, const Tensor &self, int64_t dim,
+                      const Tensor &index, const Tensor &src,
+                      const std::string &reduce, bool includeSelf,
+                      const Tensor &result) {
+  Tensor gradSelf, gradSrc;
+  switch (parseReduce(reduce)) {
+  case ScatterReduce::Sum:
+    gradSelf = grad;
+    gradSrc = grad.gather(dim, index);
+    break;
+  case ScatterReduce::Prod: {
+    // Exclusive products, computed apart for zeros of self and src.
+    Tensor maskedSelf = self.masked_fill(self == 0, 1);
+    Tensor maskedSelfResult =
+        maskedSelf.scatter_reduce(dim, index, src, reduce, includeSelf);
+    gradSelf = grad * maskedSelfResult / maskedSelf;
+    Tensor srcZero = src == 0;
+    Tensor srcNumZeros = zeros_like(self)
+                             .scatter_add(dim, index, srcZero.to(self.dtype()))
+                             .gather(dim, index);
+    Tensor srcSingleZero = logical_and(srcZero, srcNumZeros == 1);
+    Tensor maskedSrc = src.masked_fill(srcSingleZero, 1);
+    Tensor maskedSrcResult =
+        self.scatter_reduce(dim, index, maskedSrc, reduce, includeSelf);
+    gradSrc = where(srcSingleZero, (grad * maskedSrcResult).gather(dim, index),
+                    (grad * result).gather(dim, index) /
+                        src.masked_fill(srcZero, 1));
+    break;
+  }
+  case ScatterReduce::Mean: {
+    Tensor n = includeSelf ? ones_like(grad) : zeros_like(grad);
+    n = n.scatter_add(dim, index, ones_like(src));
+    n = n.masked_fill(n == 0, 1);
+    gradSelf = grad / n;
+    gradSrc = grad.gather(dim, index) / n.gather(dim, index);
+    break;
+  }
+  case ScatterReduce::Amax:
+  case ScatterReduce::Amin: {
+    // Ties share the gradient evenly.
+    Tensor value = result.gather(dim, index);
+    Tensor selfIsResult = (self == result).to(self.dtype());
+    Tensor srcIsResult = (src == value).to(self.dtype());
+    Tensor shares = selfIsResult.scatter_add(dim, index, srcIsResult);
+    Tensor distributed = grad / shares;
+    gradSelf = selfIsResult * distributed;
+    gradSrc = srcIsResult * distributed.gather(dim, index);
+    break;
+  }
+  }
+  if (!includeSelf)
+    gradSelf = gradSelf.scatter(dim, index, 0);
+  return {gradSelf, gradSrc};
+}
+
 /// d = wrapDim for gather/scatter, a 0-dim self counting as 1-D.
 int64_t indexDim(int64_t dim, const Tensor &self) {
   return wrapDim(dim, std::max<int64_t>(self.dim(), 1));
@@ -406,6 +564,43 @@ Tensor scatter_add(const Tensor &self, int64_t dim, const Tensor &index,
       });
 }
 
+Tensor scatter_reduce(const Tensor &self, int64_t dim, const Tensor &index,
+                      const Tensor &src, const std::string &reduce,
+                      bool include_self) {
+  checkDefined(self, "scatter_reduce");
+  int64_t d = indexDim(dim, self);
+  ScatterReduce mode = parseReduce(reduce);
+  checkScatterArgs(self, d, index, &src, "scatter_reduce");
+  TCC_CHECK(self.dtype() != kBool, "scatter_reduce(): not implemented for "
+                                   "bool tensors");
+  return recordOp(
+      kScatterReduce, {self, index, src},
+      [&] {
+        return scatterReduceKernel(self, d, index, src, mode, include_self);
+      },
+      [&](const Tensor &out) -> FunctionNode::Formula {
+        return [sx = SavedVariable(self, false),
+                si = SavedVariable(index, false),
+                ss = SavedVariable(src, false), so = SavedVariable(out, true),
+                d, reduce, include_self](
+                   FunctionNode &n, const variable_list &g) -> variable_list {
+          auto [gradSelf, gradSrc] = scatterReduceBackward(
+              g[0], n.unpack(sx), d, n.unpack(si), n.unpack(ss), reduce,
+              include_self, n.unpack(so));
+          variable_list r(3);
+          if (n.needs_input_grad(0))
+            r[0] = gradSelf;
+          if (n.needs_input_grad(2))
+            r[2] = gradSrc;
+          return r;
+        };
+      },
+      [&] {
+        return AttrList{
+            {"dim", d}, {"reduce", reduce}, {"include_self", include_self}};
+      });
+}
+
 Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index) {
   checkDefined(self, "index_select");
   checkDefined(index, "index_select");
@@ -505,6 +700,11 @@ Tensor Tensor::scatter(int64_t dim, const Tensor &index,
 Tensor Tensor::scatter_add(int64_t dim, const Tensor &index,
                            const Tensor &src) const {
   return tcc::scatter_add(*this, dim, index, src);
+}
+Tensor Tensor::scatter_reduce(int64_t dim, const Tensor &index,
+                              const Tensor &src, const std::string &reduce,
+                              bool include_self) const {
+  return tcc::scatter_reduce(*this, dim, index, src, reduce, include_self);
 }
 Tensor Tensor::index_select(int64_t dim, const Tensor &index) const {
   return tcc::index_select(*this, dim, index);

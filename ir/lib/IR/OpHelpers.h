@@ -85,6 +85,10 @@ LogicalResult inferConcat(const OpDiag &diag, ValueRange inputs,
                           IntegerAttr dim, SmallVectorImpl<Type> &results);
 LogicalResult inferGather(const OpDiag &diag, Value input, Value index,
                           IntegerAttr dim, SmallVectorImpl<Type> &results);
+LogicalResult inferScatter(const OpDiag &diag, Value input, Value index,
+                           Value updates, IntegerAttr dim,
+                           ScatterReductionAttr reduction,
+                           SmallVectorImpl<Type> &results);
 LogicalResult inferIndexSelect(const OpDiag &diag, Value input, Value index,
                                IntegerAttr dim, SmallVectorImpl<Type> &results);
 LogicalResult inferEmbedding(const OpDiag &diag, Value indices, Value weight,

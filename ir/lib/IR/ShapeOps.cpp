@@ -263,6 +263,51 @@ OpFoldResult GatherOp::fold(FoldAdaptor) {
   return canonicalizeDim(*this, getType().getRank()) ? getResult() : Value();
 }
 
+LogicalResult tcc::detail::inferScatter(const OpDiag &diag, Value inputValue,
+                                        Value indexValue, Value updatesValue,
+                                        IntegerAttr dimAttr,
+                                        ScatterReductionAttr reduction,
+                                        SmallVectorImpl<Type> &results) {
+  auto input = getStaticTensor(diag, inputValue, "input");
+  auto index = getStaticTensor(diag, indexValue, "index");
+  auto updates = getStaticTensor(diag, updatesValue, "updates");
+  if (failed(input) || failed(index) || failed(updates))
+    return failure();
+  if (!dimAttr)
+    return diag("requires attribute 'dim'");
+  if (input->getRank() < 1 || index->getRank() != input->getRank())
+    return diag("index ", *index, " must have the rank of input ", *input,
+                " (at least 1)");
+  if (updates->getShape() != index->getShape())
+    return diag("updates ", *updates, " must have the shape of index ",
+                *index);
+  if (updates->getElementType() != input->getElementType())
+    return diag("updates ", *updates, " must have the element type of input ",
+                *input);
+  if (reduction && reduction.getValue() != ScatterReduction::none &&
+      input->getElementType().isInteger(1))
+    return diag("reduction '", stringifyScatterReduction(reduction.getValue()),
+                "' needs numbers, got ", *input);
+  auto dim = normalizeDim(diag, dimAttr.getInt(), input->getRank());
+  if (failed(dim))
+    return failure();
+  for (int64_t d = 0; d < input->getRank(); ++d)
+    if (d != *dim && index->getDimSize(d) > input->getDimSize(d))
+      return diag("index ", *index, " is larger than input ", *input,
+                  " in dim ", d, " (only dim ", *dim, " may be)");
+  results.push_back(*input);
+  return success();
+}
+
+OpFoldResult ScatterOp::fold(FoldAdaptor) {
+  if (canonicalizeDim(*this, getType().getRank()))
+    return getResult();
+  // Nothing to write: the input unchanged.
+  if (getIndex().getType().getNumElements() == 0)
+    return getInput();
+  return {};
+}
+
 LogicalResult tcc::detail::inferIndexSelect(const OpDiag &diag,
                                             Value inputValue, Value indexValue,
                                             IntegerAttr dimAttr,

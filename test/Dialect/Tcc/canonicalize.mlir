@@ -459,6 +459,19 @@ func.func @dims(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %j: tensor<4xi64>) -> 
 
 // -----
 
+// Tests that scatter's negative dim normalizes and that a scatter of no
+// updates folds to its input.
+// CHECK-LABEL: func.func @scatter
+// CHECK: %[[S:.*]] = tcc.scatter %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64}
+// CHECK: return %[[S]], %arg0
+func.func @scatter(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %u: tensor<2x2xf32>, %e: tensor<0x3xi64>, %f: tensor<0x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = tcc.scatter %x, %i, %u {dim = -1} : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x3xf32>
+  %1 = tcc.scatter %x, %e, %f {dim = 0, reduction = #tcc.scatter_reduction<mul>} : (tensor<2x3xf32>, tensor<0x3xi64>, tensor<0x3xf32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
 // Tests that an identity that broadcasts x becomes broadcast_to(x): x + (-0.0),
 // x * 1 (also with the constant on the left), integer x - 0.
 // CHECK-LABEL: func.func @broadcasting_identities

@@ -891,6 +891,85 @@ func.func @gather_s_dim_is_in_range(%a: tensor<4x5xf32>, %i: tensor<4x5xi64>) {
 
 // -----
 
+// Tests that scatter's index has the input's rank.
+func.func @scatter_s_index_has_the_input_s_rank(%a: tensor<4x5xf32>, %i: tensor<4xi64>, %u: tensor<4xf32>) {
+  // expected-error @+2 {{index 'tensor<4xi64>' must have the rank of input 'tensor<4x5xf32>' (at least 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter %a, %i, %u {dim = 0} : (tensor<4x5xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Tests that scatter's updates have the index's shape.
+func.func @scatter_s_updates_have_the_index_s_shape(%a: tensor<4x5xf32>, %i: tensor<4x2xi64>, %u: tensor<4x3xf32>) {
+  // expected-error @+2 {{updates 'tensor<4x3xf32>' must have the shape of index 'tensor<4x2xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter %a, %i, %u {dim = 1} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x3xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Tests that scatter's updates have the input's element type.
+func.func @scatter_s_updates_have_the_input_s_type(%a: tensor<4x5xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf64>) {
+  // expected-error @+2 {{updates 'tensor<4x2xf64>' must have the element type of input 'tensor<4x5xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter %a, %i, %u {dim = 1} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf64>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Tests that scatter's index fits the input outside dim.
+func.func @scatter_s_index_fits_the_input_outside_dim(%a: tensor<4x5xf32>, %i: tensor<5x2xi64>, %u: tensor<5x2xf32>) {
+  // expected-error @+2 {{index 'tensor<5x2xi64>' is larger than input 'tensor<4x5xf32>' in dim 0 (only dim 1 may be)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter %a, %i, %u {dim = 1} : (tensor<4x5xf32>, tensor<5x2xi64>, tensor<5x2xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Tests that scatter's dim is in range.
+func.func @scatter_s_dim_is_in_range(%a: tensor<4x5xf32>, %i: tensor<4x5xi64>) {
+  // expected-error @+2 {{dim 2 is out of range [-2, 2) for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter %a, %i, %a {dim = 2} : (tensor<4x5xf32>, tensor<4x5xi64>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Tests that scatter reduces only numbers.
+func.func @scatter_reduces_only_numbers(%a: tensor<4xi1>, %i: tensor<2xi64>, %u: tensor<2xi1>) {
+  // expected-error @+2 {{reduction 'add' needs numbers, got 'tensor<4xi1>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter %a, %i, %u {dim = 0, reduction = #tcc.scatter_reduction<add>} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// Tests that scatter's index is integer.
+func.func @scatter_s_index_is_integer(%a: tensor<4x5xf32>) {
+  // expected-error @+1 {{operand #1 must be statically shaped tensor of i64 or i32 values}}
+  %0 = tcc.scatter %a, %a, %a {dim = 0} : (tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+// Tests that scatter's result has the input's type.
+func.func @scatter_s_result_has_the_input_s_type(%a: tensor<4x5xf32>, %i: tensor<4x5xi64>) {
+  // expected-error @+2 {{inferred type(s) 'tensor<4x5xf32>' are incompatible with return type(s) of operation 'tensor<4x5xf64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.scatter %a, %i, %a {dim = 0} : (tensor<4x5xf32>, tensor<4x5xi64>, tensor<4x5xf32>) -> tensor<4x5xf64>
+  return
+}
+
+// -----
+
 // Tests that gather's index is integer.
 func.func @gather_s_index_is_integer(%a: tensor<4x5xf32>) {
   // expected-error @+1 {{operand #1 must be statically shaped tensor of i64 or i32 values}}

@@ -262,6 +262,29 @@ func.func @indexing(%x: tensor<4x5xf32>, %i: tensor<4x2xi64>, %j: tensor<3xi32>,
 
 // -----
 
+// Tests that scatter round-trips with the default reduction left out, each
+// named reduction, i32 indices, a larger indexed dim and i1 data.
+// CHECK-LABEL: func.func @scatter
+func.func @scatter(%x: tensor<4x5xf32>, %i: tensor<4x2xi64>, %u: tensor<4x2xf32>,
+                   %j: tensor<6x5xi32>, %v: tensor<6x5xf32>, %b: tensor<3xi1>,
+                   %k: tensor<2xi64>, %c: tensor<2xi1>) {
+  // CHECK: tcc.scatter %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+  %0 = tcc.scatter %x, %i, %u {dim = 1} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+  // CHECK: tcc.scatter %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64, reduction = #tcc.scatter_reduction<add>}
+  %1 = tcc.scatter %x, %i, %u {dim = 1, reduction = #tcc.scatter_reduction<add>} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+  // CHECK: reduction = #tcc.scatter_reduction<mul>
+  %2 = tcc.scatter %x, %i, %u {dim = 1, reduction = #tcc.scatter_reduction<mul>} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+  // CHECK: reduction = #tcc.scatter_reduction<max>
+  %3 = tcc.scatter %x, %i, %u {dim = 1, reduction = #tcc.scatter_reduction<max>} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+  // CHECK: tcc.scatter %{{.*}}, %{{.*}}, %{{.*}} {dim = 0 : i64, reduction = #tcc.scatter_reduction<min>} : (tensor<4x5xf32>, tensor<6x5xi32>, tensor<6x5xf32>) -> tensor<4x5xf32>
+  %4 = tcc.scatter %x, %j, %v {dim = 0, reduction = #tcc.scatter_reduction<min>} : (tensor<4x5xf32>, tensor<6x5xi32>, tensor<6x5xf32>) -> tensor<4x5xf32>
+  // CHECK: tcc.scatter %{{.*}}, %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<3xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<3xi1>
+  %5 = tcc.scatter %b, %k, %c {dim = 0} : (tensor<3xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
 // Tests that function arguments and results carry tcc.name.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%{{.*}}: tensor<1x4xf32> {tcc.name = "input0"}) -> (tensor<1x4xf32> {tcc.name = "output0"})

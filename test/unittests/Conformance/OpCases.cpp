@@ -685,6 +685,43 @@ std::vector<OpGroup> shapeGroups() {
                                {{2, 6}, {3}, kInt, 1, 6, {2, 3}}});
   indexed("tcc.embedding", {{{10, 4}, {2, 3}, kLong, 0, 10, {2, 3, 4}},
                             {{7, 3}, {5}, kInt, 0, 7, {5, 3}}});
+
+  // Uniform indices repeat, so 'none' checks that the last write wins and
+  // the reductions that updates combine in order. Every dtype with every
+  // shape for 'none'; each reduction with one shape per numeric dtype.
+  OpGroup scatter{"tcc.scatter", {}, {}};
+  const std::vector<std::tuple<Shape, Shape, ScalarType, int64_t>> scatters = {
+      {{4, 5}, {3, 5}, kLong, 0}, {{2, 6}, {2, 9}, kInt, 1}, {{7}, {4}, kLong, 0}};
+  auto addScatter = [&](ScalarType t, const std::string &reduction,
+                        const std::tuple<Shape, Shape, ScalarType, int64_t> &c) {
+    const auto &[sx, si, indexType, dim] = c;
+    auto values = [&](const Shape &shape, int64_t seed) {
+      return isFloat(t) ? uniformTensor(shape, t, -4, 4)
+                        : wholeNumbers(shape, t, seed);
+    };
+    std::vector<Tensor> in = {values(sx, 0),
+                              uniformTensor(si, indexType, 0, sx[dim]),
+                              values(si, 1)};
+    std::string attrs = "{dim = " + std::to_string(dim) + " : i64" +
+                        (reduction == "none"
+                             ? std::string()
+                             : ", reduction = #tcc.scatter_reduction<" +
+                                   reduction + ">") +
+                        "}";
+    scatter.cases.push_back(
+        {label(t, {sx, si}, reduction + " " + irElementType(indexType)), in,
+         "$r = tcc.scatter $0, $1, $2 " + attrs + " : " +
+             functional(in, irType(sx, t)),
+         irType(sx, t), 0});
+  };
+  for (ScalarType t : kAll)
+    for (const auto &c : scatters)
+      addScatter(t, "none", c);
+  const std::vector<std::string> reductions = {"add", "mul", "max", "min"};
+  for (ScalarType t : kNumeric)
+    for (size_t r = 0; r < reductions.size(); ++r)
+      addScatter(t, reductions[r], scatters[r % scatters.size()]);
+  groups.push_back(scatter);
   return groups;
 }
 

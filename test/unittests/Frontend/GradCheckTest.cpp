@@ -227,6 +227,56 @@ std::vector<Case> cases() {
        squared([](const V &x) {
          return x[0].scatter_add(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1]);
        })},
+      {"scatter_reduce_sum", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "sum", true);
+       })},
+      {"scatter_reduce_sum_exclude_self", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "sum", false);
+       })},
+      {"scatter_reduce_prod", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "prod", true);
+       })},
+      {"scatter_reduce_prod_exclude_self", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "prod", false);
+       })},
+      {"scatter_reduce_mean", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "mean", true);
+       })},
+      {"scatter_reduce_mean_exclude_self", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "mean", false);
+       })},
+      {"scatter_reduce_amax", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "amax", true);
+       })},
+      {"scatter_reduce_amax_exclude_self", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "amax", false);
+       })},
+      {"scatter_reduce_amin", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "amin", true);
+       })},
+      {"scatter_reduce_amin_exclude_self", [] { return V{leaf({2, 4}), leaf({2, 3})}; },
+       squared([](const V &x) {
+         return x[0].scatter_reduce(1, tensor({{2, 0, 2}, {1, 1, 0}}), x[1],
+                                    "amin", false);
+       })},
       {"pad_constant", [] { return V{leaf({2, 3})}; },
        squared([](const V &x) { return pad(x[0], {1, 2, 0, 1}, "constant", 0.5); })},
       // Dropout draws its mask from the global generator: the same seed

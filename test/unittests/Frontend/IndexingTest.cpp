@@ -2,6 +2,8 @@
 
 #include "TestSupport.h"
 
+#include <cmath>
+
 using namespace tcc;
 
 TEST(IndexingTest, CatAndStack) {
@@ -124,6 +126,84 @@ TEST(IndexingTest, GatherScatterErrors) {
   EXPECT_ERROR_CONTAINS(
       x.scatter_add(1, tensor({{-1}}), ones({1, 1})),
       "index -1 is out of bounds for dimension 1 with size 3");
+}
+
+TEST(IndexingTest, ScatterReduce) {
+  // Row 0 gets src 10 and 30 at column 2 and 20 at column 0; row 1 gets
+  // 40 and 50 at column 1 and 60 at column 0.
+  Tensor x = tensor({{1.0, 2, 3, 4}, {5.0, 6, 7, 8}});
+  Tensor i = tensor({{2, 0, 2}, {1, 1, 0}});
+  Tensor src = tensor({{10.0, 20, 30}, {40.0, 50, 60}});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "sum"), {2, 4},
+                {21, 2, 43, 4, 65, 96, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "sum", false), {2, 4},
+                {20, 2, 40, 4, 60, 90, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "prod"), {2, 4},
+                {20, 2, 900, 4, 300, 12000, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "prod", false), {2, 4},
+                {20, 2, 300, 4, 60, 2000, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "mean"), {2, 4},
+                {10.5, 2, 43.0 / 3, 4, 32.5, 32, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "mean", false), {2, 4},
+                {20, 2, 20, 4, 60, 45, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, -src, "amax"), {2, 4},
+                {1, 2, 3, 4, 5, 6, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, -src, "amax", false), {2, 4},
+                {-20, 2, -10, 4, -60, -40, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "amin"), {2, 4},
+                {1, 2, 3, 4, 5, 6, 7, 8});
+  EXPECT_TENSOR(x.scatter_reduce(1, i, src, "amin", false), {2, 4},
+                {20, 2, 10, 4, 60, 40, 7, 8});
+  // Integer means round down (-7 / 2 = -3.5 -> -4); NaN wins amax.
+  EXPECT_TENSOR(tensor({-3, 5}).scatter_reduce(0, tensor({0}), tensor({-4}),
+                                               "mean"),
+                {2}, {-4, 5});
+  Tensor nan = tensor({std::nan(""), 1.0});
+  Tensor m = tensor({0.0, 2.0}).scatter_reduce(0, tensor({0, 1}), nan, "amax");
+  EXPECT_TRUE(std::isnan(m[0].item<double>()));
+  EXPECT_EQ(m[1].item<double>(), 2.0);
+  // The function form, and x unchanged.
+  EXPECT_TENSOR(scatter_reduce(x, -1, i, src, "amax"), {2, 4},
+                {20, 2, 30, 4, 60, 50, 7, 8});
+  EXPECT_TENSOR(x, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+}
+
+TEST(IndexingTest, ScatterReduceProdGradientWithZeros) {
+  // d/dself and d/dsrc of a product are the products of the others, also
+  // where a factor is 0 (libtorch computes them apart).
+  Tensor self = tensor({0.0, 3.0}).requires_grad_();
+  Tensor src = tensor({2.0, 0.0, 5.0}).requires_grad_();
+  Tensor y = self.scatter_reduce(0, tensor({0, 1, 1}), src, "prod");
+  EXPECT_TENSOR(y.detach(), {2}, {0, 0});
+  y.sum().backward();
+  // self[0] * src[0]: each is the other's gradient. self[1] * src[1] *
+  // src[2] with src[1] = 0: only src[1]'s gradient is non-zero.
+  EXPECT_TENSOR(self.grad(), {2}, {2, 0});
+  EXPECT_TENSOR(src.grad(), {3}, {0, 15, 0});
+}
+
+TEST(IndexingTest, ScatterReduceErrors) {
+  Tensor x = ones({2, 3});
+  EXPECT_EQ(test::errorOf([&] {
+              x.scatter_reduce(1, tensor({{0}}), ones({1, 1}), "max");
+            }),
+            "reduce argument must be either sum, prod, mean, amax or amin, "
+            "got max");
+  EXPECT_ERROR_CONTAINS(
+      x.scatter_reduce(1, tensor({{3}}), ones({1, 1}), "sum"),
+      "index 3 is out of bounds for dimension 1 with size 3");
+  EXPECT_ERROR_CONTAINS(
+      x.scatter_reduce(1, tensor({{-1}}), ones({1, 1}), "amin"),
+      "index -1 is out of bounds for dimension 1 with size 3");
+  EXPECT_ERROR_CONTAINS(
+      x.scatter_reduce(1, tensor({{0}}), ones({1, 1}, kDouble), "sum"),
+      "Expected self.dtype to be equal to src.dtype");
+  EXPECT_ERROR_CONTAINS(
+      x.scatter_reduce(1, tensor({{0.0}}), ones({1, 1}), "sum"),
+      "Expected dtype int64 for index");
+  EXPECT_ERROR_CONTAINS(
+      x.scatter_reduce(1, tensor({0}), ones({1}), "sum"),
+      "Index tensor must have the same number of dimensions");
 }
 
 TEST(IndexingTest, IndexSelectAndMaskedFill) {

@@ -203,13 +203,16 @@ TEST(Compile, BadOptionsAreRefused) {
                    "num_threads must be >= 0");
 }
 
-/// A module whose forward uses scatter, which the tcc dialect lacks.
+/// A module whose forward uses scatter_reduce without self, which has no
+/// tcc.scatter form.
 struct ScatterModule {
   int calls = 0;
   Tensor forward(const Tensor &x) {
     ++calls;
     Tensor index = zeros({1}, kLong);
-    return tcc::scatter(x.relu(), 0, index, 5.0) * 2;
+    return tcc::scatter_reduce(x.relu(), 0, index, full({1}, 5.0), "sum",
+                               /*include_self=*/false) *
+           2;
   }
 };
 
@@ -225,7 +228,7 @@ TEST(Compile, UntraceableProgramsRunEagerlyAfterOneWarning) {
   std::string warnings = ::testing::internal::GetCapturedStderr();
 
   EXPECT_FALSE(compiled.is_compiled());
-  EXPECT_NE(compiled.fallback_reason().find("cannot trace 'scatter.value'"),
+  EXPECT_NE(compiled.fallback_reason().find("cannot trace 'scatter_reduce.two'"),
             std::string::npos)
       << compiled.fallback_reason();
   // One warning, naming the op, however often the module runs.
@@ -233,7 +236,7 @@ TEST(Compile, UntraceableProgramsRunEagerlyAfterOneWarning) {
                           "eagerly: cannot trace the program"),
             std::string::npos)
       << warnings;
-  EXPECT_NE(warnings.find("scatter"), std::string::npos);
+  EXPECT_NE(warnings.find("scatter_reduce"), std::string::npos);
   size_t lines = std::count(warnings.begin(), warnings.end(), '\n');
   EXPECT_EQ(lines, 1u) << warnings;
   // The fallback ran the module itself (the interrupted trace, then twice).

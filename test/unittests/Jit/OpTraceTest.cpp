@@ -547,6 +547,39 @@ std::vector<OpCase> shapeCases() {
                {kFloat, kInt},
                0,
                indices});
+  // Index rows 0..2 of a [4, 5] input, with repeats (the last write wins);
+  // src larger than the index is cut to it.
+  c.push_back({"scatter",
+               two([](const Tensor &x, const Tensor &i) {
+                 return tcc::scatter(x, 0, i, x * 2) +
+                        tcc::scatter(x, 0, i, 3) +
+                        tcc::scatter_add(x, 0, i, x);
+               }),
+               {{4, 5}, {3, 5}},
+               {kFloat, kInt},
+               0,
+               indices});
+  // A 0-dim self counts as 1-D in eager; the trace goes through shape [1].
+  c.push_back({"scatter_0dim",
+               one([](const Tensor &x) {
+                 Tensor at = zeros({}, kLong);
+                 return tcc::scatter(x, 0, at, x * 3) +
+                        tcc::scatter(x, -1, at, 2) +
+                        tcc::scatter_add(x, 0, at, x);
+               }),
+               {{}},
+               {kFloat, kInt}});
+  c.push_back({"scatter_reduce",
+               two([](const Tensor &x, const Tensor &i) {
+                 return tcc::scatter_reduce(x, 0, i, x, "sum") +
+                        tcc::scatter_reduce(x, 0, i, x, "prod") +
+                        tcc::scatter_reduce(x, 0, i, x, "amax") +
+                        tcc::scatter_reduce(x, 0, i, x, "amin");
+               }),
+               {{4, 5}, {3, 5}},
+               {kFloat, kLong},
+               0,
+               indices});
   c.push_back({"index_select",
                two([](const Tensor &x, const Tensor &i) {
                  return tcc::index_select(x, 0, i) +

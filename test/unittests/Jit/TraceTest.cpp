@@ -210,10 +210,11 @@ TEST(Trace, UntraceableOpsNameThemselvesAndWhy) {
                    "cannot trace 'as_strided' (op 2 of the program): "
                    "as_strided views memory at arbitrary strides");
   auto scatterFn = [](const Tensor &x) {
-    return tcc::scatter(x, 0, zeros({1}, kLong), 1.0);
+    return tcc::scatter_reduce(x, 0, zeros({1}, kLong), ones({1}), "sum",
+                               /*include_self=*/false);
   };
   EXPECT_ERROR_HAS(jit::trace(scatterFn, {ones({4})}, quiet()),
-                   "cannot trace 'scatter.value'");
+                   "cannot trace 'scatter_reduce.two'");
   // The observer is gone after a failed trace.
   EXPECT_FALSE(tcc::detail::isRecording());
 }

@@ -111,6 +111,28 @@ void registerNNInterpreters(InterpreterRegistry &r) {
       index = index.to(kLong);
     return tcc::gather(v(op.getInput()), op.getDim(), index);
   });
+  r.interpret<ScatterOp>([](ScatterOp op, const InterpretContext &v) {
+    // Out-of-range and negative indices throw here (the eager check), as
+    // the op's description says.
+    Tensor index = v(op.getIndex());
+    if (index.scalar_type() == kInt)
+      index = index.to(kLong);
+    Tensor input = v(op.getInput()), updates = v(op.getUpdates());
+    int64_t dim = op.getDim();
+    switch (op.getReduction()) {
+    case ScatterReduction::none:
+      return tcc::scatter(input, dim, index, updates);
+    case ScatterReduction::add:
+      return tcc::scatter_add(input, dim, index, updates);
+    case ScatterReduction::mul:
+      return tcc::scatter_reduce(input, dim, index, updates, "prod");
+    case ScatterReduction::max:
+      return tcc::scatter_reduce(input, dim, index, updates, "amax");
+    case ScatterReduction::min:
+      return tcc::scatter_reduce(input, dim, index, updates, "amin");
+    }
+    llvm_unreachable("unknown scatter reduction");
+  });
   r.interpret<IndexSelectOp>([](IndexSelectOp op, const InterpretContext &v) {
     return tcc::index_select(v(op.getInput()), op.getDim(), v(op.getIndex()));
   });

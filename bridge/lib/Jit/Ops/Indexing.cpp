@@ -1,4 +1,4 @@
-//===- Indexing.cpp - cat, stack, gather, index_select, masked_fill, pad --===//
+//===- Indexing.cpp - cat, stack, gather, scatter, index_select, pad, ... -===//
 //
 // The NN family's joining, indexing and padding ops (the frontend's
 // Join.cpp, Indexing.cpp and Pad.cpp), registered by registerNNTraces. They
@@ -105,6 +105,52 @@ Values traceMaskedFill(TraceContext &c, mlir::Value fill) {
       c.output().sizes())};
 }
 
+/// tcc.scatter of `updates` (the index's shape) into input 0 at input 1.
+/// A 0-dim self (which eager treats as 1-D) goes through shape [1].
+Values traceScatter(TraceContext &c, mlir::Value updates,
+                    ScatterReduction reduction) {
+  const Tensor &self = c.input(0);
+  mlir::Value x = c.in(0), i = c.in(1);
+  if (self.dim() == 0) {
+    x = c.reshape(x, {1});
+    i = c.reshape(i, {1});
+    updates = c.reshape(updates, {1});
+  }
+  mlir::Value r = c.create<ScatterOp>(
+      mlir::ValueRange{x, i, updates},
+      {c.i64Attr("dim", c.intAttr("dim")),
+       c.attr("reduction", ScatterReductionAttr::get(c.context(), reduction))});
+  if (self.dim() == 0)
+    r = c.reshape(r, {});
+  return {r};
+}
+
+/// src cut to the index's shape: eager scatter reads only that corner.
+mlir::Value srcForIndex(TraceContext &c) {
+  const Tensor &src = c.input(2), &index = c.input(1);
+  if (src.sizes().equals(index.sizes()))
+    return c.in(2);
+  std::vector<int64_t> start(size_t(index.dim()), 0), step(start.size(), 1);
+  return c.create<SliceOp>(c.in(2), {c.i64ArrayAttr("start", start),
+                                     c.i64ArrayAttr("end", sizesOf(index)),
+                                     c.i64ArrayAttr("step", step)});
+}
+
+Values traceScatterReduce(TraceContext &c) {
+  std::string reduce = c.stringAttr("reduce");
+  if (!c.boolAttr("include_self"))
+    c.fail("scatter_reduce with include_self=False has no tcc.scatter form");
+  ScatterReduction kind = reduce == "sum"    ? ScatterReduction::add
+                          : reduce == "prod" ? ScatterReduction::mul
+                          : reduce == "amax" ? ScatterReduction::max
+                          : reduce == "amin" ? ScatterReduction::min
+                                             : ScatterReduction::none;
+  if (kind == ScatterReduction::none)
+    c.fail("scatter_reduce with reduce='" + reduce +
+           "' has no tcc.scatter form");
+  return traceScatter(c, srcForIndex(c), kind);
+}
+
 } // namespace
 
 void registerIndexingTraces(TraceRegistry &r) {
@@ -128,8 +174,19 @@ void registerIndexingTraces(TraceRegistry &r) {
   r.trace("masked_fill.Tensor", [](TraceContext &c) -> Values {
     return traceMaskedFill(c, c.in(2));
   });
-  for (const char *op : {"scatter", "scatter.value", "scatter_add"})
-    r.untraceable(op, "the tcc dialect has no scatter op yet");
+  r.trace("scatter", [](TraceContext &c) -> Values {
+    return traceScatter(c, srcForIndex(c), ScatterReduction::none);
+  });
+  r.trace("scatter.value", [](TraceContext &c) -> Values {
+    return traceScatter(c,
+                        c.splat(c.scalarAttr("value"), c.output().dtype(),
+                                c.input(1).sizes()),
+                        ScatterReduction::none);
+  });
+  r.trace("scatter_add", [](TraceContext &c) -> Values {
+    return traceScatter(c, srcForIndex(c), ScatterReduction::add);
+  });
+  r.trace("scatter_reduce.two", traceScatterReduce);
   r.trace("pad", tracePad);
 }
 

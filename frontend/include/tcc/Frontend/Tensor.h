@@ -382,6 +382,9 @@ public:
   Tensor scatter(int64_t dim, const Tensor &index, const Tensor &src) const;
   Tensor scatter(int64_t dim, const Tensor &index, const Scalar &value) const;
   Tensor scatter_add(int64_t dim, const Tensor &index, const Tensor &src) const;
+  Tensor scatter_reduce(int64_t dim, const Tensor &index, const Tensor &src,
+                        const std::string &reduce,
+                        bool include_self = true) const;
   const Tensor &scatter_(int64_t dim, const Tensor &index,
                          const Tensor &src) const;
   const Tensor &scatter_(int64_t dim, const Tensor &index,

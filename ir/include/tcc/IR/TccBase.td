@@ -45,6 +45,22 @@ def Tcc_GeluApproximation : I32EnumAttr<"GeluApproximation",
 def Tcc_GeluApproximationAttr
     : EnumAttr<Tcc_Dialect, Tcc_GeluApproximation, "approximate">;
 
+def Tcc_ScatterReduction : I32EnumAttr<"ScatterReduction",
+    "How tcc.scatter combines an update with the value it lands on", [
+      I32EnumAttrCase<"none", 0>,
+      I32EnumAttrCase<"add", 1>,
+      I32EnumAttrCase<"mul", 2>,
+      I32EnumAttrCase<"max", 3>,
+      I32EnumAttrCase<"min", 4>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tcc";
+}
+def Tcc_ScatterReductionAttr
+    : EnumAttr<Tcc_Dialect, Tcc_ScatterReduction, "scatter_reduction"> {
+  let assemblyFormat = "`<` $value `>`"; // #tcc.scatter_reduction<add>
+}
+
 def Tcc_Layout : I32EnumAttr<"Layout",
     "Order of the dimensions of an image tensor and of a convolution weight", [
       I32EnumAttrCase<"NCHW", 0, "nchw">,

@@ -125,6 +125,45 @@ def Tcc_GatherOp : Tcc_InferredOp<"gather",
   let hasFolder = 1;
 }
 
+def Tcc_ScatterOp : Tcc_InferredOp<"scatter",
+    "::mlir::tcc::detail::inferScatter(diag, adaptor.getInput(), "
+    "adaptor.getIndex(), adaptor.getUpdates(), adaptor.getProperties().dim, "
+    "adaptor.getProperties().reduction, results)", [], 1> {
+  let summary = "Writes updates into a copy of the input at indexed positions "
+                "(torch.scatter, ONNX ScatterElements)";
+  let description = [{
+    The result is the input with, for `dim = 0`,
+    `result[index[i][j]][j] = updates[i][j]` (`reduction = none`) or
+    `result[index[i][j]][j] = result[index[i][j]][j] <op> updates[i][j]`
+    (`add`, `mul`, `max`, `min`), and so on for other dims. `index` and
+    `updates` have one shape, of the input's rank (at least 1), no larger
+    than the input in any dim but `dim`; `updates` has the input's element
+    type, which may be i1 only with `reduction = none`.
+
+    Updates apply in row-major order of `index`: with `none`, the last one
+    to reach a position wins (ONNX leaves this open; tcc fixes it so that
+    compiled code and the interpreter agree). `max` and `min` propagate NaN.
+
+    Index values must lie in `[0, input.shape[dim])`; importers turn
+    negative (from-the-end) indices into these. Out of range, the reference
+    interpreter throws, as PyTorch does; compiled code cannot throw, so it
+    skips such an update (nothing is written, never outside the result).
+
+    ```mlir
+    %y = tcc.scatter %x, %i, %u {dim = 1 : i64} : (tensor<2x5xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x5xf32>
+    %z = tcc.scatter %x, %i, %u {dim = 0 : i64, reduction = #tcc.scatter_reduction<add>} : (tensor<2x5xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins Tcc_Tensor:$input, Tcc_IndexTensor:$index,
+      Tcc_Tensor:$updates, I64Attr:$dim,
+      DefaultValuedAttr<Tcc_ScatterReductionAttr,
+                        "::mlir::tcc::ScatterReduction::none">:$reduction);
+  let results = (outs Tcc_Tensor:$result);
+  let assemblyFormat =
+      "$input `,` $index `,` $updates attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
 def Tcc_IndexSelectOp : Tcc_InferredOp<"index_select",
     "::mlir::tcc::detail::inferIndexSelect(diag, adaptor.getInput(), "
     "adaptor.getIndex(), adaptor.getProperties().dim, results)"> {

@@ -49,6 +49,13 @@ Tensor scatter(const Tensor &self, int64_t dim, const Tensor &index,
 /// As scatter, accumulating: self[index[i][j]][j] += src[i][j].
 Tensor scatter_add(const Tensor &self, int64_t dim, const Tensor &index,
                    const Tensor &src);
+/// As scatter, reducing every src value that lands on a position with
+/// `reduce` ("sum", "prod", "mean", "amax", "amin"; amax/amin propagate
+/// NaN, integer means round down). Without include_self, self's value at a
+/// position that receives updates takes no part.
+Tensor scatter_reduce(const Tensor &self, int64_t dim, const Tensor &index,
+                      const Tensor &src, const std::string &reduce,
+                      bool include_self = true);
 /// Entries `index` (1-D) of dim `dim`.
 Tensor index_select(const Tensor &self, int64_t dim, const Tensor &index);
 /// `value` where the bool `mask` (broadcast) is true, else self.
