@@ -1,4 +1,5 @@
-//===- FoldQdq.cpp - dequantize -> matmul/conv2d -> quantize to integer ops -===//
+//===- FoldQdq.cpp - dequantize -> matmul/conv2d -> quantize to integer ops
+//-===//
 //
 // The QDQ form of a quantized layer (ONNX's, and what calibration writes)
 // computes in float between explicit dequantize and quantize ops. When the

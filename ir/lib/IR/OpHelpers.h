@@ -73,9 +73,9 @@ LogicalResult inferQuantize(const OpDiag &diag, Value input, Value scale,
 LogicalResult inferDequantize(const OpDiag &diag, Value input, Value scale,
                               Value zeroPoint, uint64_t axis,
                               SmallVectorImpl<Type> &results);
-LogicalResult inferRequantize(const OpDiag &diag, Value input,
-                              Value multiplier, Value zeroPoint,
-                              uint64_t axis, SmallVectorImpl<Type> &results);
+LogicalResult inferRequantize(const OpDiag &diag, Value input, Value multiplier,
+                              Value zeroPoint, uint64_t axis,
+                              SmallVectorImpl<Type> &results);
 LogicalResult inferMatmulInteger(const OpDiag &diag, Value lhs, Value rhs,
                                  Value lhsZeroPoint, Value rhsZeroPoint,
                                  SmallVectorImpl<Type> &results);

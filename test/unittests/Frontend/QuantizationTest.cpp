@@ -54,8 +54,8 @@ TEST(Quantize, PerChannel) {
   // Rows (axis 0): scale 1, zp 0 -> 2, 2, -1 (2.5 ties to 2); scale 0.5,
   // zp -1 -> 3 - 1, 5 - 1, -2 - 1.
   Tensor x = tensor({{1.5, 2.5, -1.0}, {1.5, 2.5, -1.0}}, kFloat);
-  Tensor rows = quantize(x, tensor({1.0, 0.5}, kFloat),
-                         tensor({0, -1}, kChar), /*axis=*/0);
+  Tensor rows = quantize(x, tensor({1.0, 0.5}, kFloat), tensor({0, -1}, kChar),
+                         /*axis=*/0);
   EXPECT_TENSOR(rows, {2, 3}, {2, 2, -1, 2, 4, -3});
   // Columns (axis -1): scales 1, 2, 4 and zero points 0, 1, 5:
   // 1.5 -> 2; 1.25 -> 1, + 1; -0.25 -> -0, + 5.
@@ -87,13 +87,13 @@ TEST(Requantize, TiesSaturationAndTheF64Product) {
   // acc * 0.5 = 0.5, 1.5, 2.5, -0.5, -1.5, 300 -> 0, 2, 2, 0, -2; + 128,
   // and 300 + 128 saturates to 255.
   Tensor acc = tensor({1, 3, 5, -1, -3, 600}, kInt);
-  EXPECT_TENSOR(requantize(acc, tensor(0.5, kFloat), tensor(128, kByte)),
-                {6}, {128, 130, 130, 128, 126, 255});
+  EXPECT_TENSOR(requantize(acc, tensor(0.5, kFloat), tensor(128, kByte)), {6},
+                {128, 130, 130, 128, 126, 255});
   // float(0.1) is slightly above 0.1: 5 * 0.1f = 0.50000000745 rounds up,
   // -25 * 0.1f rounds down to -3 (no ties: the product is in f64).
   Tensor acc2 = tensor({5, -25}, kInt);
-  EXPECT_TENSOR(requantize(acc2, tensor(0.1f, kFloat), tensor(0, kChar)),
-                {2}, {1, -3});
+  EXPECT_TENSOR(requantize(acc2, tensor(0.1f, kFloat), tensor(0, kChar)), {2},
+                {1, -3});
 }
 
 TEST(Requantize, PerChannel) {
@@ -156,8 +156,8 @@ TEST(Conv2dInteger, DepthwiseWithPerChannelWeightZeroPoints) {
   // Channel 0 times 2 - 0, channel 1 times 3 - 1.
   Tensor x = tensor({{{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}}, kChar);
   Tensor w = tensor({{{{2}}}, {{{3}}}}, kChar);
-  Tensor y = conv2d_integer(x, w, tensor(0, kChar), tensor({0, 1}, kChar),
-                            1, 0, 1, /*groups=*/2);
+  Tensor y = conv2d_integer(x, w, tensor(0, kChar), tensor({0, 1}, kChar), 1, 0,
+                            1, /*groups=*/2);
   EXPECT_TENSOR(y, {1, 2, 2, 2}, {2, 4, 6, 8, 10, 12, 14, 16});
 }
 
@@ -169,9 +169,9 @@ TEST(Conv2dInteger, StrideAndDilation) {
     v[size_t(i)] = i;
   Tensor x = tensor(v, kLong).to(kByte).reshape({1, 1, 4, 4});
   Tensor w = full({1, 1, 2, 2}, 1, kChar);
-  EXPECT_TENSOR(conv2d_integer(x, w, tensor(0, kByte), tensor(0, kChar), 2, 0,
-                               2),
-                {1, 1, 1, 1}, {0 + 2 + 8 + 10});
+  EXPECT_TENSOR(
+      conv2d_integer(x, w, tensor(0, kByte), tensor(0, kChar), 2, 0, 2),
+      {1, 1, 1, 1}, {0 + 2 + 8 + 10});
 }
 
 TEST(Quantization, BadInputIsRefused) {
