@@ -12,6 +12,8 @@
 //
 // fp32 matmul and convolution normally run as the runtime's microkernels;
 // these forms serve other dtypes and fusion. f16/bf16 accumulate in f32.
+// The integer forms (matmul_integer, conv2d_integer) subtract the zero
+// points in i32 and accumulate in i32, wrapping as ONNX allows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,9 +210,40 @@ Value reduceWindows(
 // conv2d
 //===----------------------------------------------------------------------===//
 
-/// Direct convolution: loops (n, o, oh, ow, c, kh, kw) for NCHW and
-/// (n, oh, ow, o, kh, kw, c) for NHWC, c running over one group's channels;
-/// output channel o reads input channel (o / (O / groups)) * (C / groups) + c.
+/// The maps of a direct convolution: loops (n, o, oh, ow, c, kh, kw) for
+/// NCHW and (n, oh, ow, o, kh, kw, c) for NHWC, c running over one group's
+/// channels; output channel o reads input channel
+/// (o / (O / groups)) * (C / groups) + c.
+struct ConvolutionMaps {
+  AffineMap image, weight, output, outputChannel;
+
+  ConvolutionMaps(MLIRContext *ctx, ImageDims dims, bool nhwc,
+                  ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
+                  int64_t groups, int64_t groupChannels, int64_t groupOutputs) {
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    AffineExpr n = d(0), o = d(dims.channel), oh = d(dims.height),
+               ow = d(dims.width);
+    AffineExpr c = nhwc ? d(6) : d(4), kh = nhwc ? d(4) : d(5),
+               kw = nhwc ? d(5) : d(6);
+    AffineExpr inChannel =
+        groups == 1 ? c : o.floorDiv(groupOutputs) * groupChannels + c;
+    SmallVector<AffineExpr> imageExprs(4);
+    imageExprs[0] = n;
+    imageExprs[dims.channel] = inChannel;
+    imageExprs[dims.height] = oh * stride[0] + kh * dilation[0];
+    imageExprs[dims.width] = ow * stride[1] + kw * dilation[1];
+    SmallVector<AffineExpr> weightExprs =
+        nhwc ? SmallVector<AffineExpr>{o, kh, kw, c}
+             : SmallVector<AffineExpr>{o, c, kh, kw};
+    image = AffineMap::get(7, 0, imageExprs, ctx);
+    weight = AffineMap::get(7, 0, weightExprs, ctx);
+    output = AffineMap::get(
+        7, 0, AffineMap::getMultiDimIdentityMap(4, ctx).getResults(), ctx);
+    outputChannel = AffineMap::get(7, 0, o);
+  }
+};
+
+/// Direct convolution over ConvolutionMaps.
 struct Conv2dLowering : TccPattern<tcc::Conv2dOp> {
   using TccPattern::TccPattern;
 
@@ -236,31 +269,160 @@ struct Conv2dLowering : TccPattern<tcc::Conv2dOp> {
                            resultType.getShape(), kernel, stride, padding,
                            dilation, numberConstant(rewriter, loc, element, 0));
 
-    // Loop order: output dims in layout order, then (c, kh, kw) or (kh, kw, c).
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    AffineExpr n = d(0), o = d(dims.channel), oh = d(dims.height),
-               ow = d(dims.width);
-    AffineExpr c = nhwc ? d(6) : d(4), kh = nhwc ? d(4) : d(5),
-               kw = nhwc ? d(5) : d(6);
-    AffineExpr inChannel =
-        groups == 1 ? c : o.floorDiv(groupOutputs) * groupChannels + c;
-    SmallVector<AffineExpr> imageExprs(4), weightExprs;
-    imageExprs[0] = n;
-    imageExprs[dims.channel] = inChannel;
-    imageExprs[dims.height] = oh * stride[0] + kh * dilation[0];
-    imageExprs[dims.width] = ow * stride[1] + kw * dilation[1];
-    weightExprs = nhwc ? SmallVector<AffineExpr>{o, kh, kw, c}
-                       : SmallVector<AffineExpr>{o, c, kh, kw};
-    AffineMap out = AffineMap::getMultiDimIdentityMap(4, ctx);
-    Value init =
-        biasOrZeros(rewriter, loc, resultType.getShape(), acc,
-                    adaptor.getBias(), AffineMap::get(4, 0, d(dims.channel)));
+    ConvolutionMaps maps(ctx, dims, nhwc, stride, dilation, groups,
+                         groupChannels, groupOutputs);
+    Value init = biasOrZeros(
+        rewriter, loc, resultType.getShape(), acc, adaptor.getBias(),
+        AffineMap::get(4, 0, getAffineDimExpr(dims.channel, ctx)));
     Value result = contract(rewriter, loc, image, adaptor.getWeight(),
-                            {AffineMap::get(7, 0, imageExprs, ctx),
-                             AffineMap::get(7, 0, weightExprs, ctx),
-                             AffineMap::get(7, 0, out.getResults(), ctx)},
+                            {maps.image, maps.weight, maps.output},
                             iteratorTypes(4, 3), init);
     rewriter.replaceOp(op, convertTensor(rewriter, loc, result, element));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Integer matmul and conv2d (docs/quantization.md)
+//===----------------------------------------------------------------------===//
+
+/// value - zeroPoint as i32; ui8 operands zero-extend.
+Value minusZeroPoint(OpBuilder &b, Location loc, Value value, Value zeroPoint,
+                     bool isUnsigned) {
+  Type i32 = b.getI32Type();
+  auto widen = [&](Value v) -> Value {
+    if (isUnsigned)
+      return b.create<arith::ExtUIOp>(loc, i32, v);
+    return b.create<arith::ExtSIOp>(loc, i32, v);
+  };
+  return b.create<arith::SubIOp>(loc, widen(value), widen(zeroPoint));
+}
+
+bool isUnsignedOperand(Value original) {
+  return isUnsignedElement(
+      cast<RankedTensorType>(original.getType()).getElementType());
+}
+
+/// The map of a zero point that is 0-d (per tensor) or 1-D, read at `dim`.
+AffineMap zeroPointMap(Value zeroPoint, int64_t loops, AffineExpr dim) {
+  MLIRContext *ctx = dim.getContext();
+  if (cast<RankedTensorType>(zeroPoint.getType()).getRank() == 0)
+    return AffineMap::get(loops, 0, ArrayRef<AffineExpr>{}, ctx);
+  return AffineMap::get(loops, 0, dim);
+}
+
+/// sum_k (lhs - lhs_zp)(rhs - rhs_zp) in i32 (wrapping), batch dims
+/// broadcast as in MatmulLowering.
+struct MatmulIntegerLowering : TccPattern<tcc::MatmulIntegerOp> {
+  using TccPattern::TccPattern;
+
+  LogicalResult
+  matchAndRewrite(tcc::MatmulIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType resultType = convertedType(op.getResult());
+    auto lhsType = cast<RankedTensorType>(adaptor.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(adaptor.getRhs().getType());
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = resultType.getRank(), loops = rank + 1;
+    AffineExpr m = getAffineDimExpr(rank - 2, ctx),
+               n = getAffineDimExpr(rank - 1, ctx),
+               k = getAffineDimExpr(rank, ctx);
+    auto batchExprs = [&](RankedTensorType type) {
+      SmallVector<AffineExpr> exprs;
+      int64_t batchRank = type.getRank() - 2, offset = rank - 2 - batchRank;
+      for (int64_t i = 0; i < batchRank; ++i) {
+        bool broadcast =
+            type.getDimSize(i) == 1 && resultType.getDimSize(i + offset) != 1;
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(i + offset, ctx));
+      }
+      return exprs;
+    };
+    SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType);
+    lhsExprs.append({m, k});
+    SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType);
+    rhsExprs.append({k, n});
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(loops, 0, lhsExprs, ctx),
+        AffineMap::get(loops, 0, rhsExprs, ctx),
+        zeroPointMap(adaptor.getLhsZeroPoint(), loops, m),
+        zeroPointMap(adaptor.getRhsZeroPoint(), loops, n),
+        AffineMap::get(
+            loops, 0, AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(),
+            ctx)};
+    bool lhsUnsigned = isUnsignedOperand(op.getLhs()),
+         rhsUnsigned = isUnsignedOperand(op.getRhs());
+    Value init = filledTensor(
+        rewriter, loc, resultType.getShape(),
+        intConstant(rewriter, loc, rewriter.getI32Type(), int64_t(0)));
+    Value result = buildGeneric(
+        rewriter, loc,
+        ValueRange{adaptor.getLhs(), adaptor.getRhs(),
+                   adaptor.getLhsZeroPoint(), adaptor.getRhsZeroPoint()},
+        init, maps, iteratorTypes(rank, 1),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value a = minusZeroPoint(b, l, args[0], args[2], lhsUnsigned);
+          Value c = minusZeroPoint(b, l, args[1], args[3], rhsUnsigned);
+          return {b.create<arith::AddIOp>(l, args[4],
+                                          b.create<arith::MulIOp>(l, a, c))};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The input minus its zero point (i32), padded with zeros, convolved with
+/// the weight minus its per-tensor or per-output-channel zero point.
+struct Conv2dIntegerLowering : TccPattern<tcc::Conv2dIntegerOp> {
+  using TccPattern::TccPattern;
+
+  LogicalResult
+  matchAndRewrite(tcc::Conv2dIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType resultType = convertedType(op.getResult());
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    auto weightType = cast<RankedTensorType>(adaptor.getWeight().getType());
+    ImageDims dims(tcc::Layout::NCHW);
+    ArrayRef<int64_t> stride = op.getStride(), padding = op.getPadding(),
+                      dilation = op.getDilation();
+    int64_t groups = op.getGroups();
+    int64_t kernel[2] = {weightType.getDimSize(2), weightType.getDimSize(3)};
+    int64_t groupChannels = weightType.getDimSize(1);
+    int64_t groupOutputs = resultType.getDimSize(dims.channel) / groups;
+    Type i32 = rewriter.getI32Type();
+    bool inputUnsigned = isUnsignedOperand(op.getInput()),
+         weightUnsigned = isUnsignedOperand(op.getWeight());
+
+    Value shifted = buildElementwise(
+        rewriter, loc, inputType.getShape(), i32,
+        ValueRange{adaptor.getInput(), adaptor.getInputZeroPoint()},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return minusZeroPoint(b, l, args[0], args[1], inputUnsigned);
+        });
+    Value zero = intConstant(rewriter, loc, i32, int64_t(0));
+    Value image = padImage(rewriter, loc, shifted, dims, resultType.getShape(),
+                           kernel, stride, padding, dilation, zero);
+    ConvolutionMaps maps(ctx, dims, /*nhwc=*/false, stride, dilation, groups,
+                         groupChannels, groupOutputs);
+    Value weightZp = adaptor.getWeightZeroPoint();
+    AffineMap weightZpMap =
+        cast<RankedTensorType>(weightZp.getType()).getRank() == 0
+            ? AffineMap::get(7, 0, ArrayRef<AffineExpr>{}, ctx)
+            : maps.outputChannel;
+    Value init = filledTensor(rewriter, loc, resultType.getShape(), zero);
+    Value result = buildGeneric(
+        rewriter, loc, ValueRange{image, adaptor.getWeight(), weightZp}, init,
+        {maps.image, maps.weight, weightZpMap, maps.output},
+        iteratorTypes(4, 3),
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          Value w = minusZeroPoint(b, l, args[1], args[2], weightUnsigned);
+          return {b.create<arith::AddIOp>(
+              l, args[3], b.create<arith::MulIOp>(l, args[0], w))};
+        })[0];
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -475,6 +637,7 @@ struct AdaptiveAvgPool2dLowering : TccPattern<tcc::AdaptiveAvgPool2dOp> {
 void tcc::lowering::populateNNPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<MatmulLowering, LinearLowering, Conv2dLowering,
-               MaxPool2dLowering, AvgPool2dLowering, AdaptiveAvgPool2dLowering>(
+               MatmulIntegerLowering, Conv2dIntegerLowering, MaxPool2dLowering,
+               AvgPool2dLowering, AdaptiveAvgPool2dLowering>(
       converter, patterns.getContext());
 }

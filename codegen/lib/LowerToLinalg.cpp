@@ -3,7 +3,8 @@
 // Every op becomes loops-to-be (linalg.generic) or a view (collapse/expand
 // shape), never a library call: kernels must run without imports. The
 // patterns live in one file per op family (LowerElementwise, LowerReductions,
-// LowerNN, LowerShape); this file holds the type conversion and the pass.
+// LowerNN, LowerShape, LowerQuantization); this file holds the type
+// conversion and the pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,7 @@ void tcc::populateTccToLinalgPatterns(const TypeConverter &converter,
   lowering::populateReductionPatterns(converter, patterns);
   lowering::populateNNPatterns(converter, patterns);
   lowering::populateShapePatterns(converter, patterns);
+  lowering::populateQuantizationPatterns(converter, patterns);
 }
 
 namespace {

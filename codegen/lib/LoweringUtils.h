@@ -2,7 +2,8 @@
 //-*-===//
 //
 // Private to codegen/lib. The lowering is split by op family
-// (LowerElementwise, LowerReductions, LowerNN, LowerShape); this header holds
+// (LowerElementwise, LowerReductions, LowerNN, LowerShape,
+// LowerQuantization); this header holds
 // what they share: element-type rules, scalar constants, and builders of
 // linalg.generic ops on tensors.
 //
@@ -200,6 +201,8 @@ void populateNNPatterns(const TypeConverter &converter,
                         RewritePatternSet &patterns);
 void populateShapePatterns(const TypeConverter &converter,
                            RewritePatternSet &patterns);
+void populateQuantizationPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
 
 } // namespace mlir::tcc::lowering
 

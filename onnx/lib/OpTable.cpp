@@ -22,6 +22,7 @@ const OpTable &OpTable::get() {
     registerNNOps(t);
     registerNormalizationOps(t);
     registerPoolOps(t);
+    registerQuantizationOps(t);
     registerRecurrentOps(t);
     registerReductionOps(t);
     registerResizeOps(t);

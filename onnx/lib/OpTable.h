@@ -53,6 +53,7 @@ void registerMiscOps(OpTable &table);
 void registerNNOps(OpTable &table);
 void registerNormalizationOps(OpTable &table);
 void registerPoolOps(OpTable &table);
+void registerQuantizationOps(OpTable &table);
 void registerRecurrentOps(OpTable &table);
 void registerReductionOps(OpTable &table);
 void registerResizeOps(OpTable &table);

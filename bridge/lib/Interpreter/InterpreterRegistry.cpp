@@ -28,6 +28,7 @@ const InterpreterRegistry &interpreterRegistry() {
     registerReductionInterpreters(r);
     registerLinalgInterpreters(r);
     registerNNInterpreters(r);
+    registerQuantizationInterpreters(r);
     return r;
   }();
   return registry;

@@ -3,8 +3,8 @@
 // Every tcc op has an interpreter mapping: a function that runs it with
 // eager ops. The mappings are grouped by the eager family of the op they
 // call, as the frontend groups its ops (lib/Interpreter/Ops/<Family>.cpp:
-// Copy, Views, Unary, Binary, Reduction, Linalg, NN, plus Constant, which
-// calls no eager op), and each family registers them from
+// Copy, Views, Unary, Binary, Reduction, Linalg, NN, Quantization, plus
+// Constant, which calls no eager op), and each family registers them from
 // register<Family>Interpreters, called once from InterpreterRegistry.cpp
 // (no static self-registration).
 //
@@ -80,6 +80,7 @@ void registerBinaryInterpreters(InterpreterRegistry &registry);
 void registerReductionInterpreters(InterpreterRegistry &registry);
 void registerLinalgInterpreters(InterpreterRegistry &registry);
 void registerNNInterpreters(InterpreterRegistry &registry);
+void registerQuantizationInterpreters(InterpreterRegistry &registry);
 
 } // namespace jit
 } // namespace tcc

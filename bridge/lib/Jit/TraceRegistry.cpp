@@ -35,6 +35,7 @@ const TraceRegistry &traceRegistry() {
     registerReductionTraces(r);
     registerLinalgTraces(r);
     registerNNTraces(r);
+    registerQuantizationTraces(r);
     return r;
   }();
   return registry;

@@ -4,8 +4,9 @@
 // input values -> tcc ops) or an explicit reason why it cannot be traced.
 // The mappings are grouped by the frontend's op families
 // (lib/Jit/Ops/<Family>.cpp: Copy, Views, Unary, Binary, Reduction, Linalg,
-// NN), and each family registers them from register<Family>Traces, called
-// once from TraceRegistry.cpp (no static self-registration). The other
+// NN, Quantization), and each family registers them from
+// register<Family>Traces, called once from TraceRegistry.cpp (no static
+// self-registration). The other
 // direction, tcc op -> eager call, is the interpreter's
 // (lib/Interpreter/InterpreterRegistry.h).
 //
@@ -65,6 +66,7 @@ void registerBinaryTraces(TraceRegistry &registry);
 void registerReductionTraces(TraceRegistry &registry);
 void registerLinalgTraces(TraceRegistry &registry);
 void registerNNTraces(TraceRegistry &registry);
+void registerQuantizationTraces(TraceRegistry &registry);
 /// The NN family's joining, indexing and padding ops (Ops/Indexing.cpp, as
 /// the frontend's Join.cpp, Indexing.cpp and Pad.cpp); called by
 /// registerNNTraces.

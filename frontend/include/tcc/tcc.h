@@ -17,6 +17,7 @@
 #include "tcc/Frontend/Ops/Indexing.h"
 #include "tcc/Frontend/Ops/Loss.h"
 #include "tcc/Frontend/Ops/NN.h"
+#include "tcc/Frontend/Ops/Quantization.h"
 #include "tcc/Frontend/Tensor.h"
 
 #endif // TCC_TCC_H

@@ -68,6 +68,7 @@ void registerUnaryOps();
 void registerReductionOps();
 void registerLinalgOps();
 void registerNNOps();
+void registerQuantizationOps();
 
 namespace {
 struct Registry {
@@ -86,6 +87,7 @@ void registerAll() {
   registerReductionOps();
   registerLinalgOps();
   registerNNOps();
+  registerQuantizationOps();
 }
 const Registry &loadedRegistry() {
   static std::once_flag once;

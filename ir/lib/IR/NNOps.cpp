@@ -145,30 +145,22 @@ static FailureOr<int64_t> windowOutputSize(const OpDiag &diag, StringRef axis,
   return out;
 }
 
-LogicalResult tcc::detail::inferConv2d(const OpDiag &diag,
-                                       Conv2dOp::Adaptor adaptor,
-                                       SmallVectorImpl<Type> &results) {
-  auto input = getStaticTensor(diag, adaptor.getInput(), "input");
-  auto weight = getStaticTensor(diag, adaptor.getWeight(), "weight");
-  if (failed(input) || failed(weight))
-    return failure();
-  SmallVector<RankedTensorType> types = {*input, *weight};
-  Layout layout = adaptor.getLayout();
+FailureOr<SmallVector<int64_t>> tcc::detail::inferConv2dShape(
+    const OpDiag &diag, RankedTensorType input, RankedTensorType weight,
+    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+    ArrayRef<int64_t> dilation, int64_t groups, Layout layout, Value biasValue,
+    SmallVectorImpl<RankedTensorType> &types) {
   StringRef inName = layout == Layout::NHWC ? "[N, H, W, C]" : "[N, C, H, W]";
   StringRef wName = layout == Layout::NHWC ? "[O, kH, kW, C/groups]"
                                            : "[O, C/groups, kH, kW]";
-  if (input->getRank() != 4)
-    return diag("input must be ", inName, ", got ", *input);
-  if (weight->getRank() != 4)
-    return diag("weight must be ", wName, ", got ", *weight);
-  ArrayRef<int64_t> stride = adaptor.getStride(),
-                    padding = adaptor.getPadding(),
-                    dilation = adaptor.getDilation();
+  if (input.getRank() != 4)
+    return diag("input must be ", inName, ", got ", input);
+  if (weight.getRank() != 4)
+    return diag("weight must be ", wName, ", got ", weight);
   if (failed(checkPair(diag, stride, "stride", 1)) ||
       failed(checkPair(diag, padding, "padding", 0)) ||
       failed(checkPair(diag, dilation, "dilation", 1)))
     return failure();
-  auto groups = static_cast<int64_t>(adaptor.getGroups());
   if (groups < 1)
     return diag("'groups' must be at least 1, got ", groups);
 
@@ -176,22 +168,22 @@ LogicalResult tcc::detail::inferConv2d(const OpDiag &diag,
   // The weight's dims in the same order as the image's: O, I, kH, kW.
   ImageDims w =
       layout == Layout::NHWC ? ImageDims{3, 1, 2} : ImageDims{1, 2, 3};
-  int64_t channels = input->getDimSize(in.channel);
-  int64_t outChannels = weight->getDimSize(0);
-  int64_t kernelH = weight->getDimSize(w.height);
-  int64_t kernelW = weight->getDimSize(w.width);
+  int64_t channels = input.getDimSize(in.channel);
+  int64_t outChannels = weight.getDimSize(0);
+  int64_t kernelH = weight.getDimSize(w.height);
+  int64_t kernelW = weight.getDimSize(w.width);
   std::optional<int64_t> expected =
-      llvm::checkedMul(weight->getDimSize(w.channel), groups);
+      llvm::checkedMul(weight.getDimSize(w.channel), groups);
   if (!expected || *expected != channels)
-    return diag("weight ", *weight, " with groups = ", groups,
-                " expects input channels = ", weight->getDimSize(w.channel),
-                " * ", groups, ", but input ", *input, " has ", channels);
+    return diag("weight ", weight, " with groups = ", groups,
+                " expects input channels = ", weight.getDimSize(w.channel),
+                " * ", groups, ", but input ", input, " has ", channels);
   if (outChannels % groups != 0)
     return diag("output channels ", outChannels,
                 " are not divisible by groups = ", groups);
   if (kernelH < 1 || kernelW < 1)
-    return diag("kernel dims must be at least 1, got weight ", *weight);
-  if (Value biasValue = adaptor.getBias()) {
+    return diag("kernel dims must be at least 1, got weight ", weight);
+  if (biasValue) {
     auto bias = getStaticTensor(diag, biasValue, "bias");
     if (failed(bias))
       return failure();
@@ -203,21 +195,38 @@ LogicalResult tcc::detail::inferConv2d(const OpDiag &diag,
     return failure();
 
   auto outH =
-      windowOutputSize(diag, "height", input->getDimSize(in.height), kernelH,
+      windowOutputSize(diag, "height", input.getDimSize(in.height), kernelH,
                        stride[0], padding[0], dilation[0], false);
   if (failed(outH))
     return failure();
   auto outW =
-      windowOutputSize(diag, "width", input->getDimSize(in.width), kernelW,
+      windowOutputSize(diag, "width", input.getDimSize(in.width), kernelW,
                        stride[1], padding[1], dilation[1], false);
   if (failed(outW))
     return failure();
   SmallVector<int64_t> shape(4);
-  shape[0] = input->getDimSize(0);
+  shape[0] = input.getDimSize(0);
   shape[in.channel] = outChannels;
   shape[in.height] = *outH;
   shape[in.width] = *outW;
-  results.push_back(RankedTensorType::get(shape, input->getElementType()));
+  return shape;
+}
+
+LogicalResult tcc::detail::inferConv2d(const OpDiag &diag,
+                                       Conv2dOp::Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  auto input = getStaticTensor(diag, adaptor.getInput(), "input");
+  auto weight = getStaticTensor(diag, adaptor.getWeight(), "weight");
+  if (failed(input) || failed(weight))
+    return failure();
+  SmallVector<RankedTensorType> types = {*input, *weight};
+  auto shape = inferConv2dShape(diag, *input, *weight, adaptor.getStride(),
+                                adaptor.getPadding(), adaptor.getDilation(),
+                                static_cast<int64_t>(adaptor.getGroups()),
+                                adaptor.getLayout(), adaptor.getBias(), types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, input->getElementType()));
   return success();
 }
 

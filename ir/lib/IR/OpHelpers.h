@@ -58,6 +58,30 @@ LogicalResult inferLinear(const OpDiag &diag, Value input, Value weight,
                           Value bias, SmallVectorImpl<Type> &results);
 LogicalResult inferConv2d(const OpDiag &diag, Conv2dOp::Adaptor adaptor,
                           SmallVectorImpl<Type> &results);
+/// The result shape of a 2-D convolution in `layout`; checks the optional
+/// bias ([O]) and that `types` (with the bias appended) share one element
+/// type. Shared by conv2d and conv2d_integer.
+FailureOr<SmallVector<int64_t>>
+inferConv2dShape(const OpDiag &diag, RankedTensorType input,
+                 RankedTensorType weight, ArrayRef<int64_t> stride,
+                 ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                 int64_t groups, Layout layout, Value bias,
+                 SmallVectorImpl<RankedTensorType> &types);
+LogicalResult inferQuantize(const OpDiag &diag, Value input, Value scale,
+                            Value zeroPoint, uint64_t axis,
+                            SmallVectorImpl<Type> &results);
+LogicalResult inferDequantize(const OpDiag &diag, Value input, Value scale,
+                              Value zeroPoint, uint64_t axis,
+                              SmallVectorImpl<Type> &results);
+LogicalResult inferRequantize(const OpDiag &diag, Value input, Value multiplier,
+                              Value zeroPoint, uint64_t axis,
+                              SmallVectorImpl<Type> &results);
+LogicalResult inferMatmulInteger(const OpDiag &diag, Value lhs, Value rhs,
+                                 Value lhsZeroPoint, Value rhsZeroPoint,
+                                 SmallVectorImpl<Type> &results);
+LogicalResult inferConv2dInteger(const OpDiag &diag,
+                                 Conv2dIntegerOp::Adaptor adaptor,
+                                 SmallVectorImpl<Type> &results);
 LogicalResult inferMaxPool2d(const OpDiag &diag, MaxPool2dOp::Adaptor adaptor,
                              SmallVectorImpl<Type> &results);
 LogicalResult inferAvgPool2d(const OpDiag &diag, AvgPool2dOp::Adaptor adaptor,

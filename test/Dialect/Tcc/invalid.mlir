@@ -1618,3 +1618,129 @@ func.func @yield_outside(%a: tensor<8xf32>) {
   // expected-error @+1 {{expects parent op 'tcc.fusion'}}
   tcc.yield %a : tensor<8xf32>
 }
+
+// -----
+
+// Tests that quantize's scale has the input's float type.
+func.func @quantize_s_scale_has_the_input_s_type(%x: tensor<4xf32>, %s: tensor<f64>, %zp: tensor<ui8>) {
+  // expected-error @+2 {{scale must have the input's element type 'f32', got 'tensor<f64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.quantize %x, %s, %zp : (tensor<4xf32>, tensor<f64>, tensor<ui8>) -> tensor<4xui8>
+  return
+}
+
+// -----
+
+// Tests that a per-channel scale matches the size of its axis.
+func.func @per_channel_scale_matches_its_axis(%x: tensor<4x8xf32>, %s: tensor<8xf32>, %zp: tensor<8xi8>) {
+  // expected-error @+2 {{per-channel scale 'tensor<8xf32>' does not match dim 0 of 'tensor<4x8xf32>' (size 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.quantize %x, %s, %zp {axis = 0 : i64} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xi8>) -> tensor<4x8xi8>
+  return
+}
+
+// -----
+
+// Tests that a per-channel axis is in range.
+func.func @per_channel_axis_is_in_range(%x: tensor<4x8xf32>, %s: tensor<8xf32>, %zp: tensor<8xi8>) {
+  // expected-error @+2 {{axis 2 is out of range}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.quantize %x, %s, %zp {axis = 2 : i64} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xi8>) -> tensor<4x8xi8>
+  return
+}
+
+// -----
+
+// Tests that scale and zero point have one shape.
+func.func @scale_and_zero_point_have_one_shape(%x: tensor<4xf32>, %s: tensor<f32>, %zp: tensor<4xui8>) {
+  // expected-error @+2 {{scale 'tensor<f32>' and zero_point 'tensor<4xui8>' must have the same shape}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.quantize %x, %s, %zp : (tensor<4xf32>, tensor<f32>, tensor<4xui8>) -> tensor<4xui8>
+  return
+}
+
+// -----
+
+// Tests that a quantized result is ui8, i8 or i32.
+func.func @quantized_result_is_ui8_i8_or_i32(%x: tensor<4xf32>, %s: tensor<f32>, %zp: tensor<i64>) {
+  // expected-error @+1 {{operand #2 must be statically shaped tensor of ui8, i8 or i32 values, but got 'tensor<i64>'}}
+  %0 = tcc.quantize %x, %s, %zp : (tensor<4xf32>, tensor<f32>, tensor<i64>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+// Tests that dequantize's zero point has the input's type.
+func.func @dequantize_s_zero_point_has_the_input_s_type(%q: tensor<4xui8>, %s: tensor<f32>, %zp: tensor<i8>) {
+  // expected-error @+2 {{zero_point must have the input's element type 'ui8', got 'tensor<i8>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.dequantize %q, %s, %zp : (tensor<4xui8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that requantize takes an i32 accumulator.
+func.func @requantize_takes_an_i32_accumulator(%acc: tensor<4xui8>, %m: tensor<f32>, %zp: tensor<ui8>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit signless integer values, but got 'tensor<4xui8>'}}
+  %0 = tcc.requantize %acc, %m, %zp : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xui8>
+  return
+}
+
+// -----
+
+// Tests that requantize's result is 8-bit.
+func.func @requantize_s_result_is_8_bit(%acc: tensor<4xi32>, %m: tensor<f32>, %zp: tensor<i32>) {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of 8-bit unsigned integer or 8-bit signless integer values, but got 'tensor<4xi32>'}}
+  %0 = tcc.requantize %acc, %m, %zp : (tensor<4xi32>, tensor<f32>, tensor<i32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// Tests that matmul_integer's operands are 8-bit.
+func.func @matmul_integer_s_operands_are_8_bit(%a: tensor<2x3xi32>, %b: tensor<3x2xi8>, %azp: tensor<i32>, %bzp: tensor<i8>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 8-bit unsigned integer or 8-bit signless integer values, but got 'tensor<2x3xi32>'}}
+  %0 = tcc.matmul_integer %a, %b, %azp, %bzp : (tensor<2x3xi32>, tensor<3x2xi8>, tensor<i32>, tensor<i8>) -> tensor<2x2xi32>
+  return
+}
+
+// -----
+
+// Tests that a per-column zero point of matmul_integer has N values.
+func.func @matmul_integer_per_column_zero_point(%a: tensor<2x3xui8>, %b: tensor<3x2xi8>, %azp: tensor<ui8>, %bzp: tensor<3xi8>) {
+  // expected-error @+2 {{rhs_zero_point must be 0-d or [2] (per column), got 'tensor<3xi8>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul_integer %a, %b, %azp, %bzp : (tensor<2x3xui8>, tensor<3x2xi8>, tensor<ui8>, tensor<3xi8>) -> tensor<2x2xi32>
+  return
+}
+
+// -----
+
+// Tests that matmul_integer's contraction dims agree.
+func.func @matmul_integer_contraction_dims_agree(%a: tensor<2x3xui8>, %b: tensor<4x2xi8>, %azp: tensor<ui8>, %bzp: tensor<i8>) {
+  // expected-error @+2 {{contraction dimensions differ: 'tensor<2x3xui8>' and 'tensor<4x2xi8>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.matmul_integer %a, %b, %azp, %bzp : (tensor<2x3xui8>, tensor<4x2xi8>, tensor<ui8>, tensor<i8>) -> tensor<2x2xi32>
+  return
+}
+
+// -----
+
+// Tests that conv2d_integer's input zero point is per tensor.
+func.func @conv2d_integer_input_zero_point_is_per_tensor(%x: tensor<1x2x4x4xui8>, %w: tensor<2x2x1x1xi8>, %xzp: tensor<2xui8>, %wzp: tensor<i8>) {
+  // expected-error @+2 {{input_zero_point must be 0-d, got 'tensor<2xui8>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d_integer %x, %w, %xzp, %wzp : (tensor<1x2x4x4xui8>, tensor<2x2x1x1xi8>, tensor<2xui8>, tensor<i8>) -> tensor<1x2x4x4xi32>
+  return
+}
+
+// -----
+
+// Tests that conv2d_integer checks groups as conv2d does.
+func.func @conv2d_integer_checks_groups(%x: tensor<1x4x4x4xui8>, %w: tensor<4x1x1x1xi8>, %xzp: tensor<ui8>, %wzp: tensor<i8>) {
+  // expected-error @+2 {{weight 'tensor<4x1x1x1xi8>' with groups = 2 expects input channels = 1 * 2, but input 'tensor<1x4x4x4xui8>' has 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tcc.conv2d_integer %x, %w, %xzp, %wzp {groups = 2 : i64} : (tensor<1x4x4x4xui8>, tensor<4x1x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x4x4xi32>
+  return
+}

@@ -308,3 +308,45 @@ func.func @fusion(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tenso
   }
   return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Tests that quantize, dequantize and requantize take per-tensor and
+// per-channel parameters and infer the zero point's or scale's type.
+// CHECK-LABEL: func.func @affine_quantization
+func.func @affine_quantization(%x: tensor<4x8xf32>, %s: tensor<f32>, %zp: tensor<ui8>,
+                               %sc: tensor<4xf32>, %zpc: tensor<4xi8>, %acc: tensor<4x8xi32>,
+                               %zp32: tensor<i32>) -> (tensor<4x8xui8>, tensor<4x8xi8>, tensor<4x8xf32>, tensor<4x8xi8>, tensor<4x8xi32>) {
+  // CHECK: tcc.quantize %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x8xui8>
+  %0 = tcc.quantize %x, %s, %zp : (tensor<4x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x8xui8>
+  // CHECK: tcc.quantize %{{.*}} {axis = 0 : i64} : (tensor<4x8xf32>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x8xi8>
+  %1 = tcc.quantize %x, %sc, %zpc {axis = 0 : i64} : (tensor<4x8xf32>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x8xi8>
+  // CHECK: tcc.dequantize %{{.*}} {axis = -2 : i64} : (tensor<4x8xi8>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x8xf32>
+  %2 = tcc.dequantize %1, %sc, %zpc {axis = -2 : i64} : (tensor<4x8xi8>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x8xf32>
+  // CHECK: tcc.requantize %{{.*}} {axis = 0 : i64} : (tensor<4x8xi32>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x8xi8>
+  %3 = tcc.requantize %acc, %sc, %zpc {axis = 0 : i64} : (tensor<4x8xi32>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x8xi8>
+  // CHECK: tcc.quantize %{{.*}} : (tensor<4x8xf32>, tensor<f32>, tensor<i32>) -> tensor<4x8xi32>
+  %4 = tcc.quantize %x, %s, %zp32 : (tensor<4x8xf32>, tensor<f32>, tensor<i32>) -> tensor<4x8xi32>
+  return %0, %1, %2, %3, %4 : tensor<4x8xui8>, tensor<4x8xi8>, tensor<4x8xf32>, tensor<4x8xi8>, tensor<4x8xi32>
+}
+
+// -----
+
+// Tests that matmul_integer mixes ui8 and i8, broadcasts batch dims and
+// takes per-row and per-column zero points.
+// CHECK-LABEL: func.func @matmul_integer
+func.func @matmul_integer(%a: tensor<2x4x3xui8>, %b: tensor<3x5xi8>, %azp: tensor<4xui8>, %bzp: tensor<5xi8>) -> tensor<2x4x5xi32> {
+  // CHECK: tcc.matmul_integer %{{.*}} : (tensor<2x4x3xui8>, tensor<3x5xi8>, tensor<4xui8>, tensor<5xi8>) -> tensor<2x4x5xi32>
+  %0 = tcc.matmul_integer %a, %b, %azp, %bzp : (tensor<2x4x3xui8>, tensor<3x5xi8>, tensor<4xui8>, tensor<5xi8>) -> tensor<2x4x5xi32>
+  return %0 : tensor<2x4x5xi32>
+}
+
+// -----
+
+// Tests that conv2d_integer infers conv2d's shape, depthwise included.
+// CHECK-LABEL: func.func @conv2d_integer
+func.func @conv2d_integer(%x: tensor<1x8x9x9xui8>, %w: tensor<8x1x3x3xi8>, %xzp: tensor<ui8>, %wzp: tensor<8xi8>) -> tensor<1x8x5x5xi32> {
+  // CHECK: tcc.conv2d_integer %{{.*}} {groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x9x9xui8>, tensor<8x1x3x3xi8>, tensor<ui8>, tensor<8xi8>) -> tensor<1x8x5x5xi32>
+  %0 = tcc.conv2d_integer %x, %w, %xzp, %wzp {groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x9x9xui8>, tensor<8x1x3x3xi8>, tensor<ui8>, tensor<8xi8>) -> tensor<1x8x5x5xi32>
+  return %0 : tensor<1x8x5x5xi32>
+}

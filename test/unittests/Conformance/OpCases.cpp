@@ -22,6 +22,7 @@
 #include "ConformanceSupport.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace tcc {
@@ -784,11 +785,171 @@ std::vector<OpGroup> structureGroups() {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Quantization (docs/quantization.md): integer results, so bit-exact
+//===----------------------------------------------------------------------===//
+
+/// `$r = tcc.<op> $0, $1, ... <attrs> : (inputs) -> result`.
+OpCase quantCase(const std::string &op, const std::string &labelText,
+                 const std::vector<Tensor> &in, const Shape &resultShape,
+                 ScalarType resultType, const std::string &attrs = "") {
+  std::string operands;
+  for (size_t i = 0; i < in.size(); ++i)
+    operands += (i ? ", $" : "$") + std::to_string(i);
+  std::string result = irType(resultShape, resultType);
+  return {labelText, in,
+          "$r = tcc." + op + " " + operands + (attrs.empty() ? "" : " ") +
+              attrs + " : " + functional(in, result),
+          result, 0};
+}
+
+/// Multiples of `step` / 2 in [-range, range): x / step often ties.
+Tensor halfSteps(const Shape &shape, ScalarType t, double step, int64_t range) {
+  return (randint(-range, range, shape).to(kDouble) * (step / 2)).to(t);
+}
+
+std::vector<OpGroup> quantizationGroups() {
+  std::vector<OpGroup> groups;
+  const double nan = std::nan(""), inf = INFINITY;
+
+  OpGroup quantize{"tcc.quantize", {}, {}};
+  for (ScalarType t : kFloats) {
+    // Ties (x / 0.0625 = k / 2) and saturation below zero point 10.
+    Tensor x = halfSteps({3, 17}, t, 0.0625, 300);
+    quantize.cases.push_back(
+        quantCase("quantize", label(t, {{3, 17}}, "ui8 ties"),
+                  {x, tensor(0.0625, t), tensor(10, kByte)}, {3, 17}, kByte));
+    Tensor special = tensor({nan, inf, -inf, 0.5, -0.5, 1e30, -1e30}, t);
+    quantize.cases.push_back(
+        quantCase("quantize", label(t, {{7}}, "i8 NaN and infinities"),
+                  {special, tensor(1.0, t), tensor(-3, kChar)}, {7}, kChar));
+    Tensor x3 = uniformTensor({2, 5, 3}, t, -8, 8);
+    quantize.cases.push_back(quantCase("quantize",
+                                       label(t, {{2, 5, 3}}, "i8 per channel"),
+                                       {x3, uniformTensor({5}, t, 0.01, 0.1),
+                                        uniformTensor({5}, kChar, -5, 5)},
+                                       {2, 5, 3}, kChar, "{axis = 1 : i64}"));
+    quantize.cases.push_back(
+        quantCase("quantize", label(t, {{2, 5, 3}}, "i32 per channel, axis -1"),
+                  {x3, uniformTensor({3}, t, 0.001, 0.01),
+                   uniformTensor({3}, kInt, -99, 99)},
+                  {2, 5, 3}, kInt, "{axis = -1 : i64}"));
+  }
+  groups.push_back(quantize);
+
+  OpGroup dequantize{"tcc.dequantize", {}, {}};
+  for (ScalarType t : kFloats) {
+    dequantize.cases.push_back(
+        quantCase("dequantize", label(t, {{3, 17}}, "ui8"),
+                  {uniformTensor({3, 17}, kByte, 0, 256),
+                   uniformTensor({}, t, 0.01, 0.1), tensor(128, kByte)},
+                  {3, 17}, t));
+    dequantize.cases.push_back(quantCase(
+        "dequantize", label(t, {{4, 6}}, "i8 per channel"),
+        {uniformTensor({4, 6}, kChar, -128, 128),
+         uniformTensor({4}, t, 0.01, 1), uniformTensor({4}, kChar, -10, 10)},
+        {4, 6}, t, "{axis = 0 : i64}"));
+    dequantize.cases.push_back(
+        quantCase("dequantize", label(t, {{7}}, "i32"),
+                  {uniformTensor({7}, kInt, -2000000000, 2000000000),
+                   uniformTensor({}, t, 0.001, 0.01), tensor(-100, kInt)},
+                  {7}, t));
+  }
+  groups.push_back(dequantize);
+
+  OpGroup requantize{"tcc.requantize", {}, {}};
+  for (ScalarType t : kFloats) {
+    requantize.cases.push_back(
+        quantCase("requantize", label(t, {{3, 17}}, "ui8 ties"),
+                  {uniformTensor({3, 17}, kInt, -600, 600), tensor(0.5, t),
+                   tensor(3, kByte)},
+                  {3, 17}, kByte));
+    requantize.cases.push_back(
+        quantCase("requantize", label(t, {{2, 4, 3}}, "i8 per channel"),
+                  {uniformTensor({2, 4, 3}, kInt, -100000, 100000),
+                   uniformTensor({4}, t, 0.0001, 0.002),
+                   uniformTensor({4}, kChar, -5, 5)},
+                  {2, 4, 3}, kChar, "{axis = 1 : i64}"));
+  }
+  groups.push_back(requantize);
+
+  OpGroup matmul{"tcc.matmul_integer", {}, {}};
+  struct Mm {
+    Shape a, b, azp, bzp, r;
+    ScalarType ta, tb;
+  };
+  for (const Mm &m : std::vector<Mm>{
+           {{3, 17}, {17, 5}, {}, {}, {3, 5}, kByte, kChar},
+           {{2, 4, 7}, {7, 3}, {4}, {3}, {2, 4, 3}, kChar, kByte},
+           {{2, 3, 4}, {2, 4, 5}, {}, {5}, {2, 3, 5}, kByte, kByte},
+           {{1, 1, 9}, {3, 9, 2}, {1}, {}, {3, 1, 2}, kChar, kChar}}) {
+    auto range = [](ScalarType t) {
+      return t == kByte ? std::pair<double, double>{0, 256}
+                        : std::pair<double, double>{-128, 128};
+    };
+    auto [alo, ahi] = range(m.ta);
+    auto [blo, bhi] = range(m.tb);
+    std::vector<Tensor> in = {uniformTensor(m.a, m.ta, alo, ahi),
+                              uniformTensor(m.b, m.tb, blo, bhi),
+                              uniformTensor(m.azp, m.ta, alo, ahi),
+                              uniformTensor(m.bzp, m.tb, blo, bhi)};
+    matmul.cases.push_back(
+        quantCase("matmul_integer",
+                  label(m.ta, {m.a}) + " x " + label(m.tb, {m.b}) + " zp " +
+                      shapeText(m.azp) + " " + shapeText(m.bzp),
+                  in, m.r, kInt));
+  }
+  groups.push_back(matmul);
+
+  OpGroup conv{"tcc.conv2d_integer", {}, {}};
+  struct Cv {
+    Shape x, w, wzp;
+    ScalarType tx, tw;
+    std::string attrs;
+    Shape r;
+  };
+  for (const Cv &c : std::vector<Cv>{
+           {{1, 3, 7, 7},
+            {4, 3, 3, 3},
+            {4},
+            kByte,
+            kChar,
+            "{padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}",
+            {1, 4, 4, 4}},
+           {{2, 4, 5, 6},
+            {4, 2, 1, 2},
+            {},
+            kChar,
+            kChar,
+            "{groups = 2 : i64}",
+            {2, 4, 5, 5}},
+           {{1, 4, 6, 6},
+            {4, 1, 3, 3},
+            {4},
+            kByte,
+            kByte,
+            "{dilation = array<i64: 2, 2>, groups = 4 : i64, padding = "
+            "array<i64: 1, 1>}",
+            {1, 4, 4, 4}}}) {
+    auto values = [](const Shape &s, ScalarType t) {
+      return t == kByte ? uniformTensor(s, t, 0, 256)
+                        : uniformTensor(s, t, -128, 128);
+    };
+    std::vector<Tensor> in = {values(c.x, c.tx), values(c.w, c.tw),
+                              values({}, c.tx), values(c.wzp, c.tw)};
+    conv.cases.push_back(quantCase("conv2d_integer",
+                                   label(c.tx, {c.x, c.w}, c.attrs), in, c.r,
+                                   kInt, c.attrs));
+  }
+  groups.push_back(conv);
+  return groups;
+}
+
 std::vector<OpGroup> allOpGroups() {
   manual_seed(20261130);
   std::vector<OpGroup> groups;
-  for (auto make : {elementwiseGroups, reductionGroups, nnGroups, shapeGroups,
-                    structureGroups}) {
+  for (auto make : {elementwiseGroups, reductionGroups, nnGroups,
+                    quantizationGroups, shapeGroups, structureGroups}) {
     std::vector<OpGroup> part = make();
     groups.insert(groups.end(), part.begin(), part.end());
   }

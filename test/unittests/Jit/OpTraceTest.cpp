@@ -832,6 +832,79 @@ INSTANTIATE_TEST_SUITE_P(Inplace, OpTrace, ::testing::ValuesIn(inplaceCases()),
                          caseName);
 INSTANTIATE_TEST_SUITE_P(NN, OpTrace, ::testing::ValuesIn(nnCases()), caseName);
 
+/// Integer inputs: input i gets dtypes[i], over its whole range for 8 bits.
+MakeInput integers(std::vector<ScalarType> dtypes) {
+  return [dtypes](size_t i, const std::vector<int64_t> &shape, ScalarType) {
+    ScalarType t = dtypes[i];
+    if (t == kByte)
+      return randint(0, 256, shape).to(t);
+    if (t == kChar)
+      return randint(-128, 128, shape).to(t);
+    return randint(-100000, 100000, shape).to(t);
+  };
+}
+
+/// Scales and zero points are constants of the traced function.
+std::vector<OpCase> quantizationCases() {
+  std::vector<OpCase> c;
+  c.push_back({"quantize",
+               [](const std::vector<Tensor> &in) {
+                 ScalarType t = in[0].dtype();
+                 return std::vector<Tensor>{
+                     quantize(in[0], tensor(0.05, t), tensor(3, kByte)),
+                     quantize(in[0], tensor({0.1, 0.2, 0.3, 0.4, 0.5}, t),
+                              tensor({-1, 0, 1, 2, 3}, kChar), 1),
+                     quantize(in[0], tensor(0.001, t), tensor(-7, kInt))};
+               },
+               {{3, 5}},
+               kFloats});
+  c.push_back({"dequantize",
+               [](const std::vector<Tensor> &in) {
+                 return std::vector<Tensor>{
+                     dequantize(in[0], tensor(0.1, kFloat), tensor(7, kByte)),
+                     dequantize(in[0], tensor({0.5, 0.25, 2.0}, kDouble),
+                                tensor({1, 2, 3}, kByte), 0)};
+               },
+               {{3, 5}},
+               {kByte},
+               0,
+               integers({kByte})});
+  c.push_back({"requantize",
+               [](const std::vector<Tensor> &in) {
+                 return std::vector<Tensor>{
+                     requantize(in[0], tensor(0.001, kFloat), tensor(5, kChar)),
+                     requantize(in[0], tensor({0.01, 0.002, 0.003}, kFloat),
+                                tensor({100, 0, 200}, kByte), 0)};
+               },
+               {{3, 5}},
+               {kInt},
+               0,
+               integers({kInt})});
+  c.push_back({"matmul_integer",
+               [](const std::vector<Tensor> &in) {
+                 return std::vector<Tensor>{matmul_integer(
+                     in[0], in[1], tensor(2, kByte), tensor({1, -1}, kChar))};
+               },
+               {{2, 3, 4}, {4, 2}},
+               {kByte},
+               0,
+               integers({kByte, kChar})});
+  c.push_back({"conv2d_integer",
+               [](const std::vector<Tensor> &in) {
+                 return std::vector<Tensor>{conv2d_integer(
+                     in[0], in[1], tensor(4, kByte), tensor({0, 3}, kChar),
+                     {2, 1}, {1, 1}, {1, 1}, 2)};
+               },
+               {{1, 2, 5, 5}, {2, 1, 3, 3}},
+               {kByte},
+               0,
+               integers({kByte, kChar})});
+  return c;
+}
+
+INSTANTIATE_TEST_SUITE_P(Quantization, OpTrace,
+                         ::testing::ValuesIn(quantizationCases()), caseName);
+
 /// Records the name of every op the eager library reports.
 struct OpNames final : detail::OpObserver {
   std::set<std::string> names;
@@ -842,7 +915,8 @@ TEST(OpTraceCoverage, EveryTracedOpHasACase) {
   OpNames seen;
   for (const auto &cases :
        {unaryCases(), binaryCases(), promotionCases(), reductionCases(),
-        linalgCases(), shapeCases(), inplaceCases(), nnCases()})
+        linalgCases(), shapeCases(), inplaceCases(), nnCases(),
+        quantizationCases()})
     for (const OpCase &c : cases) {
       manual_seed(7);
       std::vector<Tensor> in;

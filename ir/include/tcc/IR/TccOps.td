@@ -35,6 +35,7 @@ def Tcc_ConstantOp : Tcc_Op<"constant",
 
 include "tcc/IR/TccElementwiseOps.td"
 include "tcc/IR/TccNNOps.td"
+include "tcc/IR/TccQuantizationOps.td"
 include "tcc/IR/TccShapeOps.td"
 include "tcc/IR/TccStructureOps.td"
 

@@ -158,6 +158,41 @@ def TccFoldBatchNorm : Pass<"tcc-fold-batch-norm", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tcc::TccDialect"];
 }
 
+def TccFoldQdq : Pass<"tcc-fold-qdq", "::mlir::func::FuncOp"> {
+  let summary = "Fold dequantize -> matmul/conv2d -> quantize into integer "
+                "ops and a requantize";
+  let description = [{
+    A quantize (8-bit, per tensor, f32 scale) of a `tcc.matmul` or a
+    bias-free NCHW `tcc.conv2d` that has no other user, whose operands are
+    dequantized 8-bit tensors with f32 scales, becomes the integer op
+    (`tcc.matmul_integer` / `tcc.conv2d_integer` on the quantized tensors
+    and their zero points) and a `tcc.requantize` by `s_a * s_b / s_y`
+    (docs/quantization.md). The left operand (the conv's input) is
+    quantized per tensor; the right one per tensor or per channel along its
+    last dim (the conv weight's output channel), which makes the multiplier
+    per channel too.
+
+    The two forms are equal in real arithmetic; the integer one computes the
+    sum exactly, so it may differ from the float form by one step of the
+    output scale where the float sum's rounding crosses a boundary.
+
+    Before:
+    ```mlir
+    %a = tcc.dequantize %qa, %sa, %zpa : (tensor<4x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<4x3xf32>
+    %b = tcc.dequantize %qb, %sb, %zpb : (tensor<3x2xi8>, tensor<f32>, tensor<i8>) -> tensor<3x2xf32>
+    %c = tcc.matmul %a, %b : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+    %y = tcc.quantize %c, %sy, %zpy : (tensor<4x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+    ```
+    After:
+    ```mlir
+    %acc = tcc.matmul_integer %qa, %qb, %zpa, %zpb : (tensor<4x3xui8>, tensor<3x2xi8>, tensor<ui8>, tensor<i8>) -> tensor<4x2xi32>
+    %0 = tcc.mul %sa, %sb : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %m = tcc.div %0, %sy : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %y = tcc.requantize %acc, %m, %zpy : (tensor<4x2xi32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+    ```
+  }];
+}
+
 def TccConvertLayout : Pass<"tcc-convert-layout", "::mlir::func::FuncOp"> {
   let summary = "Rewrite NCHW convolution and pooling to NHWC, cancelling transposes";
   let description = [{

@@ -304,6 +304,61 @@ inline std::optional<int64_t> floatToInteger(double x, unsigned width,
   return int64_t(v);
 }
 
+//===----------------------------------------------------------------------===//
+// Quantization (docs/quantization.md)
+//===----------------------------------------------------------------------===//
+
+/// The values of a quantized integer type: u8 [0, 255], s8 [-128, 127],
+/// s32 [-2^31, 2^31 - 1].
+struct QuantRange {
+  int64_t lowest, highest;
+};
+inline QuantRange quantRange(unsigned width, bool isUnsigned) {
+  if (isUnsigned)
+    return {0, int64_t((uint64_t(1) << width) - 1)};
+  return {-(int64_t(1) << (width - 1)), (int64_t(1) << (width - 1)) - 1};
+}
+
+/// saturate(round_half_to_even(value) + zeroPoint): the last step of
+/// quantize and requantize. `value` is the real number divided by the step
+/// (already rounded to the type it was computed in). NaN gives the zero
+/// point (the quantized 0); infinities saturate.
+inline int64_t roundToQuantized(double value, int64_t zeroPoint,
+                                QuantRange range) {
+  if (value != value)
+    return zeroPoint;
+  double shifted = std::nearbyint(value) + double(zeroPoint);
+  if (!(shifted > double(range.lowest)))
+    return range.lowest;
+  if (!(shifted < double(range.highest)))
+    return range.highest;
+  return int64_t(shifted);
+}
+
+/// ONNX QuantizeLinear: saturate(round_half_to_even(x / scale) + zeroPoint).
+/// T is the type the quotient is rounded to (the input's float type; f16
+/// and bf16 divide in float and round the quotient to their own type
+/// before calling this with it).
+template <class T>
+int64_t quantize(T x, T scale, int64_t zeroPoint, QuantRange range) {
+  return roundToQuantized(double(T(x / scale)), zeroPoint, range);
+}
+
+/// ONNX DequantizeLinear: (q - zeroPoint) * scale, the difference exact in
+/// 64 bits and converted to T once, then multiplied in T.
+template <class T> T dequantize(int64_t q, int64_t zeroPoint, T scale) {
+  return T(q - zeroPoint) * scale;
+}
+
+/// An int32 accumulator scaled to a quantized output:
+/// saturate(round_half_to_even(acc * multiplier) + zeroPoint), the product
+/// in double (exact operands, one rounding), as ONNX's QLinearMatMul and
+/// QLinearConv compute it.
+inline int64_t requantize(int64_t acc, double multiplier, int64_t zeroPoint,
+                          QuantRange range) {
+  return roundToQuantized(double(acc) * multiplier, zeroPoint, range);
+}
+
 } // namespace scalar
 } // namespace tcc
 

@@ -1,0 +1,56 @@
+// RUN: tcc-opt --split-input-file --tcc-fold-qdq %s | FileCheck %s
+
+// Tests that dequantize -> matmul -> quantize becomes matmul_integer on the
+// quantized operands and a requantize by s_a * s_b / s_y.
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[QA:.*]]: tensor<4x3xui8>, %[[SA:.*]]: tensor<f32>, %[[ZA:.*]]: tensor<ui8>, %[[QB:.*]]: tensor<3x2xi8>, %[[SB:.*]]: tensor<f32>, %[[ZB:.*]]: tensor<i8>, %[[SY:.*]]: tensor<f32>, %[[ZY:.*]]: tensor<ui8>)
+// CHECK-NOT: tcc.dequantize
+// CHECK: %[[ACC:.*]] = tcc.matmul_integer %[[QA]], %[[QB]], %[[ZA]], %[[ZB]]
+// CHECK: %[[P:.*]] = tcc.mul %[[SA]], %[[SB]]
+// CHECK: %[[M:.*]] = tcc.div %[[P]], %[[SY]]
+// CHECK: %[[Y:.*]] = tcc.requantize %[[ACC]], %[[M]], %[[ZY]] : (tensor<4x2xi32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+// CHECK-NOT: tcc.matmul %
+// CHECK: return %[[Y]]
+func.func @matmul(%qa: tensor<4x3xui8>, %sa: tensor<f32>, %zpa: tensor<ui8>, %qb: tensor<3x2xi8>, %sb: tensor<f32>, %zpb: tensor<i8>, %sy: tensor<f32>, %zpy: tensor<ui8>) -> tensor<4x2xui8> {
+  %a = tcc.dequantize %qa, %sa, %zpa : (tensor<4x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<4x3xf32>
+  %b = tcc.dequantize %qb, %sb, %zpb : (tensor<3x2xi8>, tensor<f32>, tensor<i8>) -> tensor<3x2xf32>
+  %c = tcc.matmul %a, %b : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %y = tcc.quantize %c, %sy, %zpy : (tensor<4x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+  return %y : tensor<4x2xui8>
+}
+
+// -----
+
+// Tests that a per-output-channel weight makes a per-channel requantize
+// along the conv's channel dim, with the output zero point broadcast.
+// CHECK-LABEL: func.func @conv_per_channel
+// CHECK: %[[ACC:.*]] = tcc.conv2d_integer %{{.*}} {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xui8>, tensor<4x3x3x3xi8>, tensor<ui8>, tensor<4xi8>) -> tensor<1x4x8x8xi32>
+// CHECK: %[[M:.*]] = tcc.div %{{.*}} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK: %[[Z:.*]] = tcc.broadcast_to %{{.*}} : tensor<ui8> to tensor<4xui8>
+// CHECK: tcc.requantize %[[ACC]], %[[M]], %[[Z]] : (tensor<1x4x8x8xi32>, tensor<4xf32>, tensor<4xui8>) -> tensor<1x4x8x8xui8>
+// CHECK-NOT: tcc.conv2d %
+func.func @conv_per_channel(%qx: tensor<1x3x8x8xui8>, %sx: tensor<f32>, %zpx: tensor<ui8>, %qw: tensor<4x3x3x3xi8>, %sw: tensor<4xf32>, %zpw: tensor<4xi8>, %sy: tensor<f32>, %zpy: tensor<ui8>) -> tensor<1x4x8x8xui8> {
+  %x = tcc.dequantize %qx, %sx, %zpx : (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x8x8xf32>
+  %w = tcc.dequantize %qw, %sw, %zpw {axis = 0 : i64} : (tensor<4x3x3x3xi8>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x3x3x3xf32>
+  %c = tcc.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %y = tcc.quantize %c, %sy, %zpy : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  return %y : tensor<1x4x8x8xui8>
+}
+
+// -----
+
+// Tests that nothing folds when the float result has another user, or when
+// the left operand is quantized per channel.
+// CHECK-LABEL: func.func @not_folded
+// CHECK-COUNT-2: tcc.matmul %
+// CHECK-NOT: tcc.matmul_integer
+func.func @not_folded(%qa: tensor<4x3xui8>, %sa: tensor<f32>, %zpa: tensor<ui8>, %sr: tensor<4xf32>, %zr: tensor<4xui8>, %qb: tensor<3x2xi8>, %sb: tensor<f32>, %zpb: tensor<i8>, %sy: tensor<f32>, %zpy: tensor<ui8>) -> (tensor<4x2xui8>, tensor<4x2xf32>, tensor<4x2xui8>) {
+  %a = tcc.dequantize %qa, %sa, %zpa : (tensor<4x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<4x3xf32>
+  %b = tcc.dequantize %qb, %sb, %zpb : (tensor<3x2xi8>, tensor<f32>, tensor<i8>) -> tensor<3x2xf32>
+  %c = tcc.matmul %a, %b : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %y = tcc.quantize %c, %sy, %zpy : (tensor<4x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+  %r = tcc.dequantize %qa, %sr, %zr {axis = 0 : i64} : (tensor<4x3xui8>, tensor<4xf32>, tensor<4xui8>) -> tensor<4x3xf32>
+  %c2 = tcc.matmul %r, %b : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %y2 = tcc.quantize %c2, %sy, %zpy : (tensor<4x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+  return %y, %c, %y2 : tensor<4x2xui8>, tensor<4x2xf32>, tensor<4x2xui8>
+}
