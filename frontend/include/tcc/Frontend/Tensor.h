@@ -152,6 +152,9 @@ public:
   /// A tensor sharing this one's data, outside the autograd graph.
   Tensor detach() const;
   const Tensor &detach_() const;
+  /// libtorch's Tensor::data(): the same data outside the graph (as
+  /// detach()); `p.grad().data() = g / n` writes into the gradient.
+  Tensor data() const { return detach(); }
 
   // --- Conversion -------------------------------------------------------------
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
@@ -204,6 +207,12 @@ public:
     }
   }
   void remove_hook(unsigned id) const;
+  /// PyTorch's register_post_accumulate_grad_hook: on a leaf, `hook(leaf)`
+  /// runs once backward has added this pass's gradient into leaf.grad()
+  /// (DistributedDataParallel starts a bucket's allreduce from it). Returns
+  /// an id for remove_hook.
+  unsigned register_post_accumulate_grad_hook(
+      std::function<void(const Tensor &)> hook) const;
 
   // --- Elementwise ------------------------------------------------------------
   Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
