@@ -9,6 +9,9 @@
 #define TCC_DISTRIBUTED_H
 
 #include "tcc/Distributed/Backend.h"
+#include "tcc/Distributed/Checkpoint.h"
+#include "tcc/Distributed/DistributedDataParallel.h"
 #include "tcc/Distributed/ProcessGroup.h"
+#include "tcc/Distributed/Reducer.h"
 
 #endif // TCC_DISTRIBUTED_H
