@@ -249,6 +249,20 @@ public:
   Tensor gt(const Scalar &other) const;
   Tensor ge(const Tensor &other) const;
   Tensor ge(const Scalar &other) const;
+  /// In place (libtorch's eq_ ...): 1 where the comparison holds, else 0,
+  /// in this tensor's dtype and shape.
+  const Tensor &eq_(const Tensor &o) const { return copy_(eq(o)); }
+  const Tensor &eq_(const Scalar &o) const { return copy_(eq(o)); }
+  const Tensor &ne_(const Tensor &o) const { return copy_(ne(o)); }
+  const Tensor &ne_(const Scalar &o) const { return copy_(ne(o)); }
+  const Tensor &lt_(const Tensor &o) const { return copy_(lt(o)); }
+  const Tensor &lt_(const Scalar &o) const { return copy_(lt(o)); }
+  const Tensor &le_(const Tensor &o) const { return copy_(le(o)); }
+  const Tensor &le_(const Scalar &o) const { return copy_(le(o)); }
+  const Tensor &gt_(const Tensor &o) const { return copy_(gt(o)); }
+  const Tensor &gt_(const Scalar &o) const { return copy_(gt(o)); }
+  const Tensor &ge_(const Tensor &o) const { return copy_(ge(o)); }
+  const Tensor &ge_(const Scalar &o) const { return copy_(ge(o)); }
   Tensor logical_and(const Tensor &other) const;
   Tensor logical_or(const Tensor &other) const;
   Tensor logical_xor(const Tensor &other) const;
