@@ -169,6 +169,7 @@ void Reducer::launch(size_t b) {
 }
 
 void Reducer::finish() {
+  armed_ = false; // done with this backward, even if a collective fails
   auto waitStart = std::chrono::steady_clock::now();
   for (auto &w : works_)
     w->wait();
@@ -189,7 +190,6 @@ void Reducer::finish() {
         param.mutable_grad() = avg.clone();
     }
   }
-  armed_ = false;
 }
 
 std::vector<std::string> Reducer::last_unused() const {
