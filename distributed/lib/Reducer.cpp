@@ -148,6 +148,7 @@ void Reducer::markReady(size_t k) {
     if (options_.overlap)
       launch(b);
     if (--pendingBuckets_ == 0) {
+      lastGradient_ = std::chrono::steady_clock::now();
       if (!options_.overlap)
         for (size_t i = 0; i < buckets_.size(); ++i)
           launch(i);
@@ -170,11 +171,10 @@ void Reducer::launch(size_t b) {
 
 void Reducer::finish() {
   armed_ = false; // done with this backward, even if a collective fails
-  auto waitStart = std::chrono::steady_clock::now();
   for (auto &w : works_)
     w->wait();
   auto end = std::chrono::steady_clock::now();
-  stats_.exposed_wait = end - waitStart;
+  stats_.exposed_wait = end - lastGradient_;
   stats_.communication = end - firstLaunch_;
   NoGradGuard noGrad;
   for (size_t b = 0; b < buckets_.size(); ++b) {

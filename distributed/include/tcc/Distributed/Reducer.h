@@ -43,8 +43,9 @@ struct ReducerOptions {
 struct ReducerStats {
   /// From the first bucket's allreduce starting to every bucket done.
   std::chrono::nanoseconds communication{0};
-  /// Of that, how long the last hook waited after backward's last gradient:
-  /// the part not hidden behind backward.
+  /// Of that, the part after backward produced its last gradient (the
+  /// last hook launching what is left and waiting): not hidden behind
+  /// backward.
   std::chrono::nanoseconds exposed_wait{0};
 };
 
@@ -104,7 +105,7 @@ private:
   size_t pendingBuckets_ = 0;
   std::vector<Tensor> flat_;
   std::vector<std::shared_ptr<Work>> works_;
-  std::chrono::steady_clock::time_point firstLaunch_;
+  std::chrono::steady_clock::time_point firstLaunch_, lastGradient_;
   ReducerStats stats_;
 };
 
