@@ -4,7 +4,10 @@
 #             jit: bridge/), which finds MLIR/LLVM 19 and the runtime
 #             package as its dependencies;
 #   tcc::onnx ONNX import (component jit: onnx/), which also finds
-#             protobuf.
+#             protobuf;
+#   tcc::distributed  process groups and DistributedDataParallel
+#             (component distributed: distributed/), built where MPI is
+#             found, which finds MPI.
 # The package spans several layers, so it is written here, once, after every
 # layer has added its targets to the export sets (tccTargets, tccJitTargets).
 
@@ -67,6 +70,12 @@ if(TARGET tcc_jit)
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/tcc-objects)
   install(EXPORT tccJitTargets NAMESPACE tcc:: COMPONENT jit
+    DESTINATION ${_tcc_package_dir})
+endif()
+
+# The distributed component: tcc_distributed (links tcc::tcc and MPI).
+if(TARGET tcc_distributed)
+  install(EXPORT tccDistributedTargets NAMESPACE tcc:: COMPONENT distributed
     DESTINATION ${_tcc_package_dir})
 endif()
 

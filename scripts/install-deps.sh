@@ -17,6 +17,9 @@ packages=(
   # the tests are not registered.
   python3-torch python3-torchvision
   googletest libgtest-dev libgmock-dev
+  # tcc::distributed's MPI backend and mpirun for its tests
+  # (distributed/CMakeLists.txt: without them the library is not built)
+  openmpi-bin libopenmpi-dev
   pkgconf # the runtime's install test builds the C example with pkg-config
   graphviz # `tcc viz` draws graphs through its `dot`
   # libsodium: Ed25519 signing (tcc compile --sign) and signature checks

@@ -2,6 +2,7 @@
 # builds and runs a consumer project against it with find_package only.
 # -DBUILD_DIR=<tcc build> -DSOURCE=<consumer folder> -DWORK=<scratch folder>
 # [-DCOMPONENTS=<comma-separated list, default eager>]
+# [-DLAUNCHER=<comma-separated command the consumer runs under, e.g. mpirun>]
 if(NOT COMPONENTS)
   set(COMPONENTS eager)
 endif()
@@ -10,7 +11,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/ConsumerProject.cmake)
 file(REMOVE_RECURSE ${WORK})
 tcc_install_components(${BUILD_DIR} ${WORK}/prefix ${COMPONENTS})
 tcc_build_consumer(${SOURCE} ${WORK}/build ${WORK}/prefix "the consumer")
-execute_process(COMMAND ${WORK}/build/consumer RESULT_VARIABLE rc)
+string(REPLACE "," ";" LAUNCHER "${LAUNCHER}")
+execute_process(COMMAND ${LAUNCHER} ${WORK}/build/consumer RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "the consumer ran and failed its check")
 endif()

@@ -84,6 +84,10 @@ using ::tcc::kBFloat16, ::tcc::kBool, ::tcc::kByte, ::tcc::kChar,
     ::tcc::kFloat64, ::tcc::kHalf, ::tcc::kInt, ::tcc::kInt16, ::tcc::kInt32,
     ::tcc::kInt64, ::tcc::kInt8, ::tcc::kLong, ::tcc::kShort, ::tcc::kUInt8,
     ::tcc::kCPU, ::tcc::kCUDA, ::tcc::kStrided;
+// torch/types.h's short names.
+constexpr auto kU8 = ::tcc::kByte, kI8 = ::tcc::kChar, kI16 = ::tcc::kShort,
+               kI32 = ::tcc::kInt, kI64 = ::tcc::kLong, kF16 = ::tcc::kHalf,
+               kF32 = ::tcc::kFloat, kF64 = ::tcc::kDouble;
 namespace Reduction = ::tcc::Reduction;
 
 // --- Grad mode ---------------------------------------------------------------

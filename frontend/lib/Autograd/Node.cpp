@@ -5,6 +5,7 @@
 
 #include "../Core/TensorInternals.h"
 
+#include "tcc/Frontend/Autograd/Autograd.h"
 #include "tcc/Frontend/Factories.h"
 #include "tcc/Frontend/Functions.h"
 
@@ -68,6 +69,12 @@ std::shared_ptr<Node> gradAccumulator(const Tensor &leaf) {
   return acc;
 }
 
+std::shared_ptr<Node> impl::grad_accumulator(const Tensor &leaf) {
+  if (!leaf.defined() || !leaf.requires_grad() || !leaf.is_leaf())
+    return nullptr;
+  return gradAccumulator(leaf);
+}
+
 Edge gradientEdge(const Tensor &t) {
   if (const auto &fn = t.grad_fn())
     return Edge(fn, t.output_nr());
@@ -80,13 +87,9 @@ variable_list AccumulateGrad::apply(variable_list &&grads) {
   return {};
 }
 
-void AccumulateGrad::accumulate(const Tensor &leaf, Tensor grad) {
-  AutogradMeta &meta = autogradMeta(leaf);
-  for (auto &hook : meta.hooks) {
-    Tensor r = hook.fn(grad);
-    if (r.defined())
-      grad = r;
-  }
+namespace {
+
+void addToGrad(AutogradMeta &meta, Tensor grad) {
   if (!meta.grad.defined()) {
     if (GradMode::is_enabled()) {
       meta.grad = grad.clone(); // keeps the graph for create_graph
@@ -102,6 +105,20 @@ void AccumulateGrad::accumulate(const Tensor &leaf, Tensor grad) {
     meta.grad = meta.grad + grad;
   else
     meta.grad.add_(grad);
+}
+
+} // namespace
+
+void AccumulateGrad::accumulate(const Tensor &leaf, Tensor grad) {
+  AutogradMeta &meta = autogradMeta(leaf);
+  for (auto &hook : meta.hooks) {
+    Tensor r = hook.fn(grad);
+    if (r.defined())
+      grad = r;
+  }
+  addToGrad(meta, std::move(grad));
+  for (auto &hook : meta.post_accumulate_hooks)
+    hook.fn(leaf);
 }
 
 // --- SavedVariable ------------------------------------------------------------

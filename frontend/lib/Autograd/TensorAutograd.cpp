@@ -104,8 +104,24 @@ unsigned Tensor::registerHook(std::function<Tensor(const Tensor &)> hook) const 
   return id;
 }
 
+unsigned Tensor::register_post_accumulate_grad_hook(
+    std::function<void(const Tensor &)> hook) const {
+  TCC_CHECK(requires_grad() && is_leaf(),
+            "post accumulate grad hooks cannot be registered on non-leaf "
+            "tensors or tensors that do not require grad");
+  unsigned id = nextHookId++;
+  autogradMeta(*this).post_accumulate_hooks.push_back({id, std::move(hook)});
+  return id;
+}
+
 void Tensor::remove_hook(unsigned id) const {
   AutogradMeta &meta = autogradMeta(*this);
+  for (auto it = meta.post_accumulate_hooks.begin();
+       it != meta.post_accumulate_hooks.end(); ++it)
+    if (it->id == id) {
+      meta.post_accumulate_hooks.erase(it);
+      return;
+    }
   if (meta.grad_fn) {
     auto &hooks = meta.grad_fn->pre_hooks();
     for (auto it = hooks.begin(); it != hooks.end(); ++it)

@@ -221,6 +221,29 @@ TEST(AutogradTest, Hooks) {
                         "cannot register a hook on a tensor that doesn't require gradient");
 }
 
+TEST(AutogradTest, PostAccumulateGradHookSeesTheSummedGrad) {
+  // x is used twice: the hook runs once per backward, after both paths'
+  // gradients are in x.grad(), and sees what earlier passes accumulated.
+  Tensor x = tensor({1.0, 2.0}).requires_grad_();
+  std::vector<std::vector<double>> seen;
+  unsigned id = x.register_post_accumulate_grad_hook([&](const Tensor &leaf) {
+    EXPECT_TRUE(leaf.is_same(x));
+    seen.push_back({leaf.grad()[0].item<double>(), leaf.grad()[1].item<double>()});
+  });
+  (x * x + x * 3).sum().backward(); // d/dx = 2x + 3
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], (std::vector<double>{5, 7}));
+  (x * 2).sum().backward();
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[1], (std::vector<double>{7, 9}));
+  x.remove_hook(id);
+  (x * 2).sum().backward();
+  EXPECT_EQ(seen.size(), 2u);
+  EXPECT_ERROR_CONTAINS(
+      (x * 2).register_post_accumulate_grad_hook([](const Tensor &) {}),
+      "cannot be registered on non-leaf tensors");
+}
+
 TEST(AutogradTest, AnomalyModeNamesTheOp) {
   Tensor x = tensor({0.0}).requires_grad_();
   Tensor y = (x / x).sum();

@@ -24,6 +24,19 @@ TEST(ArithmeticTest, HandComputedValues) {
   EXPECT_TENSOR(-a[0], {3}, {-1, -2, -3});
 }
 
+TEST(ArithmeticTest, ComparisonsInPlaceKeepDtypeAndShape) {
+  // libtorch's guess.eq_(target): 1/0 written into guess, still int64.
+  Tensor guess = tensor({3, 1, 4, 1}, kLong);
+  const Tensor &same = guess.eq_(tensor({3, 2, 4, 0}, kLong));
+  EXPECT_TRUE(same.is_same(guess));
+  EXPECT_EQ(guess.dtype(), kLong);
+  EXPECT_TENSOR(guess, {4}, {1, 0, 1, 0});
+  Tensor x = tensor({1.5, -2.0, 0.0});
+  EXPECT_TENSOR(x.clone().ge_(0.0), {3}, {1, 0, 1});
+  EXPECT_TENSOR(x.clone().lt_(tensor({2.0})), {3}, {1, 1, 1});
+  EXPECT_TENSOR(x.clone().ne_(0.0), {3}, {1, 1, 0});
+}
+
 TEST(ArithmeticTest, Dtypes) {
   Tensor i = tensor({7, -7}, kInt);
   EXPECT_EQ((i + i).dtype(), kInt);

@@ -119,6 +119,11 @@ TEST(CompatTest, UsingNamespaceTorchAndHolders) {
   EXPECT_LT(last, first / 10);
   EXPECT_EQ(model->named_parameters().keys()[0], "fc1.weight");
   EXPECT_EQ(torch::kFloat, torch::Dtype::Float);
+  // torch/types.h's short names.
+  EXPECT_EQ(torch::kF32, torch::kFloat);
+  EXPECT_EQ(torch::kF64, torch::kDouble);
+  EXPECT_EQ(torch::kI64, torch::kLong);
+  EXPECT_EQ(torch::kU8, torch::kByte);
   EXPECT_FALSE(torch::cuda::is_available());
 }
 

@@ -152,6 +152,9 @@ public:
   /// A tensor sharing this one's data, outside the autograd graph.
   Tensor detach() const;
   const Tensor &detach_() const;
+  /// libtorch's Tensor::data(): the same data outside the graph (as
+  /// detach()); `p.grad().data() = g / n` writes into the gradient.
+  Tensor data() const { return detach(); }
 
   // --- Conversion -------------------------------------------------------------
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
@@ -204,6 +207,12 @@ public:
     }
   }
   void remove_hook(unsigned id) const;
+  /// PyTorch's register_post_accumulate_grad_hook: on a leaf, `hook(leaf)`
+  /// runs once backward has added this pass's gradient into leaf.grad()
+  /// (DistributedDataParallel starts a bucket's allreduce from it). Returns
+  /// an id for remove_hook.
+  unsigned register_post_accumulate_grad_hook(
+      std::function<void(const Tensor &)> hook) const;
 
   // --- Elementwise ------------------------------------------------------------
   Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
@@ -240,6 +249,20 @@ public:
   Tensor gt(const Scalar &other) const;
   Tensor ge(const Tensor &other) const;
   Tensor ge(const Scalar &other) const;
+  /// In place (libtorch's eq_ ...): 1 where the comparison holds, else 0,
+  /// in this tensor's dtype and shape.
+  const Tensor &eq_(const Tensor &o) const { return copy_(eq(o)); }
+  const Tensor &eq_(const Scalar &o) const { return copy_(eq(o)); }
+  const Tensor &ne_(const Tensor &o) const { return copy_(ne(o)); }
+  const Tensor &ne_(const Scalar &o) const { return copy_(ne(o)); }
+  const Tensor &lt_(const Tensor &o) const { return copy_(lt(o)); }
+  const Tensor &lt_(const Scalar &o) const { return copy_(lt(o)); }
+  const Tensor &le_(const Tensor &o) const { return copy_(le(o)); }
+  const Tensor &le_(const Scalar &o) const { return copy_(le(o)); }
+  const Tensor &gt_(const Tensor &o) const { return copy_(gt(o)); }
+  const Tensor &gt_(const Scalar &o) const { return copy_(gt(o)); }
+  const Tensor &ge_(const Tensor &o) const { return copy_(ge(o)); }
+  const Tensor &ge_(const Scalar &o) const { return copy_(ge(o)); }
   Tensor logical_and(const Tensor &other) const;
   Tensor logical_or(const Tensor &other) const;
   Tensor logical_xor(const Tensor &other) const;

@@ -30,6 +30,14 @@ variable_list grad(const variable_list &outputs, const variable_list &inputs,
 
 /// While enabled, the engine checks every gradient a node returns and names
 /// the node whose backward produced NaN.
+namespace impl {
+/// The node that adds gradients into a leaf's .grad() (libtorch's
+/// torch::autograd::impl::grad_accumulator): the node the leaf's edges in a
+/// graph point at, so a walk of the graph tells which leaves it reaches.
+/// Null for tensors that are not leaves requiring grad.
+std::shared_ptr<Node> grad_accumulator(const Tensor &leaf);
+} // namespace impl
+
 struct AnomalyMode {
   static bool is_enabled();
   static void set_enabled(bool enabled);

@@ -120,6 +120,11 @@ struct AutogradMeta {
     TensorHook fn;
   };
   std::vector<LeafHook> hooks; // leaves only; non-leaf hooks live on grad_fn
+  struct PostAccumulateHook {
+    unsigned id;
+    std::function<void(const Tensor &)> fn;
+  };
+  std::vector<PostAccumulateHook> post_accumulate_hooks; // leaves only
 };
 
 } // namespace autograd

@@ -1,0 +1,13 @@
+# tcc_mpi_test(<name> NP <n> PROGRAM <target> [ARGS ...] [ENV ...]): a ctest
+# entry running `mpirun -n <n> --oversubscribe <program> <args>` (more ranks
+# than cores is fine: the tests are small). CI runs as root, where Open MPI
+# starts only with the two variables below.
+function(tcc_mpi_test name)
+  cmake_parse_arguments(ARG "" "NP;PROGRAM" "ARGS;ENV" ${ARGN})
+  add_test(NAME ${name}
+    COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ARG_NP}
+            --oversubscribe ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${ARG_PROGRAM}>
+            ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;${ARG_ENV}")
+endfunction()
