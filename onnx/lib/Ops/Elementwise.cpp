@@ -219,22 +219,24 @@ void castLike(NodeContext &n) {
   n.setOutput(0, n.cast(n.input(0), NodeContext::elementTypeOf(n.input(1))));
 }
 
-/// Reinterprets bits. Between integer types of one width (bool counts as
-/// 8 bits, its bytes being 0 or 1) that is tcc.cast's wrap-around; tcc has
-/// no way to reinterpret a float's bits, which arithmetic cannot rebuild
-/// exactly (NaN payloads), so float types are refused.
+/// Reinterprets bits between types of one width: tcc.bitcast when a float
+/// type is either side. Between integer types, where bool counts as 8 bits
+/// (its bytes being 0 or 1), it is tcc.cast's wrap-around, which covers bool
+/// too (tcc.bitcast keeps i1 to itself).
 void bitCast(NodeContext &n) {
   n.checkAttrs({"to"});
   Value x = n.input(0);
   Type from = NodeContext::elementTypeOf(x);
   Type to = n.elementTypeFor(n.intAttr("to"));
-  if (isa<FloatType>(from) || isa<FloatType>(to))
-    n.fail("reinterpreting the bits of a float type is not supported (tcc "
-           "has no bit cast)");
   auto bits = [](Type t) { return std::max(8u, t.getIntOrFloatBitWidth()); };
   if (bits(from) != bits(to))
     n.fail("'to' has a different width from the input");
-  n.setOutput(0, n.cast(x, to));
+  if (isa<FloatType>(from) || isa<FloatType>(to))
+    n.setOutput(0,
+                n.create<tcc::BitcastOp>(
+                    x, {}, RankedTensorType::get(NodeContext::shapeOf(x), to)));
+  else
+    n.setOutput(0, n.cast(x, to));
 }
 
 void notOp(NodeContext &n) {
