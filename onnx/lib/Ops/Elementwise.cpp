@@ -244,16 +244,22 @@ void notOp(NodeContext &n) {
   n.setOutput(0, n.create<tcc::LogicalNotOp>(n.input(0)));
 }
 
-// --- Bit ops composed exactly from integer arithmetic
-// ---------------------------
+// --- Bit ops composed exactly from integer arithmetic -----------------------
+
+/// The element type of `x`, an operand of a bit op; fails unless it is an
+/// integer type (not bool).
+IntegerType integerTypeOf(NodeContext &n, Value x) {
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
+  if (!t || t.getWidth() == 1)
+    n.fail("it takes integers");
+  return t;
+}
 
 /// ~x: -x - 1 in two's complement (wrapping), max - x unsigned.
 void bitwiseNot(NodeContext &n) {
   n.checkAttrs({});
   Value x = n.input(0);
-  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
-  if (!t || t.getWidth() == 1)
-    n.fail("it takes integers");
+  IntegerType t = integerTypeOf(n, x);
   if (t.isUnsigned()) {
     double max = std::ldexp(1.0, int(t.getWidth())) - 1;
     n.setOutput(0, n.create<tcc::SubOp>({scalarLike(n, x, max), x}));
@@ -284,9 +290,7 @@ enum class BitOp { And, Or, Xor };
 template <BitOp Op> void bitwise(NodeContext &n) {
   n.checkAttrs({});
   Value a = n.input(0), b = n.input(1);
-  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(a));
-  if (!t || t.getWidth() == 1)
-    n.fail("it takes integers");
+  IntegerType t = integerTypeOf(n, a);
   int64_t width = t.getWidth();
   std::vector<Value> x = bitsOf(n, a, width), y = bitsOf(n, b, width);
   Value result;
@@ -324,9 +328,7 @@ void bitShift(NodeContext &n) {
     n.fail("direction '" + direction + "' is not LEFT or RIGHT");
   bool left = direction == "LEFT";
   Value x = n.input(0), y = n.input(1);
-  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
-  if (!t || t.getWidth() == 1)
-    n.fail("it takes integers");
+  IntegerType t = integerTypeOf(n, x);
   int64_t width = t.getWidth();
   Value zero = scalarLike(n, y, 0.0);
   Value inRange = n.create<tcc::LogicalAndOp>(
@@ -356,8 +358,7 @@ void bitShift(NodeContext &n) {
   n.setOutput(0, n.create<tcc::SelectOp>({inRange, v, fill}));
 }
 
-// --- Activations
-// --------------------------------------------------------------
+// --- Activations -------------------------------------------------------------
 //
 // Each is built in x's compute type (ComputeType.h), so f16 and bf16 round
 // once, and so do the attribute constants.
