@@ -2,16 +2,19 @@
 """Exports the models of the CPU benchmark (issue 14: tcc against ONNX
 Runtime) to ONNX with PyTorch, each as OUTDIR/<name>/model.onnx and
 input_0.npy, with random weights (seed 0) and fixed shapes, opset 17.
+The torchvision models are those of the real-model tests
+(test/onnx-models/export-models.py, whose table this reads); the rest are
+the benchmark's own.
 
 Run with Debian's python3 (python3-torch 1.13, python3-torchvision 0.14):
   /usr/bin/python3 bench/onnx/export_models.py OUTDIR [NAME...]
 """
+import importlib.util
 import os
 import sys
 
 import numpy as np
 import torch
-import torchvision
 from torch import nn
 
 
@@ -36,11 +39,26 @@ def mlp():
                          nn.Linear(4096, 10))
 
 
+def tested_models():
+    """The MODELS table of test/onnx-models/export-models.py."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test",
+                        "onnx-models", "export-models.py")
+    spec = importlib.util.spec_from_file_location("onnx_model_tests", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.MODELS
+
+
+def tested(name):
+    """A model of the real-model tests: its constructor and the shape of its one input."""
+    model = tested_models()[name]
+    (x,) = model.inputs(np.random.default_rng(0)).values()
+    return model.make, x.shape
+
+
 MODELS = {
     # name: (constructor, input shape)
-    "resnet18": (lambda: torchvision.models.resnet18(), (1, 3, 224, 224)),
-    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(), (1, 3, 224, 224)),
-    "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(), (1, 3, 224, 224)),
+    **{name: tested(name) for name in ("resnet18", "mobilenet_v2", "efficientnet_b0")},
     "encoder_layer": (lambda: nn.TransformerEncoderLayer(256, 4, 2048, dropout=0.0, batch_first=True),
                       (1, 128, 256)),
     "mlp_b1": (mlp, (1, 784)),

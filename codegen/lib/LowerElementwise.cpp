@@ -594,6 +594,26 @@ struct CastLowering : TccPattern<tcc::CastOp> {
   }
 };
 
+/// Each element's bits as the result type: arith.bitcast on the stored
+/// types (no promotion of f16/bf16 to f32, which could quiet a NaN).
+struct BitcastLowering : TccPattern<tcc::BitcastOp> {
+  using TccPattern::TccPattern;
+
+  LogicalResult
+  matchAndRewrite(tcc::BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = convertedType(op.getResult());
+    Type element = resultType.getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), resultType.getShape(), element,
+        adaptor.getInput(), [&](OpBuilder &b, Location loc, ValueRange args) {
+          return b.create<arith::BitcastOp>(loc, element, args[0]).getResult();
+        });
+    rewriter.replaceOp(op, skipIdentityGeneric(rewriter, result));
+    return success();
+  }
+};
+
 struct DropoutLowering : TccPattern<tcc::DropoutOp> {
   using TccPattern::TccPattern;
 
@@ -663,5 +683,6 @@ void tcc::lowering::populateElementwisePatterns(const TypeConverter &converter,
   addPattern<LogicalOrOp>(c, p, scalarLogical<LogicalOrOp, arith::OrIOp>);
   addPattern<LogicalXorOp>(c, p, scalarLogical<LogicalXorOp, arith::XOrIOp>);
   addPattern<SelectOp>(c, p, scalarSelect);
-  patterns.add<CastLowering, DropoutLowering>(converter, patterns.getContext());
+  patterns.add<CastLowering, BitcastLowering, DropoutLowering>(
+      converter, patterns.getContext());
 }

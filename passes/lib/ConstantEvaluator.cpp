@@ -335,6 +335,7 @@ mlir::tcc::evaluateConstantOp(Operation *op, ArrayRef<ConstantData> operands) {
           .Case([&](ConcatOp c) { return concat(operands, c); })
           .Case([&](PadOp p) { return pad(first, p); })
           .Case([&](CastOp) { return castTo(first, type); })
+          .Case([&](BitcastOp) { return ConstantData{type, first.bytes}; })
           .Case([&](SelectOp) { return select(operands, type); })
           .Default([](Operation *) { return std::nullopt; });
   if (moved)

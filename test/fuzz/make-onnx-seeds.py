@@ -108,6 +108,15 @@ def main():
          [f32("x", [3])], [f32("y", None)],
          [helper.make_tensor("w", TensorProto.FLOAT, [3], [1.0, 2.0, 3.0]),
           helper.make_tensor("k", TensorProto.FLOAT, [], [0.5])])
+    # Bit casts both ways and an f16 softmax (its function body).
+    save("bitcast-half-softmax",
+         [N("BitCast", ["x"], ["i"], to=TensorProto.INT32),
+          N("BitCast", ["i"], ["f"], to=TensorProto.FLOAT),
+          N("Cast", ["f"], ["h"], to=TensorProto.FLOAT16),
+          N("Softmax", ["h"], ["y"], axis=-1)],
+         [f32("x", [2, 3])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT16, None)],
+         opset=26)
     save("symbolic-dim", [N("Sigmoid", ["x"], ["y"])],
          [f32("x", ["N", 4])], [f32("y", None)])
     save("unsupported",

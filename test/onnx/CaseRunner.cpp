@@ -12,12 +12,11 @@
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
-#include "tcc/Frontend/RuntimeDtype.h"
 #include "tcc/Onnx/Import.h"
 #include "tcc/Onnx/ModelFacts.h"
 #include "tcc/Onnx/TensorFile.h"
 #include "tcc/jit.h"
-#include "tcc/runtime/Runtime.h"
+#include "tcc/jit/RunArtifact.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -27,7 +26,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace tcc::conformance {
 
@@ -103,49 +101,6 @@ std::string interpret(mlir::ModuleOp module, const Tensors &args,
   try {
     *outputs = jit::Interpreter::parse(text, "onnx-case").run(args);
     return "";
-  } catch (const std::exception &e) {
-    return e.what();
-  }
-}
-
-std::string runArtifact(const std::vector<uint8_t> &bytes, const Tensors &args,
-                        Tensors *outputs) {
-  try {
-    runtime::Model model;
-    runtime::Status s =
-        runtime::Model::loadMemory(bytes.data(), bytes.size(), &model);
-    runtime::Session session;
-    if (s.ok())
-      s = model.createSession(/*parallel=*/nullptr, &session);
-    Tensors contiguous;
-    for (size_t i = 0; s.ok() && i < args.size(); ++i) {
-      contiguous.push_back(args[i].contiguous());
-      s = session.bindInput(i, contiguous.back().data_ptr(),
-                            contiguous.back().nbytes());
-    }
-    if (s.ok())
-      s = session.run();
-    for (size_t i = 0; s.ok() && i < model.outputCount(); ++i) {
-      runtime::TensorInfo info;
-      const uint8_t *data = nullptr;
-      size_t size = 0;
-      s = model.output(i, &info);
-      if (s.ok())
-        s = session.output(i, &data, &size);
-      if (!s.ok())
-        break;
-      std::optional<ScalarType> dtype = from_runtime_dtype(info.dtype);
-      if (!dtype)
-        return "output " + std::to_string(i) +
-               " has a dtype the eager library lacks";
-      Tensor out = empty(info.shape, *dtype);
-      if (size != out.nbytes())
-        return "output " + std::to_string(i) + " has " + std::to_string(size) +
-               " bytes for " + std::to_string(out.nbytes());
-      std::memcpy(out.data_ptr(), data, size);
-      outputs->push_back(out);
-    }
-    return s.ok() ? "" : s.toString();
   } catch (const std::exception &e) {
     return e.what();
   }
@@ -314,7 +269,7 @@ CaseResult runCase(const CaseSpec &spec,
       artifact = std::move(*bytes);
     }
     enter("compiled run");
-    error = runArtifact(artifact, args, &got);
+    error = jit::runArtifact(artifact, args, &got);
     if (!error.empty())
       return finish(kRunFailed, error);
     error = matchOutputs(got, sets[s], s, spec);

@@ -51,6 +51,31 @@ def all_tensors(model):
     return all(v.type.HasField("tensor_type") for v in values)
 
 
+def per_channel_prelu_slopes(model):
+    """PRelu below opset 7 takes a slope of shape [C] as one slope per
+    channel (dim 1 of X; PRelu-6: "If Slope is of size 1, the value is shared
+    across different channels"). Opset 7 broadcasts numpy-style, where [C]
+    meets X's last dim instead, and version_converter has no PRelu adapter:
+    this gives such initializers the shape [C, 1, ...] that opset 7 reads as
+    per channel."""
+    inputs = {v.name: v for v in model.graph.input}
+    slopes = {t.name: t for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type != "PRelu" or node.input[1] not in slopes:
+            continue
+        slope = slopes[node.input[1]]
+        x = inputs.get(node.input[0])
+        rank = len(x.type.tensor_type.shape.dim) if x else 0
+        if len(slope.dims) != 1 or slope.dims[0] == 1 or rank <= 2:
+            continue
+        slope.dims.extend([1] * (rank - 2))
+        # IR 3 lists initializers among the inputs, with their shape.
+        if slope.name in inputs:
+            shape = inputs[slope.name].type.tensor_type.shape
+            for _ in range(rank - 2):
+                shape.dim.add().dim_value = 1
+
+
 def upgrade(model_path, entry):
     """Converts the model at `model_path` to MIN_OPSET when it is older."""
     model = onnx.load(model_path)
@@ -59,6 +84,8 @@ def upgrade(model_path, entry):
         return
     if any(n.domain not in ("", "ai.onnx") for n in model.graph.node):
         return
+    if opsets[0] < 7:
+        per_channel_prelu_slopes(model)
     try:
         converted = version_converter.convert_version(model, MIN_OPSET)
         onnx.checker.check_model(converted)

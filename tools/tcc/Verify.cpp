@@ -8,12 +8,10 @@
 
 #include "Verify.h"
 
-#include "tcc/Frontend/RuntimeDtype.h"
-
 #include "tcc/IR/TccOps.h"
 #include "tcc/jit.h"
+#include "tcc/jit/RunArtifact.h"
 #include "tcc/runtime/Artifact.h"
-#include "tcc/runtime/Runtime.h"
 #include "tcc/runtime/StepKinds.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,7 +22,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 
 namespace tcc {
@@ -94,44 +91,8 @@ std::string interpret(const std::string &text, const std::string &function,
 
 std::string runArtifact(const std::vector<uint8_t> &bytes,
                         const Tensors &inputs, Tensors *outputs) {
-  try {
-    runtime::Model model;
-    runtime::Status s =
-        runtime::Model::loadMemory(bytes.data(), bytes.size(), &model);
-    runtime::Session session;
-    if (s.ok())
-      s = model.createSession(nullptr, &session);
-    Tensors contiguous;
-    for (size_t i = 0; s.ok() && i < inputs.size(); ++i) {
-      contiguous.push_back(inputs[i].contiguous());
-      s = session.bindInput(i, contiguous.back().data_ptr(),
-                            contiguous.back().nbytes());
-    }
-    if (s.ok())
-      s = session.run();
-    for (size_t i = 0; s.ok() && i < model.outputCount(); ++i) {
-      runtime::TensorInfo info;
-      const uint8_t *data = nullptr;
-      size_t size = 0;
-      s = model.output(i, &info);
-      if (s.ok())
-        s = session.output(i, &data, &size);
-      if (!s.ok())
-        break;
-      std::optional<ScalarType> dtype = from_runtime_dtype(info.dtype);
-      if (!dtype)
-        return "output " + std::to_string(i) +
-               " has a dtype the eager library lacks";
-      ::tcc::Tensor out = empty(info.shape, *dtype);
-      std::memcpy(out.data_ptr(), data, std::min(size, out.nbytes()));
-      outputs->push_back(out);
-    }
-    return s.ok() ? "" : "the compiled model failed to run: " + s.toString();
-  } catch (const std::exception &e) {
-    return std::string("the compiled model's outputs: ") + e.what();
-  } catch (...) {
-    return "the compiled model's outputs: unknown exception";
-  }
+  std::string error = jit::runArtifact(bytes, inputs, outputs);
+  return error.empty() ? "" : "the compiled model failed to run: " + error;
 }
 
 /// Allowed |got - want| / max(|want|, 1): float results compare within a

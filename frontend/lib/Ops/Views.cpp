@@ -16,6 +16,10 @@ namespace detail {
 
 static const OpDef kView{"view", "view(Tensor self, int[] size) -> Tensor",
                          "ViewBackward0"};
+// Not differentiable (libtorch's output_differentiability: [False]): no
+// backward node, so the result never requires grad.
+static const OpDef kViewDtype{
+    "view.dtype", "view.dtype(Tensor self, ScalarType dtype) -> Tensor", ""};
 static const OpDef kReshape{"reshape",
                             "reshape(Tensor self, int[] shape) -> Tensor",
                             "ViewBackward0"};
@@ -60,9 +64,9 @@ static const OpDef kDiagonal{"diagonal",
 
 void registerViewOps() {
   for (const OpDef *op :
-       {&kView, &kReshape, &kFlatten, &kUnflatten, &kTranspose, &kT, &kPermute,
-        &kSqueeze, &kSqueezeDim, &kUnsqueeze, &kSelect, &kSlice, &kExpand,
-        &kAsStrided, &kDiagonal})
+       {&kView, &kViewDtype, &kReshape, &kFlatten, &kUnflatten, &kTranspose,
+        &kT, &kPermute, &kSqueeze, &kSqueezeDim, &kUnsqueeze, &kSelect, &kSlice,
+        &kExpand, &kAsStrided, &kDiagonal})
     registerOp(*op);
 }
 
@@ -189,6 +193,30 @@ Tensor Tensor::view(IntArrayRef size) const {
       kView, {*this}, [&] { return viewKernel(*this, size); },
       [&](const Tensor &) { return reshapeBack(*this); },
       [&] { return AttrList{{"size", vec(size)}}; });
+}
+
+Tensor Tensor::view(ScalarType dtype) const {
+  checkCpu(*this, "view");
+  if (dtype == this->dtype())
+    return *this;
+  // libtorch also views between element sizes by resizing the last dim;
+  // tcc.bitcast, which a trace records, keeps the shape, so tcc does not.
+  TCC_CHECK(elementSize(dtype) == element_size(), "view(", dtype,
+            "): tcc only views a tensor as a dtype of its own element size, "
+            "and ",
+            this->dtype(), " has ", element_size(), " bytes, ", dtype, " ",
+            elementSize(dtype));
+  return recordOp(
+      kViewDtype, {*this},
+      [&] {
+        TensorImpl *self = unsafeGetTensorImpl();
+        auto impl = std::make_shared<TensorImpl>(self->storage, dtype, sizes(),
+                                                 strides(), storage_offset());
+        impl->base = self->base ? self->base : getIntrusivePtr();
+        return Tensor(std::move(impl));
+      },
+      [](const Tensor &) { return FunctionNode::Formula(); },
+      [&] { return AttrList{{"dtype", dtype}}; });
 }
 
 Tensor Tensor::reshape(IntArrayRef shape) const {

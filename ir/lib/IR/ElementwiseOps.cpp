@@ -359,3 +359,32 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     return {};
   return makeSplat(getType(), castScalar(value, getType().getElementType()));
 }
+
+//===----------------------------------------------------------------------===//
+// Bitcast
+//===----------------------------------------------------------------------===//
+
+LogicalResult BitcastOp::verify() {
+  Type from = getInput().getType().getElementType();
+  Type to = getType().getElementType();
+  if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
+    return emitOpError("reinterprets ")
+           << from << " as " << to << ", which has a different bit width";
+  return success();
+}
+
+OpFoldResult BitcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // bitcast(bitcast(x, B), C) -> bitcast(x, C): the bits never change.
+  if (auto inner = getInput().getDefiningOp<BitcastOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  // Splats only: a bitcast never grows a constant, but a non-splat copy
+  // would duplicate its data (the constant evaluator handles those).
+  auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(adaptor.getInput());
+  if (!dense || !dense.isSplat())
+    return {};
+  return dense.bitcast(getType().getElementType());
+}

@@ -216,6 +216,9 @@ ArrayRef<NonScalarPointwiseOp> mlir::tcc::nonScalarPointwiseOps() {
       {"tcc.cast", "converts between two element types, so it is no function "
                    "on one type; ScalarOps.h's toBool and floatToInteger "
                    "define its rules and the folders call them"},
+      {"tcc.bitcast", "reads each element's bits as another type of one "
+                      "width, so it is no function on one type; the folder "
+                      "and arith.bitcast keep the bits"},
   };
   return ops;
 }

@@ -20,15 +20,15 @@
 
 namespace mlir::tcc::onnx {
 
-/// The most entries of one table the importer computes.
-constexpr int64_t kMaxTableEntries = int64_t(1) << 24;
-
-/// Fails naming `what` when a table of `entries` is beyond the limit.
+/// Fails naming `what` when a table of `entries` is beyond the importer's
+/// limit on computed constants (kMaxComputedElements), checked before the
+/// table is allocated.
 inline void checkTableSize(const NodeContext &n, int64_t entries,
                            const std::string &what) {
-  if (entries > kMaxTableEntries)
+  if (entries > kMaxComputedElements)
     n.fail(what + " would have " + std::to_string(entries) +
-           " entries; the importer computes tables of at most 2^24");
+           " entries; the importer computes tables of at most " +
+           std::to_string(kMaxComputedElements));
 }
 
 /// A constant of `shape` whose every element is the one element of `one`.

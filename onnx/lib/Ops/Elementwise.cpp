@@ -219,22 +219,24 @@ void castLike(NodeContext &n) {
   n.setOutput(0, n.cast(n.input(0), NodeContext::elementTypeOf(n.input(1))));
 }
 
-/// Reinterprets bits. Between integer types of one width (bool counts as
-/// 8 bits, its bytes being 0 or 1) that is tcc.cast's wrap-around; tcc has
-/// no way to reinterpret a float's bits, which arithmetic cannot rebuild
-/// exactly (NaN payloads), so float types are refused.
+/// Reinterprets bits between types of one width: tcc.bitcast when a float
+/// type is either side. Between integer types, where bool counts as 8 bits
+/// (its bytes being 0 or 1), it is tcc.cast's wrap-around, which covers bool
+/// too (tcc.bitcast keeps i1 to itself).
 void bitCast(NodeContext &n) {
   n.checkAttrs({"to"});
   Value x = n.input(0);
   Type from = NodeContext::elementTypeOf(x);
   Type to = n.elementTypeFor(n.intAttr("to"));
-  if (isa<FloatType>(from) || isa<FloatType>(to))
-    n.fail("reinterpreting the bits of a float type is not supported (tcc "
-           "has no bit cast)");
   auto bits = [](Type t) { return std::max(8u, t.getIntOrFloatBitWidth()); };
   if (bits(from) != bits(to))
     n.fail("'to' has a different width from the input");
-  n.setOutput(0, n.cast(x, to));
+  if (isa<FloatType>(from) || isa<FloatType>(to))
+    n.setOutput(0,
+                n.create<tcc::BitcastOp>(
+                    x, {}, RankedTensorType::get(NodeContext::shapeOf(x), to)));
+  else
+    n.setOutput(0, n.cast(x, to));
 }
 
 void notOp(NodeContext &n) {
@@ -242,16 +244,22 @@ void notOp(NodeContext &n) {
   n.setOutput(0, n.create<tcc::LogicalNotOp>(n.input(0)));
 }
 
-// --- Bit ops composed exactly from integer arithmetic
-// ---------------------------
+// --- Bit ops composed exactly from integer arithmetic -----------------------
+
+/// The element type of `x`, an operand of a bit op; fails unless it is an
+/// integer type (not bool).
+IntegerType integerTypeOf(NodeContext &n, Value x) {
+  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
+  if (!t || t.getWidth() == 1)
+    n.fail("it takes integers");
+  return t;
+}
 
 /// ~x: -x - 1 in two's complement (wrapping), max - x unsigned.
 void bitwiseNot(NodeContext &n) {
   n.checkAttrs({});
   Value x = n.input(0);
-  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
-  if (!t || t.getWidth() == 1)
-    n.fail("it takes integers");
+  IntegerType t = integerTypeOf(n, x);
   if (t.isUnsigned()) {
     double max = std::ldexp(1.0, int(t.getWidth())) - 1;
     n.setOutput(0, n.create<tcc::SubOp>({scalarLike(n, x, max), x}));
@@ -282,9 +290,7 @@ enum class BitOp { And, Or, Xor };
 template <BitOp Op> void bitwise(NodeContext &n) {
   n.checkAttrs({});
   Value a = n.input(0), b = n.input(1);
-  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(a));
-  if (!t || t.getWidth() == 1)
-    n.fail("it takes integers");
+  IntegerType t = integerTypeOf(n, a);
   int64_t width = t.getWidth();
   std::vector<Value> x = bitsOf(n, a, width), y = bitsOf(n, b, width);
   Value result;
@@ -322,9 +328,7 @@ void bitShift(NodeContext &n) {
     n.fail("direction '" + direction + "' is not LEFT or RIGHT");
   bool left = direction == "LEFT";
   Value x = n.input(0), y = n.input(1);
-  auto t = dyn_cast<IntegerType>(NodeContext::elementTypeOf(x));
-  if (!t || t.getWidth() == 1)
-    n.fail("it takes integers");
+  IntegerType t = integerTypeOf(n, x);
   int64_t width = t.getWidth();
   Value zero = scalarLike(n, y, 0.0);
   Value inRange = n.create<tcc::LogicalAndOp>(
@@ -354,8 +358,7 @@ void bitShift(NodeContext &n) {
   n.setOutput(0, n.create<tcc::SelectOp>({inRange, v, fill}));
 }
 
-// --- Activations
-// --------------------------------------------------------------
+// --- Activations -------------------------------------------------------------
 //
 // Each is built in x's compute type (ComputeType.h), so f16 and bf16 round
 // once, and so do the attribute constants.

@@ -12,6 +12,8 @@
 
 #include "tcc/IR/TccOps.h"
 
+#include <type_traits>
+
 using namespace mlir;
 using namespace mlir::tcc;
 using namespace mlir::tcc::onnx;
@@ -45,6 +47,21 @@ void conv(NodeContext &n) {
                           groups));
 }
 
+template <class ReduceOp>
+Value reduceKeepingDim(NodeContext &n, Value v, int64_t axis) {
+  return n.create<ReduceOp>(
+      v, {n.i64ArrayAttr("dims", {axis}), n.boolAttr("keepdim", true)});
+}
+
+/// Softmax-13's function body, each step's result in x's type:
+/// Div(Exp(Sub(x, ReduceMax(x))), ReduceSum(...)).
+Value softmaxBody(NodeContext &n, Value x, int64_t axis) {
+  Value max = reduceKeepingDim<tcc::ReduceMaxOp>(n, x, axis);
+  Value e = n.create<tcc::ExpOp>(n.create<tcc::SubOp>({x, max}));
+  return n.create<tcc::DivOp>(
+      {e, reduceKeepingDim<tcc::ReduceSumOp>(n, e, axis)});
+}
+
 /// Softmax and LogSoftmax. Before opset 13 the input is flattened to 2-D at
 /// `axis` (default 1) and normalized over the second dim.
 template <class OpTy> void softmax(NodeContext &n) {
@@ -54,6 +71,14 @@ template <class OpTy> void softmax(NodeContext &n) {
   int64_t rank = shape.size();
   if (n.opset() >= 13) {
     int64_t axis = n.normalizeAxis(n.intAttr("axis", -1), rank, "axis");
+    // ONNX defines Softmax-13 by its function body, every step rounded to
+    // x's type; tcc.softmax rounds once, which differs below f32 (an f16
+    // softmax is then an ulp away from ONNX's).
+    if (std::is_same_v<OpTy, tcc::SoftmaxOp> &&
+        NodeContext::elementTypeOf(x).getIntOrFloatBitWidth() < 32) {
+      n.setOutput(0, softmaxBody(n, x, axis));
+      return;
+    }
     n.setOutput(0, n.create<OpTy>(x, {n.i64Attr("dim", axis)}));
     return;
   }

@@ -318,6 +318,29 @@ func.func @cast(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi32>, tensor<2xi8
 
 // -----
 
+// Tests that a bitcast to the same type folds away, a bitcast of a bitcast
+// bitcasts the first input (back to its own type: nothing), and a splat
+// folds bit for bit (-0.0 is 0x80000000, a NaN keeps its payload).
+// CHECK-LABEL: func.func @bitcast
+// CHECK-SAME: (%[[X:.*]]: tensor<2xf32>, %[[H:.*]]: tensor<2xf16>)
+// CHECK-DAG: %[[NEGZERO:.*]] = tcc.constant dense<-2147483648> : tensor<2xi32>
+// CHECK-DAG: %[[NAN:.*]] = tcc.constant dense<0x7FC12345> : tensor<2xf32>
+// CHECK-DAG: %[[HB:.*]] = tcc.bitcast %[[H]] : tensor<2xf16> to tensor<2xbf16>
+// CHECK: return %[[X]], %[[X]], %[[NEGZERO]], %[[NAN]], %[[HB]]
+func.func @bitcast(%x: tensor<2xf32>, %h: tensor<2xf16>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xbf16>) {
+  %negzero = tcc.constant dense<-0.0> : tensor<2xf32>
+  %payload = tcc.constant dense<2143363909> : tensor<2xi32>
+  %0 = tcc.bitcast %x : tensor<2xf32> to tensor<2xf32>
+  %i = tcc.bitcast %x : tensor<2xf32> to tensor<2xi32>
+  %1 = tcc.bitcast %i : tensor<2xi32> to tensor<2xf32>
+  %2 = tcc.bitcast %negzero : tensor<2xf32> to tensor<2xi32>
+  %3 = tcc.bitcast %payload : tensor<2xi32> to tensor<2xf32>
+  %4 = tcc.bitcast %h : tensor<2xf16> to tensor<2xbf16>
+  return %0, %1, %2, %3, %4 : tensor<2xf32>, tensor<2xf32>, tensor<2xi32>, tensor<2xf32>, tensor<2xbf16>
+}
+
+// -----
+
 // Tests that reshape of reshape becomes one reshape.
 // CHECK-LABEL: func.func @reshape_reshape
 // CHECK-NEXT: %[[R:.*]] = tcc.reshape %{{.*}} : tensor<2x3xf32> to tensor<3x2xf32>

@@ -238,6 +238,24 @@ func.func @cast_keeps_the_shape(%a: tensor<2x3xf32>) {
 
 // -----
 
+// Tests that bitcast needs element types of one width.
+func.func @bitcast_needs_one_width(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{reinterprets 'f32' as 'i64', which has a different bit width}}
+  %0 = tcc.bitcast %a : tensor<2x3xf32> to tensor<2x3xi64>
+  return
+}
+
+// -----
+
+// Tests that bitcast keeps the shape.
+func.func @bitcast_keeps_the_shape(%a: tensor<2x3xf32>) {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
+  %0 = tcc.bitcast %a : tensor<2x3xf32> to tensor<3x2xi32>
+  return
+}
+
+// -----
+
 // Tests that matmul operands have rank 2 or more.
 func.func @matmul_operands_have_rank_2_or_more(%a: tensor<3xf32>, %b: tensor<3x4xf32>) {
   // expected-error @+2 {{operands must have rank 2 or more}}

@@ -147,6 +147,18 @@ func.func @select_cast(%c: tensor<4x1xi1>, %a: tensor<3xf32>, %b: tensor<4x3xf32
 
 // -----
 
+// Tests bitcast between element types of one width.
+// CHECK-LABEL: func.func @bitcast
+func.func @bitcast(%x: tensor<2x3xf32>, %h: tensor<5xf16>) -> (tensor<2x3xi32>, tensor<5xbf16>) {
+  // CHECK: tcc.bitcast %{{.*}} : tensor<2x3xf32> to tensor<2x3xi32>
+  %0 = tcc.bitcast %x : tensor<2x3xf32> to tensor<2x3xi32>
+  // CHECK: tcc.bitcast %{{.*}} : tensor<5xf16> to tensor<5xbf16>
+  %1 = tcc.bitcast %h : tensor<5xf16> to tensor<5xbf16>
+  return %0, %1 : tensor<2x3xi32>, tensor<5xbf16>
+}
+
+// -----
+
 // Tests batched matmul and linear with and without bias.
 // CHECK-LABEL: func.func @linear_algebra
 func.func @linear_algebra(%a: tensor<2x8x16xf32>, %b: tensor<16x4xf32>,

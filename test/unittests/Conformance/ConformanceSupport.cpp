@@ -6,10 +6,9 @@
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/ModelCompiler.h"
 #include "tcc/Codegen/Target.h"
-#include "tcc/Frontend/RuntimeDtype.h"
 #include "tcc/jit.h"
+#include "tcc/jit/RunArtifact.h"
 #include "tcc/runtime/Artifact.h"
-#include "tcc/runtime/Runtime.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -93,53 +92,13 @@ std::string compileIR(const std::string &ir, int optLevel,
   return "";
 }
 
-static ScalarType scalarTypeOf(tcc_dtype_t dtype) {
-  return from_runtime_dtype(dtype).value_or(ScalarType::Undefined);
-}
-
 std::string runArtifact(const std::vector<uint8_t> &bytes,
                         const std::vector<Tensor> &inputs,
                         std::vector<Tensor> *outputs) {
   if (!conformanceRunner().empty())
     return runWithRunner(bytes, inputs, outputs);
-  runtime::Model model;
-  runtime::Status s =
-      runtime::Model::loadMemory(bytes.data(), bytes.size(), &model);
-  if (!s.ok())
-    return "load: " + s.toString();
-  if (model.inputCount() != inputs.size())
-    return "the artifact has " + std::to_string(model.inputCount()) +
-           " inputs, given " + std::to_string(inputs.size());
-  runtime::Session session;
-  if (!(s = model.createSession(nullptr, &session)).ok())
-    return "session: " + s.toString();
-  std::vector<Tensor> contiguous;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    contiguous.push_back(inputs[i].contiguous());
-    if (!(s = session.bindInput(i, contiguous.back().data_ptr(),
-                                contiguous.back().nbytes()))
-             .ok())
-      return "bind input " + std::to_string(i) + ": " + s.toString();
-  }
-  if (!(s = session.run()).ok())
-    return "run: " + s.toString();
   outputs->clear();
-  for (size_t i = 0; i < model.outputCount(); ++i) {
-    runtime::TensorInfo info;
-    const uint8_t *data = nullptr;
-    size_t size = 0;
-    if (!(s = model.output(i, &info)).ok() ||
-        !(s = session.output(i, &data, &size)).ok())
-      return "output " + std::to_string(i) + ": " + s.toString();
-    Tensor out = empty(info.shape, scalarTypeOf(info.dtype));
-    if (out.nbytes() != size)
-      return "output " + std::to_string(i) + " has " + std::to_string(size) +
-             " bytes, its signature says " + std::to_string(out.nbytes());
-    if (size)
-      std::memcpy(out.data_ptr(), data, size);
-    outputs->push_back(out);
-  }
-  return "";
+  return jit::runArtifact(bytes, inputs, outputs);
 }
 
 std::string runInterpreter(const std::string &ir,

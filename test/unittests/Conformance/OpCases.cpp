@@ -292,6 +292,26 @@ std::vector<OpGroup> elementwiseGroups() {
            0});
     }
   groups.push_back(cast);
+
+  // Every pair of distinct types of one width; integer sources give float
+  // bit patterns of every kind (NaN, subnormal), compared NaN for NaN here
+  // and bit for bit by BitcastBitsTest.
+  OpGroup bitcast{"tcc.bitcast", {}, {}};
+  for (ScalarType from : kAll)
+    for (ScalarType to : kAll) {
+      if (from == to || from == kBool || to == kBool ||
+          elementSize(from) != elementSize(to))
+        continue;
+      Shape s = from == kFloat ? Shape{3, 7} : Shape{5};
+      Tensor x = uniformTensor(s, from, -100, 100);
+      bitcast.cases.push_back(
+          {label(from, {s}, "to " + irElementType(to)),
+           {x},
+           "$r = tcc.bitcast $0 : " + typeOf(x) + " to " + irType(s, to),
+           irType(s, to),
+           0});
+    }
+  groups.push_back(bitcast);
   return groups;
 }
 

@@ -1,6 +1,7 @@
-//===- Copy.cpp - tcc.cast ------------------------------------------------===//
+//===- Copy.cpp - tcc.cast, tcc.bitcast -----------------------------------===//
 //
-// tcc.cast runs the eager `to` (the frontend's Copy family).
+// tcc.cast runs the eager `to` (the frontend's Copy family), tcc.bitcast the
+// eager view(dtype).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,10 @@ void registerCopyInterpreters(InterpreterRegistry &r) {
   using mlir::tcc::CastOp;
   r.interpret<CastOp>([](CastOp op, const InterpretContext &v) {
     return v(op.getInput()).to(*scalarTypeOf(op.getType().getElementType()));
+  });
+  using mlir::tcc::BitcastOp;
+  r.interpret<BitcastOp>([](BitcastOp op, const InterpretContext &v) {
+    return v(op.getInput()).view(*scalarTypeOf(op.getType().getElementType()));
   });
 }
 

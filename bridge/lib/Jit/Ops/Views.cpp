@@ -1,9 +1,9 @@
 //===- Views.cpp - View ops, in value form --------------------------------===//
 //
 // Views trace in value form: a view op becomes the tcc op computing the
-// same values (reshape, transpose, slice, broadcast_to), so writes through
-// views are not part of a graph (the tracer rejects reads of tensors a view
-// write changed). They move data without arithmetic, so the interpreter
+// same values (reshape, transpose, slice, broadcast_to, bitcast), so writes
+// through views are not part of a graph (the tracer rejects reads of tensors
+// a view write changed). They move data without arithmetic, so the interpreter
 // reproduces eager results bit for bit.
 //
 //===----------------------------------------------------------------------===//
@@ -93,6 +93,10 @@ void registerViewTraces(TraceRegistry &r) {
   for (const char *op : {"view", "reshape", "flatten", "unflatten", "squeeze",
                          "squeeze.dim", "unsqueeze"})
     r.trace(op, reshapeToOutput);
+  r.trace("view.dtype", [](TraceContext &c) -> Values {
+    return {c.create<mlir::tcc::BitcastOp>(
+        c.in(0), {}, c.type(c.output().sizes(), c.output().dtype()))};
+  });
   r.trace("transpose", traceTranspose);
   r.trace("t", [](TraceContext &c) -> Values {
     if (c.input(0).dim() < 2)

@@ -124,6 +124,9 @@ public:
   // --- Views (share storage) -------------------------------------------------
   Tensor view(IntArrayRef size) const;
   Tensor view_as(const Tensor &other) const { return view(other.sizes()); }
+  /// The same bytes read as `dtype`, which must have this tensor's element
+  /// size (libtorch's view.dtype; not differentiable).
+  Tensor view(ScalarType dtype) const;
   Tensor reshape(IntArrayRef shape) const;
   Tensor reshape_as(const Tensor &other) const { return reshape(other.sizes()); }
   Tensor t() const;

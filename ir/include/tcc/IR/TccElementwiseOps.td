@@ -232,4 +232,25 @@ def Tcc_CastOp : Tcc_Op<"cast", [Elementwise, Tcc_Pointwise]> {
   let hasFolder = 1;
 }
 
+def Tcc_BitcastOp : Tcc_Op<"bitcast", [Elementwise, Tcc_Pointwise]> {
+  let summary = "Elementwise reinterpretation of bits as another element type";
+  let description = [{
+    `Tensor.view(dtype)` between types of one width: each element's bits
+    are kept exactly (NaN payloads, -0 and subnormals included) and read as
+    the result's element type. The element types must have the same bit
+    width (`i1` only matches itself). A bitcast to the same type folds away,
+    a bitcast of a bitcast bitcasts the first input, and a constant operand
+    folds.
+
+    ```mlir
+    %y = tcc.bitcast %x : tensor<2x3xf32> to tensor<2x3xi32>
+    ```
+  }];
+  let arguments = (ins Tcc_Tensor:$input);
+  let results = (outs Tcc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 #endif // TCC_IR_TCCELEMENTWISEOPS_TD
