@@ -195,7 +195,7 @@ Tensor Tensor::view(IntArrayRef size) const {
       [&] { return AttrList{{"size", vec(size)}}; });
 }
 
-Tensor Tensor::view(ScalarType dtype) const {
+Tensor Tensor::view_dtype(ScalarType dtype) const {
   checkCpu(*this, "view");
   if (dtype == this->dtype())
     return *this;

@@ -152,6 +152,10 @@ TEST(OverloadTest, DimArgumentsAreDims) {
   EXPECT_TRUE(t.softmax(0).sum(0).allclose(ones({4}, kDouble)));
   EXPECT_EQ(t.flatten(1).sizes(), IntArrayRef({3, 4}));
   EXPECT_EQ(t.view(-1).sizes(), IntArrayRef({12}));
+  // A braced list is a shape, {} included, never view(dtype)'s ScalarType.
+  EXPECT_EQ(t.sum().view({}).dim(), 0);
+  EXPECT_EQ(t.view({12}).sizes(), IntArrayRef({12}));
+  EXPECT_EQ(t.view(kLong).dtype(), kLong);
   EXPECT_EQ(tcc::sum(t, 1).sizes(), IntArrayRef({3}));
   EXPECT_EQ(tcc::argmax(t, 1, true).sizes(), IntArrayRef({3, 1}));
 }

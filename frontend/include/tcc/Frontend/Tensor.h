@@ -125,8 +125,15 @@ public:
   Tensor view(IntArrayRef size) const;
   Tensor view_as(const Tensor &other) const { return view(other.sizes()); }
   /// The same bytes read as `dtype`, which must have this tensor's element
-  /// size (libtorch's view.dtype; not differentiable).
-  Tensor view(ScalarType dtype) const;
+  /// size (libtorch's view.dtype; not differentiable). A template, so that a
+  /// braced list always means a shape: `view({})` (a 0-d view) would
+  /// otherwise value-initialize a ScalarType and pick this overload.
+  template <class D, std::enable_if_t<std::is_same_v<D, ScalarType>, int> = 0>
+  Tensor view(D dtype) const {
+    return view_dtype(dtype);
+  }
+  /// view(dtype) under its ATen overload name.
+  Tensor view_dtype(ScalarType dtype) const;
   Tensor reshape(IntArrayRef shape) const;
   Tensor reshape_as(const Tensor &other) const { return reshape(other.sizes()); }
   Tensor t() const;
