@@ -94,8 +94,10 @@ double geluTanhRef(double x) {
   return 0.5 * x *
          (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
 }
-double reluRef(double x) { return std::isnan(x) || x > 0 ? x : 0.0; }
-double signRef(double x) { return std::isnan(x) ? x : (x > 0) - (x < 0); }
+// libtorch's: relu is clamp_min(x, 0) (NaN and -0 stay), sign is
+// (0 < x) - (x < 0) (NaN gives 0).
+double reluRef(double x) { return x < 0 ? 0.0 : x; }
+double signRef(double x) { return (x > 0) - (x < 0); }
 double rsqrtRef(double x) { return 1.0 / std::sqrt(x); }
 double negRef(double x) { return -x; }
 

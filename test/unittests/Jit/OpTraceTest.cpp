@@ -476,6 +476,10 @@ std::vector<OpCase> shapeCases() {
     c.push_back({name, one(fn), {shape}, {kFloat, kLong, kBool}});
   };
   add("view", [](const Tensor &x) { return x.view({6, 4}) + 0; });
+  c.push_back({"view_dtype",
+               one([](const Tensor &x) { return x.view(kInt) + 0; }),
+               {{2, 3, 4}},
+               {kFloat}});
   add("reshape",
       [](const Tensor &x) { return x.transpose(0, 2).reshape({-1}); });
   add("flatten", [](const Tensor &x) { return x.flatten(1); });
