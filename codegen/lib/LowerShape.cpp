@@ -286,12 +286,13 @@ struct GatherLowering : TccPattern<tcc::GatherOp> {
   }
 };
 
-/// `acc <reduction> update` for one element of a scatter.
+/// `acc <reduction> update` for one element of a scatter, in the promoted
+/// compute type (f16/bf16 as f32).
 Value combineScatter(OpBuilder &b, Location loc, tcc::ScatterReduction kind,
-                     Value acc, Value update, Type element, bool isUnsigned) {
+                     Value x, Value y, bool isUnsigned) {
   if (kind == tcc::ScatterReduction::none)
-    return update;
-  Value x = promote(b, loc, acc), y = promote(b, loc, update), r;
+    return y;
+  Value r;
   switch (kind) {
   case tcc::ScatterReduction::add:
     r = add(b, loc, x, y);
@@ -306,7 +307,22 @@ Value combineScatter(OpBuilder &b, Location loc, tcc::ScatterReduction kind,
     r = minimum(b, loc, x, y, isUnsigned);
     break;
   }
-  return demote(b, loc, r, element);
+  return r;
+}
+
+/// select(cond, a, b) of stored values. 16-bit floats are selected as their
+/// bits: LLVM 19's AArch64 backend without +bf16 cannot select a bf16 store
+/// of a bf16 load ("Cannot select: store<pre-inc>"), and integers move
+/// through it, NaN payloads unchanged.
+Value selectStored(OpBuilder &b, Location loc, Value cond, Value x, Value y) {
+  Type type = x.getType();
+  if (!isa<FloatType>(type) || type.getIntOrFloatBitWidth() != 16)
+    return b.create<arith::SelectOp>(loc, cond, x, y);
+  Type bits = b.getIntegerType(16);
+  Value xi = b.create<arith::BitcastOp>(loc, bits, x);
+  Value yi = b.create<arith::BitcastOp>(loc, bits, y);
+  return b.create<arith::BitcastOp>(
+      loc, type, b.create<arith::SelectOp>(loc, cond, xi, yi));
 }
 
 struct ScatterLowering : TccPattern<tcc::ScatterOp> {
@@ -355,11 +371,15 @@ struct ScatterLowering : TccPattern<tcc::ScatterOp> {
           at[dim] = clampedIndex(b, l, target, size);
           Value old = b.create<tensor::ExtractOp>(l, acc[0], at);
           Value update = b.create<tensor::ExtractOp>(l, updates, ivs);
-          Value value = b.create<arith::SelectOp>(
-              l, inRange,
-              combineScatter(b, l, kind, old, update, element, isUnsigned),
-              old);
-          return {b.create<tensor::InsertOp>(l, value, acc[0], at)};
+          Value combined =
+              kind == tcc::ScatterReduction::none
+                  ? update
+                  : demote(b, l,
+                           combineScatter(b, l, kind, promote(b, l, old),
+                                          promote(b, l, update), isUnsigned),
+                           element);
+          return {b.create<tensor::InsertOp>(
+              l, selectStored(b, l, inRange, combined, old), acc[0], at)};
         });
     rewriter.replaceOp(op, nest.results);
     return success();
