@@ -98,14 +98,15 @@ AffineParams blockedParams(NodeContext &n, Value x, Type zpType,
   std::vector<int64_t> blockOf(size_t(xShape[axis]));
   for (size_t i = 0; i < blockOf.size(); ++i)
     blockOf[i] = int64_t(i) / blockSize;
+  Value table = n.i64Vector(blockOf);
   auto expand = [&](Value param, const std::string &what) {
     if (NodeContext::shapeOf(param) != llvm::ArrayRef<int64_t>(blocks))
       n.fail(what + " has shape " + shapeText(NodeContext::shapeOf(param)) +
              "; with " + blockText + " along axis " + std::to_string(axis) +
              " of an input of shape " + shapeText(xShape) + " it must be " +
              shapeText(blocks));
-    Value full = n.create<tcc::IndexSelectOp>({param, n.i64Vector(blockOf)},
-                                              {n.i64Attr("dim", axis)});
+    Value full =
+        n.create<tcc::IndexSelectOp>({param, table}, {n.i64Attr("dim", axis)});
     return n.reshape(full, {count});
   };
   Value scale = expand(n.input(1), scaleName);

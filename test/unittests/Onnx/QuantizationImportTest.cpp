@@ -90,8 +90,7 @@ TEST_F(OnnxQuantizationImport, BlockedParametersApplyPerElement) {
   module->walk([&](mlir::tcc::QuantizeOp op) {
     ++quantizes;
     // Flattened: one scale per element along axis 0.
-    EXPECT_EQ(op.getScale().getType().getShape(),
-              llvm::ArrayRef<int64_t>{10});
+    EXPECT_EQ(op.getScale().getType().getShape(), llvm::ArrayRef<int64_t>{10});
     EXPECT_EQ(static_cast<int64_t>(op.getAxis()), 0);
   });
   EXPECT_EQ(quantizes, 1);
