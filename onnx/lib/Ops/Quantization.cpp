@@ -3,9 +3,10 @@
 // QuantizeLinear, DequantizeLinear, MatMulInteger, ConvInteger,
 // QLinearMatMul, QLinearConv and DynamicQuantizeLinear on tcc's explicit
 // quantization ops (docs/quantization.md). Scales and zero points of one
-// element become 0-d (per tensor); 1-D ones apply along `axis`. Blocked
-// quantization and the element types tcc lacks (16-bit, 4-bit, 2-bit and
-// float8 integers) are refused naming the node.
+// element become 0-d (per tensor); 1-D ones apply along `axis`; blocked
+// ones (block_size > 0) are expanded to the input's shape. The element
+// types tcc lacks (16-bit, 4-bit, 2-bit and float8 integers) are refused
+// naming the node.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,12 +58,6 @@ Value normalizeParam(NodeContext &n, Value v, const char *what) {
   return v;
 }
 
-/// Refuses blocked quantization (opset 21's block_size).
-void refuseBlocks(NodeContext &n) {
-  if (n.intAttr("block_size", 0) != 0)
-    n.fail("blocked quantization (block_size > 0) is not supported");
-}
-
 /// The zero point input `index`, or a zero of `element` shaped like `scale`.
 Value zeroPointOr(NodeContext &n, size_t index, Type element, Value scale) {
   if (n.hasInput(index))
@@ -70,18 +65,84 @@ Value zeroPointOr(NodeContext &n, size_t index, Type element, Value scale) {
   return n.splat(n.zeros({}, element), NodeContext::shapeOf(scale));
 }
 
+/// QuantizeLinear's or DequantizeLinear's input, scale and zero point in
+/// the form tcc.quantize and tcc.dequantize take, and their `axis`.
+struct AffineParams {
+  Value x, scale, zp;
+  int64_t axis;
+};
+
+/// Blocked quantization (opset 21's block_size > 0): the scale (input 1)
+/// and zero point (input 2) have x's shape except along `axis`, where
+/// each entry covers `blockSize` consecutive elements and the last block
+/// may be shorter. tcc's ops take per-tensor or per-axis parameters only,
+/// so both are expanded to x's shape (an index_select by the table
+/// i / blockSize) and x and both are flattened to 1-D: the per-axis op on
+/// axis 0 then applies its scalar rule (ScalarOps.h) to each element with
+/// that element's own scale and zero point, bit for bit the per-axis path.
+AffineParams blockedParams(NodeContext &n, Value x, Type zpType,
+                           int64_t blockSize, const char *scaleName) {
+  auto blockText = "block_size " + std::to_string(blockSize);
+  int64_t rank = NodeContext::rankOf(x);
+  if (rank == 0)
+    n.fail("blocked quantization (" + blockText +
+           ") needs an input of rank 1 or more, got a scalar");
+  int64_t axis = n.normalizeAxis(n.intAttr("axis", 1), rank, "axis");
+  llvm::ArrayRef<int64_t> xShape = NodeContext::shapeOf(x);
+  std::vector<int64_t> blocks(xShape.begin(), xShape.end());
+  // ceil(n / blockSize), without overflow for any blockSize.
+  blocks[axis] = xShape[axis] == 0 ? 0 : (xShape[axis] - 1) / blockSize + 1;
+  int64_t count = 1;
+  for (int64_t d : xShape)
+    count *= d;
+  std::vector<int64_t> blockOf(size_t(xShape[axis]));
+  for (size_t i = 0; i < blockOf.size(); ++i)
+    blockOf[i] = int64_t(i) / blockSize;
+  Value table = n.i64Vector(blockOf);
+  auto expand = [&](Value param, const std::string &what) {
+    if (NodeContext::shapeOf(param) != llvm::ArrayRef<int64_t>(blocks))
+      n.fail(what + " has shape " + shapeText(NodeContext::shapeOf(param)) +
+             "; with " + blockText + " along axis " + std::to_string(axis) +
+             " of an input of shape " + shapeText(xShape) + " it must be " +
+             shapeText(blocks));
+    Value full =
+        n.create<tcc::IndexSelectOp>({param, table}, {n.i64Attr("dim", axis)});
+    return n.reshape(full, {count});
+  };
+  Value scale = expand(n.input(1), scaleName);
+  Value zp = n.hasInput(2) ? expand(n.input(2), "the zero point")
+                           : n.splat(n.zeros({}, zpType), {count});
+  return {n.reshape(x, {count}), scale, zp, 0};
+}
+
+/// The parameters of QuantizeLinear or DequantizeLinear (inputs 1 and 2)
+/// for input `x`; a missing zero point is a zero of `zpType`.
+AffineParams affineParams(NodeContext &n, Value x, Type zpType,
+                          const char *scaleName) {
+  int64_t blockSize = n.intAttr("block_size", 0);
+  if (blockSize < 0)
+    n.fail("block_size must be 0 or positive, got " +
+           std::to_string(blockSize));
+  if (blockSize > 0)
+    return blockedParams(n, x, zpType, blockSize, scaleName);
+  Value scale = normalizeParam(n, n.input(1), scaleName);
+  Value zp = zeroPointOr(n, 2, zpType, scale);
+  int64_t axis = NodeContext::rankOf(scale) == 0
+                     ? 1
+                     : n.normalizeAxis(n.intAttr("axis", 1),
+                                       NodeContext::rankOf(x), "axis");
+  return {x, scale, zp, axis};
+}
+
 void quantizeLinear(NodeContext &n) {
   n.checkAttrs({"axis", "saturate", "block_size", "output_dtype", "precision"});
-  refuseBlocks(n);
   if (n.hasAttr("precision") && n.intAttr("precision") != 0)
     n.fail("the 'precision' attribute is not supported");
   Value x = n.input(0);
-  Value scale = normalizeParam(n, n.input(1), "y_scale");
   // x may be int32 (opset 19+): it is divided as a float of scale's type.
-  Type scaleType = NodeContext::elementTypeOf(scale);
+  Type scaleType = NodeContext::elementTypeOf(n.input(1));
   if (!isa<FloatType>(NodeContext::elementTypeOf(x)))
     x = n.cast(x, scaleType);
-  scale = n.cast(scale, NodeContext::elementTypeOf(x));
   Type outType = n.builder().getIntegerType(8, /*isSigned=*/false);
   if (n.hasInput(2))
     outType = NodeContext::elementTypeOf(n.input(2));
@@ -91,31 +152,24 @@ void quantizeLinear(NodeContext &n) {
     n.fail("quantizing to " + typeName(outType) +
            " is not supported (uint8, int8 and int32 are)");
   // saturate only applies to float8 outputs, which are refused above.
-  Value zp = zeroPointOr(n, 2, outType, scale);
-  int64_t rank = NodeContext::rankOf(x);
-  int64_t axis = NodeContext::rankOf(scale) == 0
-                     ? 1
-                     : n.normalizeAxis(n.intAttr("axis", 1), rank, "axis");
-  n.setOutput(
-      0, n.create<tcc::QuantizeOp>({x, scale, zp}, {n.i64Attr("axis", axis)}));
+  AffineParams p = affineParams(n, x, outType, "y_scale");
+  Value scale = n.cast(p.scale, NodeContext::elementTypeOf(x));
+  Value y = n.create<tcc::QuantizeOp>({p.x, scale, p.zp},
+                                      {n.i64Attr("axis", p.axis)});
+  n.setOutput(0, n.reshape(y, NodeContext::shapeOf(x)));
 }
 
 void dequantizeLinear(NodeContext &n) {
   n.checkAttrs({"axis", "block_size", "output_dtype"});
-  refuseBlocks(n);
   Value x = n.input(0);
   Type inType = NodeContext::elementTypeOf(x);
   if (!isQuantizedType(inType))
     n.fail("dequantizing " + typeName(inType) +
            " is not supported (uint8, int8 and int32 are)");
-  Value scale = normalizeParam(n, n.input(1), "x_scale");
-  Value zp = zeroPointOr(n, 2, inType, scale);
-  int64_t rank = NodeContext::rankOf(x);
-  int64_t axis = NodeContext::rankOf(scale) == 0
-                     ? 1
-                     : n.normalizeAxis(n.intAttr("axis", 1), rank, "axis");
-  Value y =
-      n.create<tcc::DequantizeOp>({x, scale, zp}, {n.i64Attr("axis", axis)});
+  AffineParams p = affineParams(n, x, inType, "x_scale");
+  Value y = n.create<tcc::DequantizeOp>({p.x, p.scale, p.zp},
+                                        {n.i64Attr("axis", p.axis)});
+  y = n.reshape(y, NodeContext::shapeOf(x));
   if (n.hasAttr("output_dtype") && n.intAttr("output_dtype") != 0)
     y = n.cast(y, n.elementTypeFor(n.intAttr("output_dtype")));
   n.setOutput(0, y);

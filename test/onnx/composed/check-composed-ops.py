@@ -5,7 +5,8 @@ few points: integer ops (Div, Mod, BitShift, Bitwise*) exactly, over every
 pair of int8/uint8 values and edge values of int32/int64; float ops (the
 inverse trigonometric and hyperbolic functions, Mod) within a few ulp,
 including 0, -0, infinities and NaN; CumProd in every mode and integer
-ReduceMean, exact on integers. Each model runs in the interpreter
+ReduceMean, exact on integers; blocked QuantizeLinear and DequantizeLinear,
+short last blocks included, exactly against ONNX's reference. Each model runs in the interpreter
 (tcc run-ir) and compiled (tcc compile + tcc run).
 
 usage: check-composed-ops.py TCC WORKDIR
@@ -18,6 +19,7 @@ import numpy as np
 import onnx
 import onnx.numpy_helper
 from onnx import TensorProto, helper
+from onnx.reference import ReferenceEvaluator
 
 tcc, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
@@ -39,6 +41,7 @@ def run_model(name, nodes, inputs, outputs, opset=28):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     base = os.path.join(work, name)
     onnx.save(model, base + ".onnx")
+    run_model.last = model
     subprocess.run([tcc, "import", base + ".onnx", "-o", base + ".ir"], check=True)
     subprocess.run([tcc, "compile", base + ".ir", "-o", base + ".bin"], check=True)
     args = []
@@ -228,8 +231,44 @@ def check_integer_mean():
             expect_exact(f"ReduceMean {k} int32 ({mode})", got, w)
 
 
+def check_blocked_quantization():
+    """QuantizeLinear and DequantizeLinear with block_size (scales expanded
+    to the input's shape) exactly against ONNX's reference evaluator: along
+    either axis, with short last blocks, ties (power-of-two scales), values
+    that saturate, int8 and uint8."""
+    rng = np.random.default_rng(3)
+    shape = (5, 7)
+    for axis, block in ((1, 3), (0, 2), (-1, 7), (1, 1)):
+        blocks = list(shape)
+        blocks[axis] = -(-shape[axis] // block)
+        for dtype in (np.int8, np.uint8):
+            info = np.iinfo(dtype)
+            name = f"blocked_a{axis % 2}_b{block}_{np.dtype(dtype).name}"
+            scale = np.where(rng.random(blocks) < 0.5,
+                             2.0 ** rng.integers(-3, 3, blocks),
+                             rng.uniform(0.01, 3, blocks)).astype(np.float32)
+            zp = rng.integers(info.min, info.max + 1, blocks).astype(dtype)
+            full = np.repeat(scale, block, axis=axis)[:shape[0], :shape[1]]
+            x = np.where(rng.random(shape) < 0.4,
+                         full * (rng.integers(-300, 300, shape) + 0.5),
+                         rng.standard_normal(shape) * 200).astype(np.float32)
+            q = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+            nodes = [helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["y"],
+                                      axis=axis, block_size=block),
+                     helper.make_node("DequantizeLinear", ["q", "s", "zp"], ["d"],
+                                      axis=axis, block_size=block)]
+            inputs = {"x": x, "s": scale, "zp": zp, "q": q}
+            results = run_model(name, nodes, inputs, [("y", dtype), ("d", np.float32)],
+                                opset=21)
+            want = ReferenceEvaluator(run_model.last).run(None, inputs)
+            for mode, outs in results.items():
+                for k, w, got in zip(("QuantizeLinear", "DequantizeLinear"), want, outs):
+                    expect_exact(f"{k} {name} ({mode})", got, w)
+
+
 check_cumprod()
 check_integer_mean()
+check_blocked_quantization()
 for dtype in (np.int8, np.uint8):
     check_integers(dtype, *all_pairs(dtype))
 check_integers(np.int32, *edge_pairs(np.int32))
