@@ -9,9 +9,9 @@ the benchmark's own.
 Run with Debian's python3 (python3-torch 1.13, python3-torchvision 0.14):
   /usr/bin/python3 bench/onnx/export_models.py OUTDIR [NAME...]
 """
+import argparse
 import importlib.util
 import os
-import sys
 
 import numpy as np
 import torch
@@ -80,13 +80,17 @@ def export(name, out):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    names = sys.argv[2:] or list(MODELS)
-    for name in names:
+    parser = argparse.ArgumentParser(
+        description="Exports the CPU benchmark's models to ONNX.")
+    parser.add_argument("outdir", help="folder that gets one folder per model")
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help=f"models to export (default: all of {', '.join(MODELS)})")
+    args = parser.parse_args()
+    for name in args.names:
         if name not in MODELS:
-            sys.exit(f"export_models.py: unknown model '{name}' (known: {', '.join(MODELS)})")
-        export(name, sys.argv[1])
+            parser.error(f"unknown model '{name}' (known: {', '.join(MODELS)})")
+    for name in args.names or list(MODELS):
+        export(name, args.outdir)
         print(f"exported {name}", flush=True)
 
 

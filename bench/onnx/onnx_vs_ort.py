@@ -11,9 +11,16 @@ each, alternating which goes first, after WARMUP runs of each. Prints both
 medians, the ratio tcc/ORT (below 1: tcc is faster) and each side's spread
 (p90 - p50) / p50.
 
+ORT's intra-op threads spin after each run by default; in one process they
+would hold both cores while tcc runs (tcc at 2 threads then runs no faster
+than at 1). So spinning is off (session.intra_op.allow_spinning = 0) unless
+--ort-spinning is given; ORT's own medians barely move without it
+(docs/performance.md).
+
 usage: onnx_vs_ort.py --tcc build/bin/tcc --runtime build/lib/libtcc_runtime.so
-                      [--threads 1,2] [--runs 50] [--warmup 10] MODEL_DIR...
-Needs onnxruntime (pinned in scripts/requirements-python.txt).
+                      [--threads 1,2] [--runs 50] [--warmup 10] [--ort-spinning]
+                      MODEL_DIR...
+Needs onnxruntime (pinned in scripts/python-requirements.txt).
 """
 import argparse
 import os
@@ -49,6 +56,8 @@ def bench_model(args, runtime, model_dir, threads, workdir):
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
+    if not args.ort_spinning:
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     session = ort.InferenceSession(onnx_path, so, providers=["CPUExecutionProvider"])
@@ -96,6 +105,8 @@ def main():
     parser.add_argument("--tcc", required=True)
     parser.add_argument("--runtime", required=True)
     parser.add_argument("--threads", default="1,2", help="comma-separated thread counts")
+    parser.add_argument("--ort-spinning", action="store_true",
+                        help="leave ORT's spinning threads on (they starve tcc's pool)")
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("models", nargs="+")
