@@ -1,5 +1,6 @@
 //===- CApiTest.cpp - the C API's contracts -------------------------------===//
 
+#include "TempPath.h"
 #include "TestModels.h"
 #include "TestStatus.h"
 
@@ -299,7 +300,8 @@ std::vector<float> runAddMul(tcc_model_t *model) {
 
 TEST(CApi, LoadFileReadsIntoTheAllocatorUnlessMapped) {
   std::vector<uint8_t> bytes = addMulModel(4).finish();
-  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_capi_load_file.bin";
+  tcc::test::TempPath temp("capi_load_file.bin");
+  const std::string &path = temp.path;
   writeFile(path, bytes);
   const std::vector<float> want = {3, 6, 9, 12};
   // By default the whole file goes into one block from the allocator.

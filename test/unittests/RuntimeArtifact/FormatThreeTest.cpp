@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TempPath.h"
 #include "TestModels.h"
 #include "TestStatus.h"
 
@@ -92,7 +93,8 @@ TEST(FormatThree, RefusesAnOlderFormatNamingBothVersions) {
   EXPECT_TCC_ERROR(verify(file), TCC_STATUS_UNIMPLEMENTED,
                    "artifact format 2, this runtime reads format 3; "
                    "recompile it with tcc compile");
-  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_format2_model.bin";
+  tcc::test::TempPath temp("format2_model.bin");
+  const std::string &path = temp.path;
   writeFile(path, file);
   tcc_model_t *model = nullptr;
   EXPECT_TCC_ERROR(tcc_model_load_file(path.c_str(), nullptr, &model),

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TempPath.h"
 #include "TestModels.h"
 #include "TestStatus.h"
 
@@ -53,7 +54,8 @@ TEST(Loader, AcceptsValidModel) {
 }
 
 TEST(Loader, LoadsFromFileAndNamesMissingFile) {
-  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_loader_model.bin";
+  tcc::test::TempPath temp("loader_model.bin");
+  const std::string &path = temp.path;
   writeFile(path, addMulModel(4).finish());
   tcc_model_t *model = nullptr;
   ASSERT_TCC_OK(tcc_model_load_file(path.c_str(), nullptr, &model));
@@ -67,7 +69,8 @@ TEST(Loader, LoadsFromFileAndNamesMissingFile) {
 }
 
 TEST(Loader, ErrorsFromFileNameTheFile) {
-  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_loader_bad.bin";
+  tcc::test::TempPath temp("loader_bad.bin");
+  const std::string &path = temp.path;
   std::vector<uint8_t> file = addMulModel(4).finish();
   file.resize(20);
   writeFile(path, file);

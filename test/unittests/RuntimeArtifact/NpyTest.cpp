@@ -1,5 +1,6 @@
 //===- NpyTest.cpp - .npy reading and writing -----------------------------===//
 
+#include "TempPath.h"
 #include "TestStatus.h"
 
 #include "tcc/runtime/Npy.h"
@@ -93,7 +94,8 @@ TEST(Npy, RoundTripsEveryDTypeAndShape) {
 }
 
 TEST(Npy, ReadsAndWritesFiles) {
-  std::string path = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_npy_test.npy";
+  tcc::test::TempPath temp("npy_test.npy");
+  const std::string &path = temp.path;
   int64_t v[2] = {-7, 1LL << 40};
   ASSERT_TCC_OK(writeNpy(path, TCC_DTYPE_I64, {2}, v, sizeof(v)));
   NpyArray a;
