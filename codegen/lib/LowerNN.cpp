@@ -58,6 +58,45 @@ Value biasOrZeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type acc,
 // matmul / linear
 //===----------------------------------------------------------------------===//
 
+/// The indexing of a batched matmul over loops (batch..., m, n, k): lhs
+/// [..., m, k], rhs [..., k, n] and the result [..., m, n], with an operand's
+/// batch dims of size 1 broadcast like elementwise operands.
+struct BatchedMatmulMaps {
+  BatchedMatmulMaps(RankedTensorType result, RankedTensorType lhsType,
+                    RankedTensorType rhsType) {
+    MLIRContext *ctx = result.getContext();
+    int64_t rank = result.getRank();
+    loops = rank + 1;
+    m = getAffineDimExpr(rank - 2, ctx);
+    n = getAffineDimExpr(rank - 1, ctx);
+    AffineExpr k = getAffineDimExpr(rank, ctx);
+    auto batchExprs = [&](RankedTensorType type) {
+      SmallVector<AffineExpr> exprs;
+      int64_t batchRank = type.getRank() - 2, offset = rank - 2 - batchRank;
+      for (int64_t i = 0; i < batchRank; ++i) {
+        bool broadcast =
+            type.getDimSize(i) == 1 && result.getDimSize(i + offset) != 1;
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(i + offset, ctx));
+      }
+      return exprs;
+    };
+    SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType);
+    lhsExprs.append({m, k});
+    SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType);
+    rhsExprs.append({k, n});
+    lhs = AffineMap::get(loops, 0, lhsExprs, ctx);
+    rhs = AffineMap::get(loops, 0, rhsExprs, ctx);
+    this->result = AffineMap::get(
+        loops, 0, AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(),
+        ctx);
+  }
+
+  int64_t loops;
+  AffineExpr m, n;
+  AffineMap lhs, rhs, result;
+};
+
 /// Batched, with batch dims broadcast like elementwise operands.
 struct MatmulLowering : TccPattern<tcc::MatmulOp> {
   using TccPattern::TccPattern;
@@ -69,32 +108,9 @@ struct MatmulLowering : TccPattern<tcc::MatmulOp> {
     RankedTensorType resultType = convertedType(op.getResult());
     auto lhsType = cast<RankedTensorType>(adaptor.getLhs().getType());
     auto rhsType = cast<RankedTensorType>(adaptor.getRhs().getType());
-    MLIRContext *ctx = rewriter.getContext();
-    int64_t rank = resultType.getRank(), loops = rank + 1;
-    AffineExpr m = getAffineDimExpr(rank - 2, ctx),
-               n = getAffineDimExpr(rank - 1, ctx),
-               k = getAffineDimExpr(rank, ctx);
-    auto batchExprs = [&](RankedTensorType type) {
-      SmallVector<AffineExpr> exprs;
-      int64_t batchRank = type.getRank() - 2, offset = rank - 2 - batchRank;
-      for (int64_t i = 0; i < batchRank; ++i) {
-        bool broadcast =
-            type.getDimSize(i) == 1 && resultType.getDimSize(i + offset) != 1;
-        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                                  : getAffineDimExpr(i + offset, ctx));
-      }
-      return exprs;
-    };
-    SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType);
-    lhsExprs.append({m, k});
-    SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType);
-    rhsExprs.append({k, n});
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(loops, 0, lhsExprs, ctx),
-        AffineMap::get(loops, 0, rhsExprs, ctx),
-        AffineMap::get(
-            loops, 0, AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(),
-            ctx)};
+    BatchedMatmulMaps mm(resultType, lhsType, rhsType);
+    int64_t rank = resultType.getRank();
+    SmallVector<AffineMap> maps = {mm.lhs, mm.rhs, mm.result};
     Type element = resultType.getElementType(), acc = computeType(element);
     Value init = filledTensor(rewriter, loc, resultType.getShape(),
                               numberConstant(rewriter, loc, acc, 0));
@@ -323,34 +339,11 @@ struct MatmulIntegerLowering : TccPattern<tcc::MatmulIntegerOp> {
     RankedTensorType resultType = convertedType(op.getResult());
     auto lhsType = cast<RankedTensorType>(adaptor.getLhs().getType());
     auto rhsType = cast<RankedTensorType>(adaptor.getRhs().getType());
-    MLIRContext *ctx = rewriter.getContext();
-    int64_t rank = resultType.getRank(), loops = rank + 1;
-    AffineExpr m = getAffineDimExpr(rank - 2, ctx),
-               n = getAffineDimExpr(rank - 1, ctx),
-               k = getAffineDimExpr(rank, ctx);
-    auto batchExprs = [&](RankedTensorType type) {
-      SmallVector<AffineExpr> exprs;
-      int64_t batchRank = type.getRank() - 2, offset = rank - 2 - batchRank;
-      for (int64_t i = 0; i < batchRank; ++i) {
-        bool broadcast =
-            type.getDimSize(i) == 1 && resultType.getDimSize(i + offset) != 1;
-        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                                  : getAffineDimExpr(i + offset, ctx));
-      }
-      return exprs;
-    };
-    SmallVector<AffineExpr> lhsExprs = batchExprs(lhsType);
-    lhsExprs.append({m, k});
-    SmallVector<AffineExpr> rhsExprs = batchExprs(rhsType);
-    rhsExprs.append({k, n});
+    BatchedMatmulMaps mm(resultType, lhsType, rhsType);
+    int64_t rank = resultType.getRank();
     SmallVector<AffineMap> maps = {
-        AffineMap::get(loops, 0, lhsExprs, ctx),
-        AffineMap::get(loops, 0, rhsExprs, ctx),
-        zeroPointMap(adaptor.getLhsZeroPoint(), loops, m),
-        zeroPointMap(adaptor.getRhsZeroPoint(), loops, n),
-        AffineMap::get(
-            loops, 0, AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(),
-            ctx)};
+        mm.lhs, mm.rhs, zeroPointMap(adaptor.getLhsZeroPoint(), mm.loops, mm.m),
+        zeroPointMap(adaptor.getRhsZeroPoint(), mm.loops, mm.n), mm.result};
     bool lhsUnsigned = isUnsignedOperand(op.getLhs()),
          rhsUnsigned = isUnsignedOperand(op.getRhs());
     Value init = filledTensor(

@@ -356,26 +356,12 @@ void qgemm_task(void *arg, int64_t task) {
            static_cast<uint8_t *>(tls_qrows.data));
 }
 
-// As Sgemm.cpp's plan_tasks: about `threads` rectangles, cutting columns
-// when there are enough panels (each task then packs all of A once).
 void plan_tasks(QGemm &g, int threads) {
-  const int64_t mr = g.isa->mr;
-  const int64_t m_panels = ceil_div(g.m, mr);
-  const int64_t n_panels = ceil_div(g.n, kQPanelWidth);
-  int64_t m_tasks = 1, n_tasks = 1;
-  if (threads > 1 &&
-      g.m * g.n * std::max<int64_t>(g.k, 1) >= kMinParallelWork) {
-    if ((g.n >= g.m && n_panels >= threads) || m_panels < threads) {
-      n_tasks = std::min<int64_t>(threads, n_panels);
-      m_tasks = std::min(m_panels, ceil_div(threads, n_tasks));
-    } else {
-      m_tasks = threads;
-    }
-  }
-  g.task_rows = ceil_div(m_panels, m_tasks) * mr;
-  g.task_cols = ceil_div(n_panels, n_tasks) * kQPanelWidth;
-  g.m_tasks = ceil_div(g.m, g.task_rows);
-  g.n_tasks = ceil_div(g.n, g.task_cols);
+  GemmTasks t = plan_gemm_tasks(g.m, g.n, g.k, g.isa->mr, kQPanelWidth, threads);
+  g.task_rows = t.rows;
+  g.task_cols = t.cols;
+  g.m_tasks = t.m_tasks;
+  g.n_tasks = t.n_tasks;
 }
 
 tcc_kernel_status check_packed_qb(const void *packed, int64_t k, int64_t n) {

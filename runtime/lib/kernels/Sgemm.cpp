@@ -349,27 +349,12 @@ void run_small(const Gemm &big, SmallGemmFn fn, bool needs_acc,
     parallel->parallel_for(parallel->pool, tasks, small_task, &t);
 }
 
-// Splits C into about `threads` equal rectangles, cutting the dimension
-// whose cut repacks less: cutting n repacks A once per task, cutting m
-// repacks B once per task.
 void plan_tasks(Gemm &g, int threads) {
-  const int64_t mr = g.isa->mr;
-  const int64_t m_panels = ceil_div(g.m, mr);
-  const int64_t n_panels = ceil_div(g.n, kPanelWidth);
-  int64_t m_tasks = 1, n_tasks = 1;
-  if (threads > 1 &&
-      g.m * g.n * std::max<int64_t>(g.k, 1) >= kMinParallelWork) {
-    if ((g.n >= g.m && n_panels >= threads) || m_panels < threads) {
-      n_tasks = std::min<int64_t>(threads, n_panels);
-      m_tasks = std::min(m_panels, ceil_div(threads, n_tasks));
-    } else {
-      m_tasks = threads;
-    }
-  }
-  g.task_rows = ceil_div(m_panels, m_tasks) * mr;
-  g.task_cols = ceil_div(n_panels, n_tasks) * kPanelWidth;
-  g.m_tasks = ceil_div(g.m, g.task_rows);
-  g.n_tasks = ceil_div(g.n, g.task_cols);
+  GemmTasks t = plan_gemm_tasks(g.m, g.n, g.k, g.isa->mr, kPanelWidth, threads);
+  g.task_rows = t.rows;
+  g.task_cols = t.cols;
+  g.m_tasks = t.m_tasks;
+  g.n_tasks = t.n_tasks;
 }
 
 bool fits(int64_t rows, int64_t ld, int64_t cols) {

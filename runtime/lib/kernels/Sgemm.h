@@ -40,6 +40,35 @@ inline int64_t checked_product(std::initializer_list<int64_t> factors) {
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t round_up(int64_t x, int64_t to) { return ceil_div(x, to) * to; }
 
+/// How a GEMM's C splits into tasks: rectangles of whole register panels
+/// (`mr` rows, `panel_width` columns), about one per thread, cutting the
+/// dimension whose cut repacks less (cutting n repacks A once per task,
+/// cutting m repacks B once per task); one task below kMinParallelWork.
+struct GemmTasks {
+  int64_t rows, cols;       // a task's rows and columns of C
+  int64_t m_tasks, n_tasks; // tasks down and across C
+};
+inline GemmTasks plan_gemm_tasks(int64_t m, int64_t n, int64_t k, int64_t mr,
+                                 int64_t panel_width, int threads) {
+  const int64_t m_panels = ceil_div(m, mr);
+  const int64_t n_panels = ceil_div(n, panel_width);
+  int64_t m_tasks = 1, n_tasks = 1;
+  if (threads > 1 && m * n * std::max<int64_t>(k, 1) >= kMinParallelWork) {
+    if ((n >= m && n_panels >= threads) || m_panels < threads) {
+      n_tasks = std::min<int64_t>(threads, n_panels);
+      m_tasks = std::min(m_panels, ceil_div(threads, n_tasks));
+    } else {
+      m_tasks = threads;
+    }
+  }
+  GemmTasks t;
+  t.rows = ceil_div(m_panels, m_tasks) * mr;
+  t.cols = ceil_div(n_panels, n_tasks) * panel_width;
+  t.m_tasks = ceil_div(m, t.rows);
+  t.n_tasks = ceil_div(n, t.cols);
+  return t;
+}
+
 /// Below this many elements touched, memory-bound work (im2col, depthwise
 /// rows, transforms) runs on one thread, like at::internal::GRAIN_SIZE:
 /// waking a worker costs more than such work saves (figures:
