@@ -353,32 +353,22 @@ linkSharedObject(Location loc, ArrayRef<SmallVector<char, 0>> objects) {
   return std::vector<uint8_t>(data.begin(), data.end());
 }
 
-/// Rewrites each store of a 16-bit float that was just loaded (a copy) into
-/// an i16 load and store. LLVM 19's AArch64 backend without +bf16 cannot
-/// select a pre-indexed bf16 store ("Cannot select: store<pre-inc>") and
-/// aborts; moved as integers, the bits are the same on every target.
-static void moveHalfFloatCopiesAsBits(ModuleOp kernels) {
-  SmallVector<LLVM::StoreOp> copies;
+/// Stores every scalar 16-bit float as its i16 bits. LLVM 19's AArch64
+/// backend without +bf16 cannot select some bf16 stores (a pre-indexed
+/// store of a loaded value: "Cannot select: store<pre-inc>") and aborts;
+/// an integer store writes the same bits on every target.
+static void storeHalfFloatsAsBits(ModuleOp kernels) {
+  SmallVector<LLVM::StoreOp> stores;
   kernels.walk([&](LLVM::StoreOp store) {
     Type type = store.getValue().getType();
-    if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 16 &&
-        store.getValue().getDefiningOp<LLVM::LoadOp>())
-      copies.push_back(store);
+    if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 16)
+      stores.push_back(store);
   });
-  for (LLVM::StoreOp store : copies) {
-    auto load = store.getValue().getDefiningOp<LLVM::LoadOp>();
-    OpBuilder b(load);
-    Type bits = b.getIntegerType(16);
-    Value value = b.create<LLVM::LoadOp>(load.getLoc(), bits, load.getAddr(),
-                                         load.getAlignment().value_or(0),
-                                         load.getVolatile_());
-    b.setInsertionPoint(store);
-    b.create<LLVM::StoreOp>(store.getLoc(), value, store.getAddr(),
-                            store.getAlignment().value_or(0),
-                            store.getVolatile_());
-    store.erase();
-    if (load->use_empty())
-      load.erase();
+  for (LLVM::StoreOp store : stores) {
+    OpBuilder b(store);
+    Value bits = b.create<LLVM::BitcastOp>(store.getLoc(), b.getIntegerType(16),
+                                           store.getValue());
+    store.getValueMutable().assign(bits);
   }
 }
 
@@ -427,7 +417,7 @@ mlir::tcc::compileKernels(
     func.setLinkage(LLVM::Linkage::Internal);
   }
 
-  moveHalfFloatCopiesAsBits(kernels);
+  storeHalfFloatsAsBits(kernels);
   registerBuiltinDialectTranslation(*kernels.getContext());
   registerLLVMDialectTranslation(*kernels.getContext());
   llvm::LLVMContext llvmContext;

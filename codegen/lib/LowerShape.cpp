@@ -286,12 +286,10 @@ struct GatherLowering : TccPattern<tcc::GatherOp> {
   }
 };
 
-/// `acc <reduction> update` for one element of a scatter, in the promoted
-/// compute type (f16/bf16 as f32).
+/// `acc <reduction> update` for one element of a scatter (not 'none'), in
+/// the promoted compute type (f16/bf16 as f32).
 Value combineScatter(OpBuilder &b, Location loc, tcc::ScatterReduction kind,
                      Value x, Value y, bool isUnsigned) {
-  if (kind == tcc::ScatterReduction::none)
-    return y;
   Value r;
   switch (kind) {
   case tcc::ScatterReduction::add:
@@ -308,21 +306,6 @@ Value combineScatter(OpBuilder &b, Location loc, tcc::ScatterReduction kind,
     break;
   }
   return r;
-}
-
-/// select(cond, a, b) of stored values. 16-bit floats are selected as their
-/// bits: LLVM 19's AArch64 backend without +bf16 cannot select a bf16 store
-/// of a bf16 load ("Cannot select: store<pre-inc>"), and integers move
-/// through it, NaN payloads unchanged.
-Value selectStored(OpBuilder &b, Location loc, Value cond, Value x, Value y) {
-  Type type = x.getType();
-  if (!isa<FloatType>(type) || type.getIntOrFloatBitWidth() != 16)
-    return b.create<arith::SelectOp>(loc, cond, x, y);
-  Type bits = b.getIntegerType(16);
-  Value xi = b.create<arith::BitcastOp>(loc, bits, x);
-  Value yi = b.create<arith::BitcastOp>(loc, bits, y);
-  return b.create<arith::BitcastOp>(
-      loc, type, b.create<arith::SelectOp>(loc, cond, xi, yi));
 }
 
 struct ScatterLowering : TccPattern<tcc::ScatterOp> {
@@ -378,8 +361,8 @@ struct ScatterLowering : TccPattern<tcc::ScatterOp> {
                            combineScatter(b, l, kind, promote(b, l, old),
                                           promote(b, l, update), isUnsigned),
                            element);
-          return {b.create<tensor::InsertOp>(
-              l, selectStored(b, l, inRange, combined, old), acc[0], at)};
+          Value value = b.create<arith::SelectOp>(l, inRange, combined, old);
+          return {b.create<tensor::InsertOp>(l, value, acc[0], at)};
         });
     rewriter.replaceOp(op, nest.results);
     return success();
