@@ -35,10 +35,11 @@ std::string nameOfWeight(mt::ConstantOp weight) {
   auto resource = dyn_cast<DenseResourceElementsAttr>(weight.getValue());
   if (!resource)
     return "";
+  // Passes that rewrite a weight suffix its name (conv1.weight.bn_folded).
   std::string key = resource.getRawHandle().getKey().str();
-  StringRef name(key);
-  name.consume_back(".weight");
-  return name.str();
+  size_t suffix = key.rfind(".weight");
+  return suffix == std::string::npos || suffix == 0 ? key
+                                                    : key.substr(0, suffix);
 }
 
 /// Whether `v` is a float activation: not a constant.
