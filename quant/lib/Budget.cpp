@@ -202,9 +202,12 @@ BudgetReport fitBudget(const Calibration &calibration, const EvalData &eval,
 std::string reportText(const BudgetReport &r) {
   bool accuracy = r.budget.kind == BudgetKind::AccuracyDrop;
   std::string unit = accuracy ? " points" : "";
-  std::string s = "budget: " +
-                  std::string(accuracy ? "accuracy drop <= " : "output error <= ") +
-                  fixed(r.budget.limit, accuracy ? 2 : 5) + unit + "\n";
+  std::string s =
+      std::isfinite(r.budget.limit)
+          ? "budget: " +
+                std::string(accuracy ? "accuracy drop <= " : "output error <= ") +
+                fixed(r.budget.limit, accuracy ? 2 : 5) + unit + "\n"
+          : std::string("budget: none (every layer int8)\n");
   s += "  fp32:            " + describe(r.fp32) + "\n";
   s += "  all layers int8: " + describe(r.allInt8) + "\n";
   s += "sensitivity (each layer int8 alone):\n";
@@ -240,7 +243,9 @@ std::string reportJson(const BudgetReport &r, const Calibration &c) {
   s += "  \"calibration_batches\": " + std::to_string(c.batches()) + ",\n";
   s += "  \"budget\": {\"kind\": " +
        quoted(accuracy ? "max_accuracy_drop" : "max_output_error") +
-       ", \"limit\": " + fixed(r.budget.limit, 8) + "},\n";
+       ", \"limit\": " +
+       (std::isfinite(r.budget.limit) ? fixed(r.budget.limit, 8) : "null") +
+       "},\n";
   s += "  \"fp32\": " + evaluationJson(r.fp32) + ",\n";
   s += "  \"all_int8\": " + evaluationJson(r.allInt8) + ",\n";
   s += "  \"chosen\": " + evaluationJson(r.chosen) + ",\n";
