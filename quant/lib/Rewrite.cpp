@@ -159,8 +159,13 @@ private:
 
   Location loc() { return loc_; }
 
+  /// One constant op per value (scales and zero points repeat); layers are
+  /// rewritten in program order, so the first one dominates the others.
   Value constant(ElementsAttr value) {
-    return builder_.create<mt::ConstantOp>(loc(), value);
+    Value &c = constants_[value];
+    if (!c)
+      c = builder_.create<mt::ConstantOp>(loc(), value);
+    return c;
   }
   Value f32Scalar(float v) {
     return constant(DenseElementsAttr::get(
@@ -326,6 +331,7 @@ private:
   llvm::DenseMap<Value, Quantized> dequantizedFrom_;
   /// Quantizes made for float values.
   llvm::DenseMap<Value, Quantized> quantizeOf_;
+  llvm::DenseMap<Attribute, Value> constants_;
   std::vector<Operation *> dead_;
 };
 
