@@ -44,8 +44,7 @@ std::shared_ptr<jit::ModuleState> copyModule(mlir::ModuleOp module) {
   if (mlir::failed(mlir::writeBytecodeToFile(module, os)))
     throw QuantError("cannot copy the module");
   os.flush();
-  // Blobs are read in place from the buffer, which must keep their
-  // alignment.
+  // The bytecode reader checks the blobs' alignment within the buffer.
   std::unique_ptr<llvm::WritableMemoryBuffer> buffer =
       llvm::WritableMemoryBuffer::getNewUninitMemBuffer(bytes.size(), "copy",
                                                         llvm::Align(64));
