@@ -174,11 +174,6 @@ Calibration calibrate(const jit::TracedGraph &traced, const BatchLoader &loader,
   state->function = traced.function_name();
   state->options = options;
   jit::Signature signature = traced.signature();
-  for (const jit::TensorSpec &input : signature.inputs)
-    if (input.dtype != kFloat)
-      throw QuantError("input '" + input.name + "' is " +
-                       describe(input.dtype, input.shape) +
-                       ": calibration needs float32 inputs");
 
   // Batch norm folds into the conv/linear before it first, so that the
   // weights quantized are the ones that run.

@@ -105,8 +105,8 @@ private:
 
 /// Calibrates `traced` on the loader's batches. Throws QuantError when a
 /// batch does not fit the model's inputs (count, dtype or shape, naming the
-/// input), when there are no batches, or when the model has no float32
-/// function.
+/// input) or when there are no batches. Only float32 layers are quantized;
+/// inputs of other types (token ids) are fine.
 Calibration calibrate(const jit::TracedGraph &traced, const BatchLoader &loader,
                       const CalibrationOptions &options = {});
 
