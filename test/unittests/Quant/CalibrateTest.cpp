@@ -215,6 +215,28 @@ TEST(Calibrate, BadDataIsRefusedNamingTheInput) {
       << zero;
 }
 
+TEST(Calibrate, HistogramObserversMakeASecondPass) {
+  auto net = std::make_shared<LinearNet>();
+  std::vector<Batch> batches = randomBatches(3, {5, 6}, 13);
+  auto traced = jit::trace(net, {batches[0][0]});
+  for (auto [kind, passes] : {std::pair(ObserverKind::MinMax, 1),
+                              std::pair(ObserverKind::Percentile, 2),
+                              std::pair(ObserverKind::Entropy, 2),
+                              std::pair(ObserverKind::Mse, 2)}) {
+    int calls = 0;
+    BatchLoader counting = [&](const std::function<void(const Batch &)> &visit) {
+      ++calls;
+      for (const Batch &b : batches)
+        visit(b);
+    };
+    CalibrationOptions options;
+    options.observer = kind;
+    Calibration c = calibrate(traced, counting, options);
+    EXPECT_EQ(calls, passes) << observerName(kind);
+    EXPECT_EQ(c.batches(), 3) << observerName(kind);
+  }
+}
+
 TEST(Budget, FallsBackMostSensitiveFirstUntilTheBudgetHolds) {
   auto net = blockNet();
   std::vector<Batch> batches = randomBatches(6, {2, 3, 6, 6}, 31);

@@ -89,6 +89,18 @@ TEST(Observers, PercentileDropsTheTail) {
   EXPECT_EQ(all->range().max, 2048.0);
 }
 
+TEST(Observers, PercentileDropsBothTails) {
+  // One value at -1024, 998 at 0.5, one at 1024: extremes [-1024, 1024],
+  // 2048 bins of width 1 (bin i covers [i - 1024, i - 1023)). Keeping 99.8%
+  // drops one value from each tail: the range is bin 1024's [0, 1].
+  std::vector<float> values(998, 0.5f);
+  values.push_back(-1024.0f);
+  values.push_back(1024.0f);
+  auto o = observed(ObserverKind::Percentile, values, 99.8);
+  EXPECT_EQ(o->range().min, 0.0);
+  EXPECT_EQ(o->range().max, 1.0);
+}
+
 TEST(Observers, HistogramErrorOfAGridPoint) {
   // One bin per unit over [0, 4]; counts at centers 0.5 and 2.5. Clip
   // [0, 127.5] on u8 has scale 0.5: both centers lie on the grid, error 0.
