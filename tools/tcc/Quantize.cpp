@@ -81,9 +81,16 @@ bool parseNumber(const std::string &text, double *out) {
 
 int run(const Options &o) {
   const char *cmd = "quantize";
+  // Outputs never replace an input (the model, data or labels) or each
+  // other.
   for (const std::string *out : {&o.output, &o.report})
-    if (!out->empty() && runtime::isSameFile(o.input, *out))
-      return fail(cmd, *out + " is the input file");
+    for (const std::string *in :
+         {&o.input, &o.calibrate, &o.evalData, &o.evalLabels})
+      if (!out->empty() && !in->empty() && runtime::isSameFile(*in, *out))
+        return fail(cmd, *out + " is the input file " + *in);
+  if (!o.report.empty() &&
+      (o.report == o.output || runtime::isSameFile(o.output, o.report)))
+    return fail(cmd, "-o and --report name the same file");
   try {
     jit::TracedGraph model = quant::readModel(o.input, o.allowBytecode);
     jit::Signature signature = model.signature();
