@@ -5,6 +5,7 @@
 #             package as its dependencies;
 #   tcc::onnx ONNX import (component jit: onnx/), which also finds
 #             protobuf;
+#   tcc::quant post-training int8 calibration (component jit: quant/);
 #   tcc::distributed  process groups and DistributedDataParallel
 #             (component distributed: distributed/), built where MPI is
 #             found, which finds MPI.
@@ -57,12 +58,12 @@ endfunction()
 install(EXPORT tccTargets NAMESPACE tcc:: COMPONENT eager
   DESTINATION ${_tcc_package_dir})
 
-# The jit component: tcc_jit, tcc_interpreter, tcc_onnx and every library they link
-# that the eager and runtime packages do not already ship (the compiler's
-# static libraries TCCIR, TCCPasses, TCCCodegen, ..., whatever codegen adds),
-# link-only: their headers stay out of the install.
+# The jit component: tcc_jit, tcc_interpreter, tcc_onnx, tcc_quant and every
+# library they link that the eager and runtime packages do not already ship
+# (the compiler's static libraries TCCIR, TCCPasses, TCCCodegen, ...,
+# whatever codegen adds), link-only: their headers stay out of the install.
 if(TARGET tcc_jit)
-  tcc_link_closure(_tcc_jit_libs tcc_jit tcc_interpreter tcc_onnx)
+  tcc_link_closure(_tcc_jit_libs tcc_jit tcc_interpreter tcc_onnx tcc_quant)
   tcc_link_closure(_tcc_shipped tcc_eager tcc_runtime_static)
   list(REMOVE_ITEM _tcc_jit_libs ${_tcc_shipped})
   install(TARGETS ${_tcc_jit_libs} EXPORT tccJitTargets COMPONENT jit

@@ -7,11 +7,16 @@
 //       trains DigitsNet eagerly, saves its weights, traces it at batch 1
 //       into WORK/model.ir, and writes the test images and labels as .npy;
 //   tcc compile WORK/model.ir -o WORK/model.bin
+//   tcc quantize WORK/model.ir --calibrate TRAIN-IMAGES -o WORK/model.int8.ir
+//   tcc compile WORK/model.int8.ir -o WORK/model.int8.bin     (optional)
 //   digits_deploy compare --work DIR [--threads N] [--repeats R]
 //       runs the eager model and the compiled artifact (through
 //       libtcc_runtime) over the test images, one image at a time, and prints
 //       their accuracy and latency side by side. It fails when the two
 //       disagree on a prediction or a logit differs by more than 1e-3.
+//       When WORK/model.int8.bin exists, the int8 artifact runs too and its
+//       accuracy and latency print beside fp32's (int8 predictions may
+//       differ: they are reported, not failed).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +34,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -152,6 +159,59 @@ double median(std::vector<double> v) {
   std::exit(1);
 }
 
+int64_t argmax(const std::vector<float> &v) {
+  return std::max_element(v.begin(), v.end()) - v.begin();
+}
+
+/// A compiled model run over the test images one at a time: its logits and
+/// the time per image of each pass.
+struct ArtifactRun {
+  std::string path;
+  runtime::Model model;
+  runtime::Pool pool;
+  runtime::Session session;
+  std::vector<std::vector<float>> outputs;
+  std::vector<double> us;
+
+  void pass(const Tensor &x, int64_t n) {
+    outputs.resize(n);
+    const size_t imageBytes = 64 * sizeof(float);
+    auto t0 = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < n; ++i) {
+      const float *logits = nullptr;
+      runtime::Status s =
+          session.bindInput(0, x.data_ptr<float>() + 64 * i, imageBytes);
+      if (s.ok())
+        s = session.run();
+      if (s.ok())
+        s = session.output(0, &logits);
+      if (!s.ok())
+        fail("running " + path, s);
+      outputs[i].assign(logits, logits + 10);
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / n);
+  }
+};
+
+/// Held by pointer: the session refers to the model and the pool.
+std::unique_ptr<ArtifactRun> loadArtifact(const std::string &path,
+                                          int64_t threads) {
+  auto owned = std::make_unique<ArtifactRun>();
+  ArtifactRun &run = *owned;
+  run.path = path;
+  if (runtime::Status s = runtime::Model::loadFile(path, &run.model); !s.ok())
+    fail("loading " + path, s);
+  if (threads > 1)
+    if (runtime::Status s = runtime::Pool::create(int(threads), &run.pool); !s.ok())
+      fail("creating the thread pool", s);
+  if (runtime::Status s = run.model.createSession(
+          run.pool ? run.pool.parallel() : nullptr, &run.session);
+      !s.ok())
+    fail("creating a session", s);
+  return owned;
+}
+
 int compare(const Options &o) {
   set_num_threads(static_cast<int>(o.threads));
   DigitsNet model;
@@ -161,42 +221,26 @@ int compare(const Options &o) {
   Tensor y = load_npy(o.work + "/y_test.npy");
   int64_t n = x.size(0);
 
-  runtime::Model compiled;
-  if (runtime::Status s = runtime::Model::loadFile(o.work + "/model.bin", &compiled); !s.ok())
-    fail("loading model.bin", s);
-  runtime::Pool pool;
-  if (o.threads > 1)
-    if (runtime::Status s = runtime::Pool::create(int(o.threads), &pool); !s.ok())
-      fail("creating the thread pool", s);
-  runtime::Session session;
-  if (runtime::Status s = compiled.createSession(pool ? pool.parallel() : nullptr, &session); !s.ok())
-    fail("creating a session", s);
+  std::unique_ptr<ArtifactRun> fp32 =
+      loadArtifact(o.work + "/model.bin", o.threads);
+  std::unique_ptr<ArtifactRun> int8;
+  if (std::ifstream(o.work + "/model.int8.bin").good())
+    int8 = loadArtifact(o.work + "/model.int8.bin", o.threads);
 
   NoGradGuard noGrad;
   std::vector<Tensor> eagerOut(n);
-  std::vector<std::vector<float>> compiledOut(n);
-  std::vector<double> eagerUs, compiledUs;
-  const size_t imageBytes = 64 * sizeof(float);
+  std::vector<double> eagerUs;
   for (int64_t r = 0; r < o.repeats; ++r) {
     auto t0 = std::chrono::steady_clock::now();
     for (int64_t i = 0; i < n; ++i)
       eagerOut[i] = model(x.narrow(0, i, 1));
     auto t1 = std::chrono::steady_clock::now();
-    for (int64_t i = 0; i < n; ++i) {
-      const float *logits = nullptr;
-      runtime::Status s = session.bindInput(0, x.data_ptr<float>() + 64 * i, imageBytes);
-      if (s.ok())
-        s = session.run();
-      if (s.ok())
-        s = session.output(0, &logits);
-      if (!s.ok())
-        fail("running model.bin", s);
-      compiledOut[i].assign(logits, logits + 10);
-    }
-    auto t2 = std::chrono::steady_clock::now();
     eagerUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / n);
-    compiledUs.push_back(std::chrono::duration<double, std::micro>(t2 - t1).count() / n);
+    fp32->pass(x, n);
+    if (int8)
+      int8->pass(x, n);
   }
+  const std::vector<std::vector<float>> &compiledOut = fp32->outputs;
 
   // The reference interpreter runs model.ir with the eager kernels: its
   // logits must equal eager's bit for bit.
@@ -227,7 +271,7 @@ int compare(const Options &o) {
     for (int k = 0; k < 10; ++k)
       maxDiff = std::max(maxDiff, double(std::fabs(ev[k] - compiledOut[i][k])));
   }
-  double eagerMs = median(eagerUs), compiledMs = median(compiledUs);
+  double eagerMs = median(eagerUs), compiledMs = median(fp32->us);
   std::printf("\n%lld test images, batch 1, %lld thread(s), median of %lld passes\n",
               static_cast<long long>(n), static_cast<long long>(o.threads),
               static_cast<long long>(o.repeats));
@@ -244,6 +288,21 @@ int compare(const Options &o) {
               eagerMs / compiledMs);
   std::printf("  predictions that differ: %lld; max |logit difference| %.2e\n",
               static_cast<long long>(disagree), maxDiff);
+  if (int8) {
+    int64_t int8Correct = 0, int8Disagree = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t label = y[i].item<int64_t>();
+      int64_t ip = argmax(int8->outputs[i]);
+      int8Correct += ip == label;
+      int8Disagree += ip != argmax(compiledOut[i]);
+    }
+    double int8Ms = median(int8->us);
+    std::printf("  %-22s %9.4f %13.1f us   (%.2fx compiled fp32; %lld of %lld "
+                "predictions differ from it)\n",
+                "int8 (model.int8.bin)", double(int8Correct) / n, int8Ms,
+                compiledMs / int8Ms, static_cast<long long>(int8Disagree),
+                static_cast<long long>(n));
+  }
   return disagree == 0 && maxDiff <= 1e-3 && interpreterMismatches == 0 ? 0
                                                                        : 1;
 }

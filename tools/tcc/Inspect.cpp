@@ -16,6 +16,7 @@
 #include "tcc/runtime/Signing.h"
 #include "tcc/runtime/StepKinds.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <memory>
@@ -27,12 +28,27 @@ using namespace tcc::artifact;
 
 namespace {
 
+/// The layer a source op belongs to when `tcc quantize` made it int8: its
+/// location is loc("NAME int8"...) (docs/quantization.md).
+std::string int8LayerOf(const std::string &op) {
+  const std::string open = "loc(\"", suffix = " int8\"";
+  size_t begin = op.find(open);
+  if (begin == std::string::npos)
+    return "";
+  begin += open.size();
+  size_t end = op.find(suffix, begin);
+  if (end == std::string::npos || op.find('"', begin) != end + 5)
+    return "";
+  return op.substr(begin, end - begin);
+}
+
 const char kHelp[] = R"(usage: tcc inspect MODEL.bin [--json] [--public-key FILE]
 
 Verifies MODEL.bin (structure, sizes, hashes; no code is run) and shows its
 inputs and outputs, the execution plan (one entry per step, with the source
 ops each computes), the memory plan, the sizes of its parts and whether it
-is signed, by which public key (64 hex digits).
+is signed, by which public key (64 hex digits). For a model `tcc quantize`
+made, the layers that run in int8 (their ops' loc("NAME int8")).
 
 options:
   --json   machine-readable output with the keys inputs, outputs, kernels,
@@ -342,11 +358,23 @@ void printText(const runtime::Artifact &a, const runtime::Status &host,
   }
   uint32_t steps = m.plan() ? m.plan()->size() : 0;
   std::printf("plan: %u step%s\n", steps, steps == 1 ? "" : "s");
+  std::vector<std::string> int8Layers;
   for (uint32_t i = 0; i < steps; ++i) {
     runtime::StepDescription step = runtime::describeStep(m, i);
     std::printf("  %u %s\n", i, step.summary.c_str());
-    for (const std::string &op : step.sourceOps)
+    for (const std::string &op : step.sourceOps) {
       std::printf("      %s\n", op.c_str());
+      std::string layer = int8LayerOf(op);
+      if (!layer.empty() && std::find(int8Layers.begin(), int8Layers.end(),
+                                      layer) == int8Layers.end())
+        int8Layers.push_back(layer);
+    }
+  }
+  if (!int8Layers.empty()) {
+    std::string names;
+    for (const std::string &layer : int8Layers)
+      names += (names.empty() ? "" : ", ") + layer;
+    std::printf("int8 layers (tcc quantize): %s\n", names.c_str());
   }
   for (uint32_t i = 0; i < moduleCount(m); ++i) {
     std::string imports;

@@ -31,6 +31,7 @@ int dispatchSubcommand(const char *tool, const Subcommand *table,
 
 int compileMain(int argc, char **argv);
 int importMain(int argc, char **argv);
+int quantizeMain(int argc, char **argv);
 int runMain(int argc, char **argv);
 int inspectMain(int argc, char **argv);
 int benchMain(int argc, char **argv);

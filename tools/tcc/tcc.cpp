@@ -17,6 +17,8 @@ const Subcommand kSubcommands[] = {
     {"compile", "compile a model.ir (or model.onnx) into a model.bin artifact",
      compileMain},
     {"import", "import an ONNX model into a model.ir", importMain},
+    {"quantize", "calibrate a model.ir and rewrite it to int8 (accuracy budget)",
+     quantizeMain},
     {"run", "run a compiled model on .npy inputs", runMain},
     {"inspect", "show a compiled model's signature, plan and sizes",
      inspectMain},
