@@ -1,6 +1,7 @@
 //===- Epilogue.cpp - GEMM/convolution epilogues --------------------------===//
 
 #include "tcc/Passes/Epilogue.h"
+#include "tcc/Passes/ConstantData.h"
 #include "tcc/IR/TccOps.h"
 #include "tcc/Passes/TargetCapabilities.h"
 
@@ -28,18 +29,15 @@ bool tcc::isQuantizedAnchor(Operation *op) {
 /// The single value of an integer constant whose elements are all equal.
 static std::optional<int64_t> uniformInteger(Value value) {
   auto constant = value.getDefiningOp<ConstantOp>();
-  if (!constant)
+  std::optional<ConstantData> data =
+      constant ? readConstant(constant.getValue()) : std::nullopt;
+  if (!data || data->numElements() == 0 ||
+      (data->kind() != ElementKind::Signed &&
+       data->kind() != ElementKind::Unsigned))
     return std::nullopt;
-  auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
-  if (!dense || dense.empty())
-    return std::nullopt;
-  bool isUnsigned = dense.getElementType().isUnsignedInteger();
-  auto valueOf = [&](const APInt &v) {
-    return isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
-  };
-  int64_t first = valueOf(*dense.value_begin<APInt>());
-  for (const APInt &v : dense.getValues<APInt>())
-    if (valueOf(v) != first)
+  int64_t first = data->getInt(0);
+  for (int64_t i = 1; i < data->numElements(); ++i)
+    if (data->getInt(i) != first)
       return std::nullopt;
   return first;
 }

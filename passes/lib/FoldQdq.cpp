@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcc/Passes/ConstantData.h"
 #include "tcc/Passes/Passes.h"
 
 #include "tcc/IR/TccOps.h"
@@ -76,16 +77,22 @@ bool foldableQuantize(QuantizeOp q, Operation *producer) {
          typeOf(q.getScale()).getElementType().isF32();
 }
 
+/// The elements of a constant (`dense` or `dense_resource`), or nullopt.
+std::optional<ConstantData> constantData(Value v) {
+  auto constant = v.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  return readConstant(constant.getValue());
+}
+
 /// The f32 values of a constant, or nullopt.
 std::optional<SmallVector<float>> constantFloats(Value v) {
-  auto constant = v.getDefiningOp<ConstantOp>();
-  auto dense =
-      constant ? dyn_cast<DenseFPElementsAttr>(constant.getValue()) : nullptr;
-  if (!dense || !dense.getElementType().isF32())
+  std::optional<ConstantData> data = constantData(v);
+  if (!data || data->kind() != ElementKind::F32)
     return std::nullopt;
   SmallVector<float> out;
-  for (const APFloat &x : dense.getValues<APFloat>())
-    out.push_back(x.convertToFloat());
+  for (int64_t i = 0; i < data->numElements(); ++i)
+    out.push_back(static_cast<float>(data->getFloat(i)));
   return out;
 }
 
@@ -98,11 +105,12 @@ Value integerBias(Value bias, Value aScale, Value bScale) {
   if (!dq || !typeOf(dq.getInput()).getElementType().isSignlessInteger(32) ||
       typeOf(dq.getInput()).getRank() != 1)
     return nullptr;
-  auto zp = dq.getZeroPoint().getDefiningOp<ConstantOp>();
-  auto zpValues = zp ? dyn_cast<DenseIntElementsAttr>(zp.getValue()) : nullptr;
-  if (!zpValues || llvm::any_of(zpValues.getValues<APInt>(),
-                                [](const APInt &v) { return !v.isZero(); }))
+  std::optional<ConstantData> zp = constantData(dq.getZeroPoint());
+  if (!zp)
     return nullptr;
+  for (int64_t i = 0; i < zp->numElements(); ++i)
+    if (zp->getInt(i) != 0)
+      return nullptr;
   auto sa = constantFloats(aScale), sb = constantFloats(bScale),
        sBias = constantFloats(dq.getScale());
   if (!sa || !sb || !sBias || sa->size() != 1 ||
