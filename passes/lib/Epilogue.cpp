@@ -1,8 +1,8 @@
 //===- Epilogue.cpp - GEMM/convolution epilogues --------------------------===//
 
 #include "tcc/Passes/Epilogue.h"
-#include "tcc/Passes/ConstantData.h"
 #include "tcc/IR/TccOps.h"
+#include "tcc/Passes/ConstantData.h"
 #include "tcc/Passes/TargetCapabilities.h"
 
 #include <limits>

@@ -422,9 +422,9 @@ Tensor requantize(const Tensor &acc, const Tensor &multiplier,
         for (size_t i = 0; i < values.size(); ++i) {
           int64_t c = channel(int64_t(i));
           int32_t acc = int32_t(values[i]);
-          out[i] = inDouble ? scalar::requantize(acc, mult[c], zp[c], range)
-                            : scalar::requantize(acc, float(mult[c]), zp[c],
-                                                 range);
+          out[i] = inDouble
+                       ? scalar::requantize(acc, mult[c], zp[c], range)
+                       : scalar::requantize(acc, float(mult[c]), zp[c], range);
         }
         return integersTensor(acc.sizes(), zeroPoint.dtype(), out);
       },

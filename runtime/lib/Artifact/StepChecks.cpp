@@ -195,8 +195,8 @@ Status StepChecker::checkQEpilogue(const QEpilogue *e, int64_t channels,
   QOutput kind = e ? e->output() : QOutput::I32;
   if (uint8_t(kind) > uint8_t(QOutput::MAX))
     return corrupt(where, ": unknown quantized output kind ", int(kind));
-  TCC_RETURN_IF_ERROR(requireDType(output, qoutputDType(kind),
-                                   where + ": output"));
+  TCC_RETURN_IF_ERROR(
+      requireDType(output, qoutputDType(kind), where + ": output"));
   if (!e)
     return Status();
   const bool quantized = kind == QOutput::U8 || kind == QOutput::S8;
@@ -236,8 +236,8 @@ Status StepChecker::checkQEpilogue(const QEpilogue *e, int64_t channels,
     TCC_RETURN_IF_ERROR(buffer(e->residual(), what, &b));
     TCC_RETURN_IF_ERROR(requireDType(b, output->dtype(), what));
     TCC_RETURN_IF_ERROR(requireElements(b, outputSpan, what));
-    TCC_RETURN_IF_ERROR(checkZeroPoint(e->residual_zero_point(), kind,
-                                       what + " zero point"));
+    TCC_RETURN_IF_ERROR(
+        checkZeroPoint(e->residual_zero_point(), kind, what + " zero point"));
     if (!finitePositive(e->residual_scale()))
       return corrupt(what, ": scale ", double(e->residual_scale()),
                      " is not finite and positive");
@@ -253,8 +253,7 @@ Status StepChecker::requirePackedQB(const Buffer *b, int64_t k, int64_t n,
   if (b->storage() != Storage::Constant)
     return corrupt(what, ": must be a constant");
   if (b->offset() % kArtifactAlignment != 0)
-    return corrupt(what, ": offset must be a multiple of ",
-                   kArtifactAlignment);
+    return corrupt(what, ": offset must be a multiple of ", kArtifactAlignment);
   size_t size = tcc_qgemm_packed_b_size(k, n);
   if (size == 0)
     return corrupt(what, ": no packed form for k ", k, " and n ", n,

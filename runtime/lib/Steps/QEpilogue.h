@@ -1,4 +1,5 @@
-//===- QEpilogue.h - a quantized step's epilogue as the kernels take it -*- C++ -*-===//
+//===- QEpilogue.h - a quantized step's epilogue as the kernels take it -*- C++
+//-*-===//
 
 #ifndef TCC_RUNTIME_LIB_STEPS_QEPILOGUE_H
 #define TCC_RUNTIME_LIB_STEPS_QEPILOGUE_H

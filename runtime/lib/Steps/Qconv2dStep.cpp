@@ -35,8 +35,8 @@ int64_t outputSize(int64_t in, int64_t pad, int64_t dilation, int64_t kernel,
 }
 
 int64_t outHeight(const Qconv2d &c) {
-  return outputSize(c.in_height(), c.pad_h(), c.dilation_h(),
-                    c.kernel_height(), c.stride_h());
+  return outputSize(c.in_height(), c.pad_h(), c.dilation_h(), c.kernel_height(),
+                    c.stride_h());
 }
 int64_t outWidth(const Qconv2d &c) {
   return outputSize(c.in_width(), c.pad_w(), c.dilation_w(), c.kernel_width(),
@@ -57,8 +57,8 @@ NchwWorkspace nchwWorkspace(const Qconv2d &c) {
   NchwWorkspace w;
   if (!c.nchw())
     return w;
-  uint64_t inputElems = uint64_t(c.batch() * c.in_channels() * c.in_height() *
-                                 c.in_width());
+  uint64_t inputElems =
+      uint64_t(c.batch() * c.in_channels() * c.in_height() * c.in_width());
   uint64_t outputElems =
       uint64_t(c.batch() * c.out_channels() * outHeight(c) * outWidth(c));
   size_t outBytes = qoutputBytes(c.epilogue());
@@ -75,8 +75,7 @@ Status validate(const StepChecker &check, const Step &step,
   const Qconv2d &c = *step.op_as_Qconv2d();
   for (int64_t v : {c.batch(), c.in_channels(), c.in_height(), c.in_width(),
                     c.out_channels(), c.kernel_height(), c.kernel_width(),
-                    c.stride_h(), c.stride_w(), c.dilation_h(),
-                    c.dilation_w()})
+                    c.stride_h(), c.stride_w(), c.dilation_h(), c.dilation_w()})
     if (v < 1)
       return corrupt(where, ": a size, stride or dilation is less than 1");
   if (c.pad_h() < 0 || c.pad_w() < 0)
@@ -113,10 +112,10 @@ Status validate(const StepChecker &check, const Step &step,
       {c.batch(), c.out_channels(), outHeight(c), outWidth(c), 4}, where,
       &outputElems));
   outputElems /= 4;
-  TCC_RETURN_IF_ERROR(checkedProduct(
-      {c.kernel_height(), c.kernel_width(),
-       c.depthwise() ? c.out_channels() : c.in_channels()},
-      where, &patch));
+  TCC_RETURN_IF_ERROR(
+      checkedProduct({c.kernel_height(), c.kernel_width(),
+                      c.depthwise() ? c.out_channels() : c.in_channels()},
+                     where, &patch));
 
   const Buffer *input = nullptr, *weight = nullptr, *output = nullptr;
   TCC_RETURN_IF_ERROR(check.buffer(c.input(), where + ": input", &input));
@@ -140,9 +139,8 @@ Status validate(const StepChecker &check, const Step &step,
         weight, int64_t(patch), c.out_channels(), where + ": packed weight"));
   }
   TCC_RETURN_IF_ERROR(check.requireWritable(output, where + ": output"));
-  TCC_RETURN_IF_ERROR(check.checkQEpilogue(c.epilogue(), c.out_channels(),
-                                           output, c.output(), outputElems,
-                                           where));
+  TCC_RETURN_IF_ERROR(check.checkQEpilogue(
+      c.epilogue(), c.out_channels(), output, c.output(), outputElems, where));
   TCC_RETURN_IF_ERROR(
       check.requireElements(output, outputElems, where + ": output"));
   TCC_RETURN_IF_ERROR(
@@ -207,8 +205,8 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
   NchwWorkspace w = nchwWorkspace(*c);
   if (c->nchw()) {
     uint8_t *ws = session.workspace;
-    convertLayout(input, ws + w.input, c->batch(), c->in_channels(),
-                  inPixels, 1, true);
+    convertLayout(input, ws + w.input, c->batch(), c->in_channels(), inPixels,
+                  1, true);
     input = ws + w.input;
     if (residual) {
       convertLayout(residual, ws + w.residual, c->batch(), c->out_channels(),
@@ -296,14 +294,15 @@ void describe(const Model &, const Step &step, StepDescription *out) {
       c->input_signed() ? "s8" : "u8",
       describeQEpilogue(c->epilogue()).c_str());
   out->summary = buf;
-  out->fields.push_back(StepField::string("layout", c->nchw() ? "nchw" : "nhwc"));
-  for (auto [k, v] : {std::pair("batch", c->batch()),
-                      std::pair("in_channels", c->in_channels()),
-                      std::pair("out_channels", c->out_channels()),
-                      std::pair("kernel_height", c->kernel_height()),
-                      std::pair("kernel_width", c->kernel_width()),
-                      std::pair("input_zero_point",
-                                int64_t(c->input_zero_point()))})
+  out->fields.push_back(
+      StepField::string("layout", c->nchw() ? "nchw" : "nhwc"));
+  for (auto [k, v] :
+       {std::pair("batch", c->batch()),
+        std::pair("in_channels", c->in_channels()),
+        std::pair("out_channels", c->out_channels()),
+        std::pair("kernel_height", c->kernel_height()),
+        std::pair("kernel_width", c->kernel_width()),
+        std::pair("input_zero_point", int64_t(c->input_zero_point()))})
     out->fields.push_back(StepField::integer(k, v));
   out->fields.push_back(StepField::boolean("depthwise", c->depthwise()));
   out->fields.push_back(
@@ -322,9 +321,8 @@ void buffers(const Step &step, std::vector<uint32_t> *out) {
 
 } // namespace
 
-extern const StepKind kQconv2dStep = {"qconv2d", Op::Qconv2d, validate,
-                                      nullptr,   prepare,     run,
-                                      describe,  buffers};
+extern const StepKind kQconv2dStep = {
+    "qconv2d", Op::Qconv2d, validate, nullptr, prepare, run, describe, buffers};
 
 } // namespace detail
 } // namespace runtime

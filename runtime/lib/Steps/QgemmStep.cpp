@@ -46,15 +46,15 @@ Status validate(const StepChecker &check, const Step &step,
       a, g.a_signed() ? DType::I8 : DType::U8, where + ": a"));
   TCC_RETURN_IF_ERROR(check.requireWritable(c, where + ": c"));
   uint64_t aSpan = 0, cSpan = 0;
-  TCC_RETURN_IF_ERROR(matrixSpan(1, g.m(), g.k(), g.lda(), 0, where + ": a",
-                                 &aSpan));
+  TCC_RETURN_IF_ERROR(
+      matrixSpan(1, g.m(), g.k(), g.lda(), 0, where + ": a", &aSpan));
   TCC_RETURN_IF_ERROR(check.requireElements(a, aSpan, where + ": a"));
-  TCC_RETURN_IF_ERROR(check.requirePackedQB(b, g.k(), g.n(),
-                                            where + ": packed b"));
-  TCC_RETURN_IF_ERROR(matrixSpan(1, g.m(), g.n(), g.ldc(), 0, where + ": c",
-                                 &cSpan));
-  TCC_RETURN_IF_ERROR(check.checkQEpilogue(g.epilogue(), g.n(), c, g.c(),
-                                           cSpan, where));
+  TCC_RETURN_IF_ERROR(
+      check.requirePackedQB(b, g.k(), g.n(), where + ": packed b"));
+  TCC_RETURN_IF_ERROR(
+      matrixSpan(1, g.m(), g.n(), g.ldc(), 0, where + ": c", &cSpan));
+  TCC_RETURN_IF_ERROR(
+      check.checkQEpilogue(g.epilogue(), g.n(), c, g.c(), cSpan, where));
   TCC_RETURN_IF_ERROR(check.requireElements(c, cSpan, where + ": c"));
   TCC_RETURN_IF_ERROR(check.requireDisjoint(c, a, where + ": c and a"));
   return check.requireDisjoint(c, b, where + ": c and b");
@@ -79,8 +79,7 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
   tcc_qepilogue epilogue;
   if (const QEpilogue *e = g->epilogue()) {
     epilogue = toQEpilogue(
-        *e, addr, e->residual() >= 0 ? addr[e->residual()] : nullptr,
-        g->ldc());
+        *e, addr, e->residual() >= 0 ? addr[e->residual()] : nullptr, g->ldc());
     args.epilogue = &epilogue;
   }
   tcc_kernel_status s = tcc_qgemm(&args, session.parallelOrNull());

@@ -112,9 +112,8 @@ void expectInt8Plan(const char *name, const std::string &ir,
     std::vector<Tensor> inputs;
     for (size_t i = 0; i < shapes.size(); ++i) {
       bool isUnsigned = dtypes[i] == kUInt8;
-      inputs.push_back(uniformTensor(shapes[i], dtypes[i],
-                                     isUnsigned ? 0 : -128,
-                                     isUnsigned ? 256 : 128));
+      inputs.push_back(uniformTensor(
+          shapes[i], dtypes[i], isUnsigned ? 0 : -128, isUnsigned ? 256 : 128));
     }
     std::vector<Tensor> want, got;
     ASSERT_EQ(runInterpreter(ir, inputs, &want), "") << name;
@@ -143,8 +142,7 @@ std::string linearIR(int64_t m, int64_t k, int64_t n, bool relu,
      << constant("w", randomValues<int8_t>(k * n, -127, 127, 1), {k, n}, "i8")
      << "  %xzp = tcc.constant dense<121> : tensor<ui8>\n"
      << "  %wzp = tcc.constant dense<0> : tensor<i8>\n"
-     << constant("bias", randomValues<int32_t>(n, -20000, 20000, 2), {n},
-                 "i32")
+     << constant("bias", randomValues<int32_t>(n, -20000, 20000, 2), {n}, "i32")
      << (perChannel ? constant("m", randomScales(n, 3), {n}, "f32")
                     : "  %m = tcc.constant dense<0.00137> : tensor<f32>\n")
      << "  %yzp = tcc.constant dense<5> : " << zpType << "\n"
@@ -229,10 +227,10 @@ std::string convIR(int64_t batch, int64_t c, int64_t h, int64_t o,
               acc = shapeText({batch, o, outSize, outSize}, "i32"),
               y = shapeText({batch, o, outSize, outSize}, "ui8");
   ir << "func.func @main(%x: " << x << ") -> " << y << " {\n"
-     << constant("w",
-                 randomValues<int8_t>(o * perGroup * kernel * kernel, -127,
-                                      127, 8),
-                 {o, perGroup, kernel, kernel}, "i8")
+     << constant(
+            "w",
+            randomValues<int8_t>(o * perGroup * kernel * kernel, -127, 127, 8),
+            {o, perGroup, kernel, kernel}, "i8")
      << constant("bias", randomValues<int32_t>(o, -3000, 3000, 9), {o, 1, 1},
                  "i32")
      << constant("m", randomScales(o, 10), {o}, "f32")
@@ -243,8 +241,8 @@ std::string convIR(int64_t batch, int64_t c, int64_t h, int64_t o,
      << "  %acc = tcc.conv2d_integer %x, %w, %xzp, %wzp {stride = array<i64: "
      << stride << ", " << stride << ">, padding = array<i64: " << pad << ", "
      << pad << ">, groups = " << (depthwise ? c : 1) << " : i64} : (" << x
-     << ", " << w << ", tensor<ui8>, " << shapeText({o}, "i8") << ") -> "
-     << acc << "\n"
+     << ", " << w << ", tensor<ui8>, " << shapeText({o}, "i8") << ") -> " << acc
+     << "\n"
      << "  %sum = tcc.add %acc, %bias : (" << acc << ", "
      << shapeText({o, 1, 1}, "i32") << ") -> " << acc << "\n"
      << "  %q = tcc.requantize %sum, %m, %yzp {axis = 1 : i64} : (" << acc
@@ -274,7 +272,8 @@ TEST(QuantizedModel, DepthwiseBiasRequantizeRelu) {
 TEST(QuantizedModel, WeightsThatAreNotConstantsRunAsKernels) {
   // The kernels need packed constant weights: a weight given at run time
   // compiles to generated code, with the same results.
-  std::string ir = R"(func.func @main(%x: tensor<3x8xui8>, %w: tensor<8x5xi8>) -> tensor<3x5xui8> {
+  std::string ir =
+      R"(func.func @main(%x: tensor<3x8xui8>, %w: tensor<8x5xi8>) -> tensor<3x5xui8> {
   %xzp = tcc.constant dense<1> : tensor<ui8>
   %wzp = tcc.constant dense<0> : tensor<i8>
   %m = tcc.constant dense<0.01> : tensor<f32>

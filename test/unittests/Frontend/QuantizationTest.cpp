@@ -97,9 +97,9 @@ TEST(Requantize, TiesSaturationAndTheF32Product) {
   Tensor acc2 = tensor({5, -25}, kInt);
   EXPECT_TENSOR(requantize(acc2, tensor(0.1f, kFloat), tensor(0, kChar)), {2},
                 {0, -2});
-  EXPECT_TENSOR(requantize(acc2, tensor(double(0.1f), kDouble),
-                           tensor(0, kChar)),
-                {2}, {1, -3});
+  EXPECT_TENSOR(
+      requantize(acc2, tensor(double(0.1f), kDouble), tensor(0, kChar)), {2},
+      {1, -3});
 }
 
 TEST(Requantize, PerChannel) {

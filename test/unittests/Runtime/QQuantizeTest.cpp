@@ -135,8 +135,8 @@ TEST(QQuantize, EpilogueValueIsTheRequantizeRule) {
         e.output_zero_point = u8 ? int32_t(i % 256) : int32_t(i % 256) - 128;
         e.relu = relu;
         const int32_t acc = i % 3 == 0 ? acc_dist(gen) : small(gen);
-        int64_t want = tcc::scalar::requantize(acc, scale, e.output_zero_point,
-                                               range);
+        int64_t want =
+            tcc::scalar::requantize(acc, scale, e.output_zero_point, range);
         if (relu)
           want = std::max<int64_t>(want, e.output_zero_point);
         ASSERT_EQ(tcc_int8_epilogue_value(&e, 0, acc, 0), want)

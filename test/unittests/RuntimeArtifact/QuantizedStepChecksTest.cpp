@@ -1,4 +1,5 @@
-//===- QuantizedStepChecksTest.cpp - forged qgemm/qconv2d steps are refused ===//
+//===- QuantizedStepChecksTest.cpp - forged qgemm/qconv2d steps are refused
+//===//
 //
 // Like BindingChecksTest: each case forges one value of a Qgemm or Qconv2d
 // step (or its packed weight) and the validator must name it at load.
@@ -28,8 +29,9 @@ Status verify(const std::vector<uint8_t> &file) {
 }
 
 // tcc_qgemm_pack_b's output for a k x n B of ones (`edit` may change it).
-std::vector<uint8_t> packedOnes(int64_t k, int64_t n,
-                                const std::function<void(uint8_t *)> &edit = {}) {
+std::vector<uint8_t>
+packedOnes(int64_t k, int64_t n,
+           const std::function<void(uint8_t *)> &edit = {}) {
   size_t size = tcc_qgemm_packed_b_size(k, n);
   std::vector<uint8_t> scratch(size + 64);
   auto *aligned = reinterpret_cast<uint8_t *>(
@@ -58,8 +60,7 @@ qgemm(const std::function<void(QgemmT &, ArtifactBuilder &)> &edit,
   QgemmT g;
   g.a = b.addArenaBuffer(DType::U8, {2, 4}, 0);
   g.c = b.addArenaBuffer(DType::U8, {2, 3}, 64);
-  g.b = b.addConstantBuffer(DType::U8, {int64_t(packed.size())},
-                            packed.data());
+  g.b = b.addConstantBuffer(DType::U8, {int64_t(packed.size())}, packed.data());
   g.m = 2;
   g.n = 3;
   g.k = 4;
@@ -98,22 +99,23 @@ TEST(QuantizedStepChecks, QgemmPackedWeightIsCheckedAtLoad) {
       TCC_STATUS_DATA_LOSS,
       "plan step 0 (Qgemm): packed b: qgemm: packed_b has format version 99");
   // Packed for another shape (the same size: one panel, k rounded to 4).
-  EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &, ArtifactBuilder &) {},
-                                packedOnes(3, 3))),
-                   TCC_STATUS_DATA_LOSS,
-                   "packed b: qgemm: packed_b holds a 3 x 3 matrix, the call "
-                   "needs 4 x 3");
-  EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &, ArtifactBuilder &) {},
-                                packedOnes(4, 3, [](uint8_t *p) { p[0] = 0; }))),
-                   TCC_STATUS_DATA_LOSS,
-                   "does not start with an int8 packed-B header");
+  EXPECT_TCC_ERROR(
+      verify(qgemm([](QgemmT &, ArtifactBuilder &) {}, packedOnes(3, 3))),
+      TCC_STATUS_DATA_LOSS,
+      "packed b: qgemm: packed_b holds a 3 x 3 matrix, the call "
+      "needs 4 x 3");
+  EXPECT_TCC_ERROR(
+      verify(qgemm([](QgemmT &, ArtifactBuilder &) {},
+                   packedOnes(4, 3, [](uint8_t *p) { p[0] = 0; }))),
+      TCC_STATUS_DATA_LOSS, "does not start with an int8 packed-B header");
   // Too few bytes for k x n.
   EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &g, ArtifactBuilder &) {
                      g.k = 8;
                      g.lda = 8;
                    })),
-                   TCC_STATUS_DATA_LOSS, "a: accesses 16 elements but the "
-                                         "buffer has 8");
+                   TCC_STATUS_DATA_LOSS,
+                   "a: accesses 16 elements but the "
+                   "buffer has 8");
   EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &g, ArtifactBuilder &b) {
                      g.b = b.addArenaBuffer(DType::U8, {4096}, 4096);
                    })),
@@ -121,8 +123,9 @@ TEST(QuantizedStepChecks, QgemmPackedWeightIsCheckedAtLoad) {
   EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &g, ArtifactBuilder &) {
                      g.k = TCC_INT8_MAX_K + 1;
                    })),
-                   TCC_STATUS_DATA_LOSS, "k 65794 exceeds the int8 kernels' "
-                                         "65793");
+                   TCC_STATUS_DATA_LOSS,
+                   "k 65794 exceeds the int8 kernels' "
+                   "65793");
 }
 
 TEST(QuantizedStepChecks, QgemmBindingsHoldWhatTheKernelTouches) {
@@ -130,15 +133,14 @@ TEST(QuantizedStepChecks, QgemmBindingsHoldWhatTheKernelTouches) {
                    TCC_STATUS_DATA_LOSS,
                    "plan step 0 (Qgemm): a: accesses 12 elements but the "
                    "buffer has 8");
-  EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &g, ArtifactBuilder &) {
-                     g.ldc = 4;
-                   })),
-                   TCC_STATUS_DATA_LOSS, "c: accesses 7 elements but the "
-                                         "buffer has 6");
-  EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &g, ArtifactBuilder &) {
-                     g.lda = 3;
-                   })),
-                   TCC_STATUS_DATA_LOSS, "lda 3 is less than k 4");
+  EXPECT_TCC_ERROR(
+      verify(qgemm([](QgemmT &g, ArtifactBuilder &) { g.ldc = 4; })),
+      TCC_STATUS_DATA_LOSS,
+      "c: accesses 7 elements but the "
+      "buffer has 6");
+  EXPECT_TCC_ERROR(
+      verify(qgemm([](QgemmT &g, ArtifactBuilder &) { g.lda = 3; })),
+      TCC_STATUS_DATA_LOSS, "lda 3 is less than k 4");
   EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &g, ArtifactBuilder &b) {
                      g.a = b.addArenaBuffer(DType::I8, {2, 4}, 0);
                    })),
@@ -147,11 +149,9 @@ TEST(QuantizedStepChecks, QgemmBindingsHoldWhatTheKernelTouches) {
                      g.c = b.addArenaBuffer(DType::U8, {2, 3}, 4);
                    })),
                    TCC_STATUS_DATA_LOSS, "c and a: shares memory");
-  EXPECT_TCC_ERROR(verify(qgemm([](QgemmT &g, ArtifactBuilder &) {
-                     g.a_zero_point = 256;
-                   })),
-                   TCC_STATUS_DATA_LOSS,
-                   "a zero point 256 is outside a's range [0, 255]");
+  EXPECT_TCC_ERROR(
+      verify(qgemm([](QgemmT &g, ArtifactBuilder &) { g.a_zero_point = 256; })),
+      TCC_STATUS_DATA_LOSS, "a zero point 256 is outside a's range [0, 255]");
 }
 
 TEST(QuantizedStepChecks, QgemmEpilogueIsChecked) {
@@ -215,17 +215,17 @@ TEST(QuantizedStepChecks, QgemmEpilogueIsChecked) {
 
 // A 1x2x5x5 NCHW u8 input and 2 output channels, 3x3 kernel, pad 1:
 // depthwise (the weight's 18 bytes) or one group (packed, k = 18).
-std::vector<uint8_t> qconv(bool depthwise,
-                           const std::function<void(Qconv2dT &,
-                                                    ArtifactBuilder &)> &edit) {
+std::vector<uint8_t>
+qconv(bool depthwise,
+      const std::function<void(Qconv2dT &, ArtifactBuilder &)> &edit) {
   ArtifactBuilder b;
   Qconv2dT c;
   c.input = b.addArenaBuffer(DType::U8, {1, 2, 5, 5}, 0);
   c.output = b.addArenaBuffer(DType::U8, {1, 2, 5, 5}, 64);
   std::vector<uint8_t> weight =
       depthwise ? std::vector<uint8_t>(18, 1) : packedOnes(18, 2);
-  c.weight = b.addConstantBuffer(DType::U8, {int64_t(weight.size())},
-                                 weight.data());
+  c.weight =
+      b.addConstantBuffer(DType::U8, {int64_t(weight.size())}, weight.data());
   c.depthwise = depthwise;
   c.nchw = true;
   c.batch = 1;
@@ -245,56 +245,49 @@ std::vector<uint8_t> qconv(bool depthwise,
 
 TEST(QuantizedStepChecks, Qconv2dBindingsHoldWhatTheKernelTouches) {
   for (bool depthwise : {false, true})
-    EXPECT_TCC_OK(verify(qconv(depthwise, [](Qconv2dT &, ArtifactBuilder &) {})));
-  EXPECT_TCC_ERROR(verify(qconv(true,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.kernel_width = 5;
-                                })),
-                   TCC_STATUS_DATA_LOSS,
-                   "plan step 0 (Qconv2d): weight: accesses 30 elements but "
-                   "the buffer has 18");
-  EXPECT_TCC_ERROR(verify(qconv(false,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.in_channels = 3;
-                                })),
-                   TCC_STATUS_DATA_LOSS, "input: accesses 75 elements but the "
-                                         "buffer has 50");
-  EXPECT_TCC_ERROR(verify(qconv(false,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.kernel_height = 1;
-                                })),
-                   TCC_STATUS_DATA_LOSS,
-                   "packed weight: qgemm: packed_b holds a 18 x 2 matrix, the "
-                   "call needs 6 x 2");
-  EXPECT_TCC_ERROR(verify(qconv(false,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.pad_h = 2;
-                                })),
-                   TCC_STATUS_DATA_LOSS,
-                   "output: accesses 70 elements but the buffer has 50");
-  EXPECT_TCC_ERROR(verify(qconv(true,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.out_channels = 4;
-                                })),
-                   TCC_STATUS_DATA_LOSS,
-                   "a depthwise convolution maps 2 channels to 4");
-  EXPECT_TCC_ERROR(verify(qconv(true,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.input_signed = true;
-                                })),
-                   TCC_STATUS_DATA_LOSS, "input: dtype");
-  EXPECT_TCC_ERROR(verify(qconv(true,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.input_zero_point = -1;
-                                })),
-                   TCC_STATUS_DATA_LOSS,
-                   "input zero point -1 is outside the input's range [0, 255]");
-  EXPECT_TCC_ERROR(verify(qconv(true,
-                                [](Qconv2dT &c, ArtifactBuilder &) {
-                                  c.kernel_height = 9;
-                                })),
-                   TCC_STATUS_DATA_LOSS, "the dilated kernel (9) is larger "
-                                         "than the padded input (7)");
+    EXPECT_TCC_OK(
+        verify(qconv(depthwise, [](Qconv2dT &, ArtifactBuilder &) {})));
+  EXPECT_TCC_ERROR(
+      verify(qconv(true,
+                   [](Qconv2dT &c, ArtifactBuilder &) { c.kernel_width = 5; })),
+      TCC_STATUS_DATA_LOSS,
+      "plan step 0 (Qconv2d): weight: accesses 30 elements but "
+      "the buffer has 18");
+  EXPECT_TCC_ERROR(
+      verify(qconv(false,
+                   [](Qconv2dT &c, ArtifactBuilder &) { c.in_channels = 3; })),
+      TCC_STATUS_DATA_LOSS,
+      "input: accesses 75 elements but the "
+      "buffer has 50");
+  EXPECT_TCC_ERROR(
+      verify(qconv(
+          false, [](Qconv2dT &c, ArtifactBuilder &) { c.kernel_height = 1; })),
+      TCC_STATUS_DATA_LOSS,
+      "packed weight: qgemm: packed_b holds a 18 x 2 matrix, the "
+      "call needs 6 x 2");
+  EXPECT_TCC_ERROR(
+      verify(qconv(false, [](Qconv2dT &c, ArtifactBuilder &) { c.pad_h = 2; })),
+      TCC_STATUS_DATA_LOSS,
+      "output: accesses 70 elements but the buffer has 50");
+  EXPECT_TCC_ERROR(
+      verify(qconv(true,
+                   [](Qconv2dT &c, ArtifactBuilder &) { c.out_channels = 4; })),
+      TCC_STATUS_DATA_LOSS, "a depthwise convolution maps 2 channels to 4");
+  EXPECT_TCC_ERROR(
+      verify(qconv(
+          true, [](Qconv2dT &c, ArtifactBuilder &) { c.input_signed = true; })),
+      TCC_STATUS_DATA_LOSS, "input: dtype");
+  EXPECT_TCC_ERROR(
+      verify(qconv(true, [](Qconv2dT &c,
+                            ArtifactBuilder &) { c.input_zero_point = -1; })),
+      TCC_STATUS_DATA_LOSS,
+      "input zero point -1 is outside the input's range [0, 255]");
+  EXPECT_TCC_ERROR(
+      verify(qconv(
+          true, [](Qconv2dT &c, ArtifactBuilder &) { c.kernel_height = 9; })),
+      TCC_STATUS_DATA_LOSS,
+      "the dilated kernel (9) is larger "
+      "than the padded input (7)");
   EXPECT_TCC_ERROR(verify(qconv(false,
                                 [](Qconv2dT &c, ArtifactBuilder &) {
                                   c.epilogue->scales = {1, 1, 1};

@@ -20,7 +20,7 @@ namespace {
 
 RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-/// The elements of a constant as int64 (integers) or double (floats).
+/// The elements of an 8- or 32-bit integer constant, or nullopt.
 std::optional<std::vector<int64_t>> constantIntegers(Value v) {
   auto constant = v.getDefiningOp<ConstantOp>();
   if (!constant)
@@ -82,10 +82,9 @@ bool perChannelAlong(Value param, int64_t axisAttr, int64_t rank,
 /// The QEpilogue of `e` over `channels` output channels along
 /// `channelAxis`, or nullopt when the kernels cannot apply it. Buffers are
 /// bound by the caller once every check has passed.
-std::optional<artifact::QEpilogueT> qepilogueOf(const Epilogue &e,
-                                                function_ref<Value(Value)> outside,
-                                                int64_t channelAxis,
-                                                int64_t channels) {
+std::optional<artifact::QEpilogueT>
+qepilogueOf(const Epilogue &e, function_ref<Value(Value)> outside,
+            int64_t channelAxis, int64_t channels) {
   artifact::QEpilogueT q;
   q.output = artifact::QOutput::I32;
   if (!e.rescale)
@@ -151,8 +150,8 @@ symmetricWeight(ArrayRef<uint8_t> raw, bool isUnsigned,
 bool weightFits(Value weight, const std::vector<int64_t> &zeroPoints,
                 int64_t channels, function_ref<int64_t(size_t)> channelOf) {
   std::optional<std::vector<int64_t>> values = constantIntegers(weight);
-  if (!values || (zeroPoints.size() != 1 &&
-                  int64_t(zeroPoints.size()) != channels))
+  if (!values ||
+      (zeroPoints.size() != 1 && int64_t(zeroPoints.size()) != channels))
     return false;
   for (size_t i = 0; i < values->size(); ++i) {
     int64_t zp = zeroPoints[zeroPoints.size() == 1 ? 0 : channelOf(i)];
@@ -162,10 +161,14 @@ bool weightFits(Value weight, const std::vector<int64_t> &zeroPoints,
   return true;
 }
 
+/// The forms a weight is derived in: each with its own constant.
+enum class WeightForm : uint64_t { GemmB = 1, ConvOhwi = 2, Depthwise = 3 };
+
 /// A distinct derived-constant key for each (form, zero points).
-uint64_t derivedKey(uint64_t form, const std::vector<int64_t> &zeroPoints) {
+uint64_t derivedKey(WeightForm form, const std::vector<int64_t> &zeroPoints) {
   return static_cast<uint64_t>(llvm::hash_combine(
-      form, llvm::hash_combine_range(zeroPoints.begin(), zeroPoints.end())));
+      static_cast<uint64_t>(form),
+      llvm::hash_combine_range(zeroPoints.begin(), zeroPoints.end())));
 }
 
 /// `size` bytes that `pack` writes at a 64-byte aligned address.
@@ -215,7 +218,7 @@ bool lowerMatmulInteger(PlanBuilder &plan, MatmulIntegerOp op,
   bool bUnsigned = rhs.getElementType().isUnsignedInteger(8);
   std::vector<int64_t> zps = *bZeroPoints;
   std::optional<uint32_t> packed = plan.derivedConstant(
-      weight, derivedKey(/*qgemm B*/ 1, zps),
+      weight, derivedKey(WeightForm::GemmB, zps),
       [&](ArrayRef<uint8_t> raw) -> std::optional<std::vector<uint8_t>> {
         std::optional<std::vector<int8_t>> b =
             symmetricWeight(raw, bUnsigned, zps, columnOf);
@@ -284,8 +287,8 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
   int64_t inPerGroup = weight.getDimSize(1);
   // OIHW weights less their zero point, as the kernels read them: OHWI
   // packed for tcc_qconv2d, [kh][kw][C] for the depthwise kernel.
-  auto derive = [&](ArrayRef<uint8_t> raw)
-      -> std::optional<std::vector<uint8_t>> {
+  auto derive =
+      [&](ArrayRef<uint8_t> raw) -> std::optional<std::vector<uint8_t>> {
     std::optional<std::vector<int8_t>> w =
         symmetricWeight(raw, wUnsigned, zps, channelOf);
     if (!w)
@@ -310,7 +313,9 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
         });
   };
   std::optional<uint32_t> packed = plan.derivedConstant(
-      weightValue, derivedKey(depthwise ? 3 : 2, zps), derive);
+      weightValue,
+      derivedKey(depthwise ? WeightForm::Depthwise : WeightForm::ConvOhwi, zps),
+      derive);
   if (!packed)
     return false;
   artifact::Qconv2dT conv;
@@ -349,8 +354,7 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
 } // namespace
 
 bool cpu::lowerQuantizedCall(PlanBuilder &plan, const Epilogue &e,
-                             function_ref<Value(Value)> outside,
-                             Value result) {
+                             function_ref<Value(Value)> outside, Value result) {
   if (e.residual)
     return false;
   if (auto matmul = dyn_cast<MatmulIntegerOp>(e.anchor))
