@@ -1,10 +1,10 @@
 //===- Qconv2dStep.cpp - quantized convolution through tcc_qconv2d --------===//
 //
 // One group through tcc_qconv2d (weights packed at compile time), depthwise
-// through tcc_qdepthwise_conv2d. The kernels read and write NHWC; an NCHW
-// step (the dialect's tcc.conv2d_integer is NCHW) converts its input and
-// residual to NHWC in the session's workspace, runs the kernel into it and
-// converts the result back.
+// through tcc_qdepthwise_conv2d. The kernels read and write NHWC; a step
+// whose input or output is stored NCHW (the dialect's tcc.conv2d_integer
+// is NCHW) converts it through the session's workspace: the input (and
+// residual) to NHWC before the kernel, the result back after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,25 +48,25 @@ uint64_t roundUp(uint64_t bytes) {
          kArtifactAlignment;
 }
 
-// Workspace bytes of an NCHW step: the input, the residual and the output
-// in NHWC, each aligned (0 for NHWC steps).
+// Workspace bytes of a step with NCHW tensors: the input, the residual
+// and the output in NHWC where they are stored NCHW, each aligned.
 struct NchwWorkspace {
   uint64_t input = 0, residual = 0, output = 0, total = 0;
 };
 NchwWorkspace nchwWorkspace(const Qconv2d &c) {
   NchwWorkspace w;
-  if (!c.nchw())
-    return w;
-  uint64_t inputElems =
-      uint64_t(c.batch() * c.in_channels() * c.in_height() * c.in_width());
+  uint64_t inputElems = uint64_t(c.batch() * c.in_channels() * c.in_height() *
+                                 c.in_width());
   uint64_t outputElems =
       uint64_t(c.batch() * c.out_channels() * outHeight(c) * outWidth(c));
-  size_t outBytes = qoutputBytes(c.epilogue());
-  w.input = 0;
-  w.residual = roundUp(inputElems);
   bool residual = c.epilogue() && c.epilogue()->residual() >= 0;
-  w.output = w.residual + (residual ? roundUp(outputElems) : 0);
-  w.total = w.output + roundUp(outputElems * outBytes);
+  w.input = 0;
+  w.residual = c.nchw_input() ? roundUp(inputElems) : 0;
+  w.output =
+      w.residual + (c.nchw_output() && residual ? roundUp(outputElems) : 0);
+  w.total = w.output + (c.nchw_output()
+                            ? roundUp(outputElems * qoutputBytes(c.epilogue()))
+                            : 0);
   return w;
 }
 
@@ -203,11 +203,13 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
   const int64_t outPixels = outHeight(*c) * outWidth(*c);
   const size_t outBytes = qoutputBytes(e);
   NchwWorkspace w = nchwWorkspace(*c);
-  if (c->nchw()) {
-    uint8_t *ws = session.workspace;
+  uint8_t *ws = session.workspace;
+  if (c->nchw_input()) {
     convertLayout(input, ws + w.input, c->batch(), c->in_channels(), inPixels,
                   1, true);
     input = ws + w.input;
+  }
+  if (c->nchw_output()) {
     if (residual) {
       convertLayout(residual, ws + w.residual, c->batch(), c->out_channels(),
                     outPixels, 1, true);
@@ -271,7 +273,7 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
   }
   if (s != TCC_KERNEL_OK)
     return libraryCallFailed(index, function, s);
-  if (c->nchw())
+  if (c->nchw_output())
     convertLayout(output, addr[c->output()], c->batch(), c->out_channels(),
                   outPixels, outBytes, false);
   return Status();
@@ -283,9 +285,10 @@ void describe(const Model &, const Step &step, StepDescription *out) {
   char buf[320];
   std::snprintf(
       buf, sizeof(buf),
-      "qconv2d%s %s %lldx%lldx%lldx%lld -> %lld channels, kernel %lldx%lld, "
-      "stride %lldx%lld, pad %lldx%lld, %s input -> %s",
-      c->depthwise() ? " depthwise" : "", c->nchw() ? "NCHW" : "NHWC",
+      "qconv2d%s %s->%s %lldx%lldx%lldx%lld -> %lld channels, kernel "
+      "%lldx%lld, stride %lldx%lld, pad %lldx%lld, %s input -> %s",
+      c->depthwise() ? " depthwise" : "", c->nchw_input() ? "NCHW" : "NHWC",
+      c->nchw_output() ? "NCHW" : "NHWC",
       (long long)c->batch(), (long long)c->in_channels(),
       (long long)c->in_height(), (long long)c->in_width(),
       (long long)c->out_channels(), (long long)c->kernel_height(),
@@ -295,7 +298,9 @@ void describe(const Model &, const Step &step, StepDescription *out) {
       describeQEpilogue(c->epilogue()).c_str());
   out->summary = buf;
   out->fields.push_back(
-      StepField::string("layout", c->nchw() ? "nchw" : "nhwc"));
+      StepField::string("input_layout", c->nchw_input() ? "nchw" : "nhwc"));
+  out->fields.push_back(
+      StepField::string("output_layout", c->nchw_output() ? "nchw" : "nhwc"));
   for (auto [k, v] :
        {std::pair("batch", c->batch()),
         std::pair("in_channels", c->in_channels()),

@@ -269,6 +269,93 @@ TEST(QuantizedModel, DepthwiseBiasRequantizeRelu) {
                  {{1, 8, 11, 11}}, {kUInt8}, {"qconv2d"});
 }
 
+/// conv 3x3 -> depthwise 3x3/2 -> conv 1x1, each requantized to ui8 (the
+/// first with ReLU); with `returnMiddle` the depthwise result is also an
+/// output.
+std::string chainIR(bool returnMiddle) {
+  auto t = [](int64_t c, int64_t h, const char *element) {
+    return "tensor<2x" + std::to_string(c) + "x" + std::to_string(h) + "x" +
+           std::to_string(h) + "x" + element + ">";
+  };
+  std::string results = t(12, 5, "ui8");
+  if (returnMiddle)
+    results += ", " + t(16, 5, "ui8");
+  std::ostringstream ir;
+  ir << "func.func @main(%x: " << t(5, 9, "ui8") << ") -> (" << results
+     << ") {\n"
+     << constant("w1", randomValues<int8_t>(16 * 5 * 9, -127, 127, 11),
+                 {16, 5, 3, 3}, "i8")
+     << constant("w2", randomValues<int8_t>(16 * 9, -127, 127, 12),
+                 {16, 1, 3, 3}, "i8")
+     << constant("w3", randomValues<int8_t>(12 * 16, -127, 127, 13),
+                 {12, 16, 1, 1}, "i8")
+     << constant("m1", randomScales(16, 14), {16}, "f32")
+     << "  %xzp = tcc.constant dense<128> : tensor<ui8>\n"
+     << "  %wzp = tcc.constant dense<0> : tensor<i8>\n"
+     << "  %zp = tcc.constant dense<2> : tensor<ui8>\n"
+     << "  %m = tcc.constant dense<0.0019> : tensor<f32>\n"
+     << "  %zp16 = tcc.constant dense<2> : tensor<16xui8>\n"
+     << "  %a1 = tcc.conv2d_integer %x, %w1, %xzp, %wzp {padding = "
+        "array<i64: 1, 1>} : ("
+     << t(5, 9, "ui8") << ", tensor<16x5x3x3xi8>, tensor<ui8>, tensor<i8>) -> "
+     << t(16, 9, "i32") << "\n"
+     << "  %q1 = tcc.requantize %a1, %m1, %zp16 {axis = 1 : i64} : ("
+     << t(16, 9, "i32") << ", tensor<16xf32>, tensor<16xui8>) -> "
+     << t(16, 9, "ui8") << "\n"
+     << "  %h1 = tcc.maximum %q1, %zp : (" << t(16, 9, "ui8")
+     << ", tensor<ui8>) -> " << t(16, 9, "ui8") << "\n"
+     << "  %a2 = tcc.conv2d_integer %h1, %w2, %zp, %wzp {stride = "
+        "array<i64: 2, 2>, padding = array<i64: 1, 1>, groups = 16 : i64} : ("
+     << t(16, 9, "ui8") << ", tensor<16x1x3x3xi8>, tensor<ui8>, tensor<i8>) -> "
+     << t(16, 5, "i32") << "\n"
+     << "  %h2 = tcc.requantize %a2, %m, %zp : (" << t(16, 5, "i32")
+     << ", tensor<f32>, tensor<ui8>) -> " << t(16, 5, "ui8") << "\n"
+     << "  %a3 = tcc.conv2d_integer %h2, %w3, %zp, %wzp : ("
+     << t(16, 5, "ui8") << ", tensor<12x16x1x1xi8>, tensor<ui8>, tensor<i8>) -> "
+     << t(12, 5, "i32") << "\n"
+     << "  %h3 = tcc.requantize %a3, %m, %zp : (" << t(12, 5, "i32")
+     << ", tensor<f32>, tensor<ui8>) -> " << t(12, 5, "ui8") << "\n"
+     << "  return %h3" << (returnMiddle ? ", %h2" : "") << " : " << results
+     << "\n}\n";
+  return ir.str();
+}
+
+/// "nchw->nhwc" and so on, for each step of a plan of qconv2d steps.
+std::vector<std::string> convLayouts(const std::vector<uint8_t> &bytes) {
+  const tcc::artifact::Model *model = nullptr;
+  std::vector<std::string> layouts;
+  EXPECT_TRUE(
+      tcc::runtime::verifyArtifactBytes(bytes.data(), bytes.size(), &model)
+          .ok());
+  for (uint32_t i = 0; model && i < model->plan()->size(); ++i)
+    if (const tcc::artifact::Qconv2d *c =
+            model->plan()->Get(i)->op_as_Qconv2d())
+      layouts.push_back(std::string(c->nchw_input() ? "nchw" : "nhwc") +
+                        "->" + (c->nchw_output() ? "nchw" : "nhwc"));
+  return layouts;
+}
+
+TEST(QuantizedModel, ConvolutionChainsStayChannelsLast) {
+  // Between the int8 convolutions activations stay NHWC; the compiled
+  // chain equals the interpreter's NCHW one.
+  std::string ir = chainIR(false);
+  expectInt8Plan("conv chain", ir, {{2, 5, 9, 9}}, {kUInt8},
+                 {"qconv2d", "qconv2d", "qconv2d"});
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(compileIR(ir, 2, &bytes), "");
+  EXPECT_EQ(convLayouts(bytes),
+            (std::vector<std::string>{"nchw->nhwc", "nhwc->nhwc",
+                                      "nhwc->nchw"}));
+  // A value the model returns keeps the IR's layout.
+  ir = chainIR(true);
+  expectInt8Plan("conv chain, middle returned", ir, {{2, 5, 9, 9}}, {kUInt8},
+                 {"qconv2d", "qconv2d", "qconv2d"});
+  ASSERT_EQ(compileIR(ir, 2, &bytes), "");
+  EXPECT_EQ(convLayouts(bytes),
+            (std::vector<std::string>{"nchw->nhwc", "nhwc->nchw",
+                                      "nchw->nchw"}));
+}
+
 TEST(QuantizedModel, WeightsThatAreNotConstantsRunAsKernels) {
   // The kernels need packed constant weights: a weight given at run time
   // compiles to generated code, with the same results.

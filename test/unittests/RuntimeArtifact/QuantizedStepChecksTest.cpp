@@ -227,7 +227,7 @@ qconv(bool depthwise,
   c.weight =
       b.addConstantBuffer(DType::U8, {int64_t(weight.size())}, weight.data());
   c.depthwise = depthwise;
-  c.nchw = true;
+  c.nchw_input = c.nchw_output = true;
   c.batch = 1;
   c.in_channels = c.out_channels = 2;
   c.in_height = c.in_width = 5;

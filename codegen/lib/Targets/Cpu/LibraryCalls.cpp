@@ -237,9 +237,10 @@ static void lowerConv2d(PlanBuilder &plan, Conv2dOp op,
 }
 
 bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
-                           function_ref<Value(Value)> outside, Value result) {
+                           function_ref<Value(Value)> outside, Value result,
+                           const TargetCapabilities &target) {
   if (isQuantizedAnchor(e.anchor))
-    return lowerQuantizedCall(plan, e, outside, result);
+    return lowerQuantizedCall(plan, e, outside, result, target);
   artifact::EpilogueT epilogue;
   epilogue.activation = toArtifact(e.activation);
   epilogue.clamp_min = static_cast<float>(e.clampMin);

@@ -5,6 +5,7 @@
 #include "../../ArtifactTypes.h"
 
 #include "tcc/IR/TccOps.h"
+#include "tcc/Passes/TargetCapabilities.h"
 #include "tcc/runtime/kernels_int8.h"
 
 #include "llvm/ADT/Hashing.h"
@@ -252,38 +253,139 @@ bool lowerMatmulInteger(PlanBuilder &plan, MatmulIntegerOp op,
   return true;
 }
 
-bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
-                        const Epilogue &e, function_ref<Value(Value)> outside,
-                        Value result) {
-  auto input = typeOf(op.getInput()), weight = typeOf(op.getWeight()),
-       output = op.getType();
-  if (input.getNumElements() == 0 || output.getNumElements() == 0)
-    return false;
-  int64_t channels = input.getDimSize(1), outChannels = weight.getDimSize(0);
-  int64_t kh = weight.getDimSize(2), kw = weight.getDimSize(3);
+/// What a conv2d_integer group needs of its constants, checked without
+/// touching the plan.
+struct ConvParams {
+  int64_t channels, outChannels, kh, kw, patch, perChannel;
+  bool depthwise;
+  int64_t xZeroPoint;
+  std::vector<int64_t> wZeroPoints;
+  artifact::QEpilogueT epilogue;
+};
+
+/// The parameters of the qconv2d step of `op`'s group `e`, or nullopt
+/// when the kernels cannot compute it (lowerConv2dInteger then adds
+/// nothing).
+std::optional<ConvParams> convParams(Conv2dIntegerOp op, const Epilogue &e,
+                                     function_ref<Value(Value)> outside) {
+  auto input = typeOf(op.getInput()), weight = typeOf(op.getWeight());
+  if (e.residual || input.getNumElements() == 0 ||
+      op.getType().getNumElements() == 0)
+    return std::nullopt;
+  ConvParams p;
+  p.channels = input.getDimSize(1);
+  p.outChannels = weight.getDimSize(0);
+  p.kh = weight.getDimSize(2);
+  p.kw = weight.getDimSize(3);
   int64_t groups = op.getGroups();
-  bool depthwise = groups > 1;
-  if (depthwise && !(groups == channels && outChannels == channels &&
-                     weight.getDimSize(1) == 1))
-    return false; // grouped convolutions other than depthwise
-  int64_t patch = depthwise ? kh * kw : kh * kw * channels;
-  if (!depthwise && patch > TCC_INT8_MAX_K)
-    return false;
-  Value weightValue = outside(op.getWeight());
+  p.depthwise = groups > 1;
+  if (p.depthwise && !(groups == p.channels && p.outChannels == p.channels &&
+                       weight.getDimSize(1) == 1))
+    return std::nullopt; // grouped convolutions other than depthwise
+  p.patch = p.depthwise ? p.kh * p.kw : p.kh * p.kw * p.channels;
+  if (!p.depthwise && p.patch > TCC_INT8_MAX_K)
+    return std::nullopt;
   std::optional<int64_t> xZeroPoint = uniform(outside(op.getInputZeroPoint()));
   std::optional<std::vector<int64_t>> wZeroPoints =
       constantIntegers(outside(op.getWeightZeroPoint()));
-  int64_t perChannel = weight.getNumElements() / outChannels;
+  p.perChannel = weight.getNumElements() / p.outChannels;
+  int64_t perChannel = p.perChannel;
   auto channelOf = [&](size_t i) { return int64_t(i) / perChannel; };
   if (!xZeroPoint || !wZeroPoints ||
-      !weightFits(weightValue, *wZeroPoints, outChannels, channelOf))
-    return false;
+      !weightFits(outside(op.getWeight()), *wZeroPoints, p.outChannels,
+                  channelOf))
+    return std::nullopt;
   std::optional<artifact::QEpilogueT> q =
-      qepilogueOf(e, outside, /*channelAxis=*/1, outChannels);
+      qepilogueOf(e, outside, /*channelAxis=*/1, p.outChannels);
   if (!q)
+    return std::nullopt;
+  p.xZeroPoint = *xZeroPoint;
+  p.wZeroPoints = std::move(*wZeroPoints);
+  p.epilogue = std::move(*q);
+  return p;
+}
+
+/// A quantized convolution group as the planner lowers it: a lone
+/// conv2d_integer, or a fusion of one and its epilogue chain, with the
+/// fusion's view of values outside it.
+struct ConvGroup {
+  Conv2dIntegerOp conv;
+  Epilogue epilogue;
+  std::function<Value(Value)> outside;
+};
+
+std::optional<ConvGroup> convGroupOf(Operation *op,
+                                     const TargetCapabilities &target) {
+  if (auto conv = dyn_cast_or_null<Conv2dIntegerOp>(op)) {
+    Epilogue single;
+    single.anchor = conv;
+    single.ops.push_back(conv);
+    return ConvGroup{conv, single, [](Value v) { return v; }};
+  }
+  auto fusion = dyn_cast_or_null<FusionOp>(op);
+  if (!fusion || fusion.getNumResults() != 1)
+    return std::nullopt;
+  SmallVector<Operation *> inner;
+  for (Operation &o : fusion.getBlock().without_terminator())
+    inner.push_back(&o);
+  std::optional<Epilogue> e = matchEpilogueGroup(inner, target);
+  if (!e || !isa<Conv2dIntegerOp>(e->anchor))
+    return std::nullopt;
+  Block *block = &fusion.getBlock();
+  auto outside = [fusion, block](Value v) mutable -> Value {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (arg.getOwner() == block)
+        return fusion.getOperand(arg.getArgNumber());
+    return v;
+  };
+  return ConvGroup{cast<Conv2dIntegerOp>(e->anchor), *e, outside};
+}
+
+/// Whether every user of `value` is a quantized convolution group that
+/// becomes a qconv2d step reading `value` as its input and nothing else:
+/// then `value` may be stored NHWC, as the kernels read it, and no step
+/// converts it. (A value returned, reshaped or read by other ops stays
+/// NCHW, the IR's layout.)
+bool onlyInt8ConvsRead(Value value, const TargetCapabilities &target) {
+  if (value.use_empty())
     return false;
+  for (OpOperand &use : value.getUses()) {
+    Operation *owner = use.getOwner();
+    std::optional<ConvGroup> group = convGroupOf(owner, target);
+    if (!group)
+      return false;
+    // The value reaches the group's convolution as its input only.
+    if (owner == group->conv.getOperation()) {
+      if (use.getOperandNumber() != 0)
+        return false;
+    } else {
+      BlockArgument inside =
+          owner->getRegion(0).front().getArgument(use.getOperandNumber());
+      if (!inside.hasOneUse() ||
+          &*inside.getUses().begin() != &group->conv->getOpOperand(0))
+        return false;
+    }
+    if (!convParams(group->conv, group->epilogue, group->outside))
+      return false;
+  }
+  return true;
+}
+
+bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
+                        const Epilogue &e, function_ref<Value(Value)> outside,
+                        Value result, const TargetCapabilities &target) {
+  std::optional<ConvParams> p = convParams(op, e, outside);
+  if (!p)
+    return false;
+  auto input = typeOf(op.getInput()), weight = typeOf(op.getWeight());
+  int64_t channels = p->channels, outChannels = p->outChannels, kh = p->kh,
+          kw = p->kw, patch = p->patch, perChannel = p->perChannel;
+  bool depthwise = p->depthwise;
+  auto channelOf = [&](size_t i) { return int64_t(i) / perChannel; };
+  Value weightValue = outside(op.getWeight());
+  std::optional<artifact::QEpilogueT> q = std::move(p->epilogue);
   bool wUnsigned = weight.getElementType().isUnsignedInteger(8);
-  std::vector<int64_t> zps = *wZeroPoints;
+  std::vector<int64_t> zps = p->wZeroPoints;
   int64_t inPerGroup = weight.getDimSize(1);
   // OIHW weights less their zero point, as the kernels read them: OHWI
   // packed for tcc_qconv2d, [kh][kw][C] for the depthwise kernel.
@@ -318,8 +420,18 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
       derive);
   if (!packed)
     return false;
+  // Between int8 convolutions activations stay NHWC (the kernels'
+  // layout): a result only such steps read is written NHWC, and an input
+  // computed by such a step is read as it was written.
+  Value inputValue = outside(op.getInput());
+  std::optional<ConvGroup> producer =
+      convGroupOf(inputValue.getDefiningOp(), target);
   artifact::Qconv2dT conv;
-  conv.nchw = true;
+  conv.nchw_input =
+      !(producer &&
+        convParams(producer->conv, producer->epilogue, producer->outside) &&
+        onlyInt8ConvsRead(inputValue, target));
+  conv.nchw_output = !onlyInt8ConvsRead(result, target);
   conv.depthwise = depthwise;
   conv.batch = input.getDimSize(0);
   conv.in_channels = channels;
@@ -337,8 +449,8 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
   conv.dilation_h = dilation[0];
   conv.dilation_w = dilation[1];
   conv.input_signed = !input.getElementType().isUnsignedInteger(8);
-  conv.input_zero_point = static_cast<int32_t>(*xZeroPoint);
-  conv.input = plan.bufferOf(outside(op.getInput()));
+  conv.input_zero_point = static_cast<int32_t>(p->xZeroPoint);
+  conv.input = plan.bufferOf(inputValue);
   plan.reads(conv.input);
   conv.weight = *packed;
   plan.reads(conv.weight);
@@ -354,12 +466,13 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
 } // namespace
 
 bool cpu::lowerQuantizedCall(PlanBuilder &plan, const Epilogue &e,
-                             function_ref<Value(Value)> outside, Value result) {
+                             function_ref<Value(Value)> outside, Value result,
+                             const TargetCapabilities &target) {
   if (e.residual)
     return false;
   if (auto matmul = dyn_cast<MatmulIntegerOp>(e.anchor))
     return lowerMatmulInteger(plan, matmul, e, outside, result);
   if (auto conv = dyn_cast<Conv2dIntegerOp>(e.anchor))
-    return lowerConv2dInteger(plan, conv, e, outside, result);
+    return lowerConv2dInteger(plan, conv, e, outside, result, target);
   return false;
 }

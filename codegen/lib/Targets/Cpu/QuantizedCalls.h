@@ -22,8 +22,11 @@ namespace mlir::tcc::cpu {
 /// added) when the kernels cannot compute it: a weight, zero point or scale
 /// that is not a constant, a weight zero point that leaves int8, scales that
 /// are not finite and positive, grouped convolutions other than depthwise.
+/// Activations that only int8 convolutions read stay NHWC between them
+/// (the convolutions' groups are `target`'s epilogue groups).
 bool lowerQuantizedCall(PlanBuilder &plan, const Epilogue &group,
-                        function_ref<Value(Value)> outside, Value result);
+                        function_ref<Value(Value)> outside, Value result,
+                        const TargetCapabilities &target);
 
 } // namespace mlir::tcc::cpu
 
