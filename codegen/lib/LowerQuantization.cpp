@@ -9,7 +9,9 @@
 //   the zero point;
 // - dequantize: q - zp exactly in i64, converted to the float type (f32 for
 //   f16/bf16), times scale, rounded once to the result type;
-// - requantize: acc * multiplier in f64, then as quantize.
+// - requantize: acc converted to the multiplier's compute type (f32 for
+//   f32/f16/bf16, f64 for f64) times the multiplier in it, then as
+//   quantize: the int8 kernels' epilogue for f32 multipliers.
 // The integer contractions they pair with (matmul_integer, conv2d_integer)
 // are in LowerNN.cpp.
 //
@@ -174,9 +176,12 @@ struct RequantizeLowering : TccPattern<tcc::RequantizeOp> {
                         op.getAxis()),
         iteratorTypes(rank),
         [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value acc = b.create<arith::SIToFPOp>(l, b.getF64Type(), args[0]);
-          Value scaled = b.create<arith::MulFOp>(l, acc, toF64(b, l, args[1]));
-          return {roundToQuantized(b, l, scaled, args[2], resultElement)};
+          Value multiplier = promote(b, l, args[1]);
+          Value acc =
+              b.create<arith::SIToFPOp>(l, multiplier.getType(), args[0]);
+          Value scaled = b.create<arith::MulFOp>(l, acc, multiplier);
+          return {roundToQuantized(b, l, toF64(b, l, scaled), args[2],
+                                   resultElement)};
         })[0];
     rewriter.replaceOp(op, result);
     return success();

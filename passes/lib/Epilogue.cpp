@@ -2,6 +2,7 @@
 
 #include "tcc/Passes/Epilogue.h"
 #include "tcc/IR/TccOps.h"
+#include "tcc/Passes/ConstantData.h"
 #include "tcc/Passes/TargetCapabilities.h"
 
 #include <limits>
@@ -14,7 +15,84 @@ static int64_t channelAxis(Operation *anchor) {
   auto type = cast<RankedTensorType>(anchor->getResult(0).getType());
   if (auto conv = dyn_cast<Conv2dOp>(anchor))
     return conv.getLayout() == Layout::NCHW ? 1 : 3;
+  if (isa<Conv2dIntegerOp>(anchor))
+    return 1; // NCHW
   return type.getRank() - 1;
+}
+
+static bool isBias(Value value, Operation *anchor);
+
+bool tcc::isQuantizedAnchor(Operation *op) {
+  return isa<MatmulIntegerOp, Conv2dIntegerOp>(op);
+}
+
+/// The single value of an integer constant whose elements are all equal.
+static std::optional<int64_t> uniformInteger(Value value) {
+  auto constant = value.getDefiningOp<ConstantOp>();
+  std::optional<ConstantData> data =
+      constant ? readConstant(constant.getValue()) : std::nullopt;
+  if (!data || data->numElements() == 0 ||
+      (data->kind() != ElementKind::Signed &&
+       data->kind() != ElementKind::Unsigned))
+    return std::nullopt;
+  int64_t first = data->getInt(0);
+  for (int64_t i = 1; i < data->numElements(); ++i)
+    if (data->getInt(i) != first)
+      return std::nullopt;
+  return first;
+}
+
+/// The chain of a quantized anchor: i32 bias, then requantize (and
+/// maximum with its zero point) or dequantize (and relu).
+static Epilogue matchQuantizedEpilogue(Operation *anchor,
+                                       const TargetCapabilities &target) {
+  Epilogue e;
+  e.anchor = anchor;
+  e.ops.push_back(anchor);
+  Value current = anchor->getResult(0);
+  auto nextUser = [&]() -> Operation * {
+    if (!current.hasOneUse())
+      return nullptr;
+    Operation *user = *current.getUsers().begin();
+    return user->getBlock() == anchor->getBlock() ? user : nullptr;
+  };
+  Operation *user = nextUser();
+  if (auto add = dyn_cast_or_null<AddOp>(user);
+      add && add.getType() == current.getType()) {
+    Value other = add.getLhs() == current ? add.getRhs() : add.getLhs();
+    if (other != current && isBias(other, anchor)) {
+      e.bias = other;
+      e.ops.push_back(add);
+      current = add.getResult();
+      user = nextUser();
+    }
+  }
+  if (auto requantize = dyn_cast_or_null<RequantizeOp>(user)) {
+    e.rescale = requantize;
+    e.ops.push_back(requantize);
+    current = requantize.getResult();
+    auto max = dyn_cast_or_null<MaximumOp>(nextUser());
+    if (max && max.getType() == current.getType() &&
+        target.appliesActivation(EpilogueActivation::Relu)) {
+      Value other = max.getLhs() == current ? max.getRhs() : max.getLhs();
+      std::optional<int64_t> zp = uniformInteger(requantize.getZeroPoint());
+      std::optional<int64_t> floor = uniformInteger(other);
+      if (zp && floor && *zp == *floor) {
+        e.activation = EpilogueActivation::Relu;
+        e.ops.push_back(max);
+      }
+    }
+  } else if (auto dequantize = dyn_cast_or_null<DequantizeOp>(user)) {
+    e.rescale = dequantize;
+    e.ops.push_back(dequantize);
+    current = dequantize.getResult();
+    auto relu = dyn_cast_or_null<ReluOp>(nextUser());
+    if (relu && target.appliesActivation(EpilogueActivation::Relu)) {
+      e.activation = EpilogueActivation::Relu;
+      e.ops.push_back(relu);
+    }
+  }
+  return e;
 }
 
 /// Whether `value` broadcasts into the anchor's output as one value per
@@ -65,6 +143,8 @@ static std::optional<EpilogueActivation> activationOf(Operation *op,
 
 Epilogue tcc::matchEpilogue(Operation *anchor,
                             const TargetCapabilities &target) {
+  if (isQuantizedAnchor(anchor))
+    return matchQuantizedEpilogue(anchor, target);
   Epilogue e;
   e.anchor = anchor;
   e.ops.push_back(anchor);

@@ -3,9 +3,10 @@
 //
 // The QDQ form of a quantized layer (ONNX's, and what calibration writes)
 // computes in float between explicit dequantize and quantize ops. When the
-// float op is a matmul or a bias-free NCHW conv2d whose operands are
-// dequantized 8-bit tensors, the same layer is an integer product and one
-// requantization:
+// float op is a matmul or an NCHW conv2d whose operands are dequantized
+// 8-bit tensors, the same layer is an integer product and one
+// requantization (a dequantized int32 bias of scale s_a * s_b and a ReLU
+// before the quantize fold too):
 //
 //   quantize(dequantize(a) x dequantize(b), s_y, zp_y)
 //     = requantize(matmul_integer(a, b, zp_a, zp_b), s_a * s_b / s_y, zp_y)
@@ -17,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcc/Passes/ConstantData.h"
 #include "tcc/Passes/Passes.h"
 
 #include "tcc/IR/TccOps.h"
@@ -75,34 +77,86 @@ bool foldableQuantize(QuantizeOp q, Operation *producer) {
          typeOf(q.getScale()).getElementType().isF32();
 }
 
-LogicalResult foldMatmul(QuantizeOp q, MatmulOp mm, RewriterBase &rewriter) {
+/// The elements of a constant (`dense` or `dense_resource`), or nullopt.
+std::optional<ConstantData> constantData(Value v) {
+  auto constant = v.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  return readConstant(constant.getValue());
+}
+
+/// The f32 values of a constant, or nullopt.
+std::optional<SmallVector<float>> constantFloats(Value v) {
+  std::optional<ConstantData> data = constantData(v);
+  if (!data || data->kind() != ElementKind::F32)
+    return std::nullopt;
+  SmallVector<float> out;
+  for (int64_t i = 0; i < data->numElements(); ++i)
+    out.push_back(static_cast<float>(data->getFloat(i)));
+  return out;
+}
+
+/// The 1-D i32 tensor of a dequantized bias whose zero point is 0 and
+/// whose scale is s_a * s_b (the f32 products of constants, as quantizers
+/// write it: ONNX Runtime's quantize_static), so that it adds to the
+/// integer sums exactly; null for any other value.
+Value integerBias(Value bias, Value aScale, Value bScale) {
+  auto dq = bias ? bias.getDefiningOp<DequantizeOp>() : nullptr;
+  if (!dq || !typeOf(dq.getInput()).getElementType().isSignlessInteger(32) ||
+      typeOf(dq.getInput()).getRank() != 1)
+    return nullptr;
+  std::optional<ConstantData> zp = constantData(dq.getZeroPoint());
+  if (!zp)
+    return nullptr;
+  for (int64_t i = 0; i < zp->numElements(); ++i)
+    if (zp->getInt(i) != 0)
+      return nullptr;
+  auto sa = constantFloats(aScale), sb = constantFloats(bScale),
+       sBias = constantFloats(dq.getScale());
+  if (!sa || !sb || !sBias || sa->size() != 1 ||
+      (sb->size() != 1 && sb->size() != sBias->size()))
+    return nullptr;
+  for (size_t c = 0; c < sBias->size(); ++c)
+    if ((*sBias)[c] != (*sa)[0] * (*sb)[sb->size() == 1 ? 0 : c])
+      return nullptr;
+  return dq.getInput();
+}
+
+/// The integer form of a float matmul or conv2d of dequantized operands:
+/// its i32 sums, the operands' scales and the channel axis of the sums.
+struct IntegerProduct {
+  Value acc, aScale, bScale;
+  int64_t channelAxis;
+};
+
+std::optional<IntegerProduct> integerMatmul(MatmulOp mm,
+                                            RewriterBase &rewriter) {
   int64_t lastDim = typeOf(mm.getRhs()).getRank() - 1;
   DequantizeOp a = dequantized(mm.getLhs(), -1);
   DequantizeOp b = dequantized(mm.getRhs(), lastDim);
   if (!a || !b)
-    return failure();
-  rewriter.setInsertionPoint(q);
-  Location loc = q.getLoc();
+    return std::nullopt;
   Value acc = rewriter.create<MatmulIntegerOp>(
-      loc, ValueRange{a.getInput(), b.getInput(), a.getZeroPoint(),
-                      b.getZeroPoint()});
-  auto [multiplier, zp] =
-      requantizeParams(rewriter, loc, a.getScale(), b.getScale(), q);
-  int64_t axis = typeOf(acc).getRank() - 1;
-  rewriter.replaceOpWithNewOp<RequantizeOp>(q, acc, multiplier, zp,
-                                            rewriter.getI64IntegerAttr(axis));
-  return success();
+      mm.getLoc(), ValueRange{a.getInput(), b.getInput(), a.getZeroPoint(),
+                              b.getZeroPoint()});
+  return IntegerProduct{acc, a.getScale(), b.getScale(),
+                        typeOf(acc).getRank() - 1};
 }
 
-LogicalResult foldConv2d(QuantizeOp q, Conv2dOp conv, RewriterBase &rewriter) {
-  if (conv.getBias() || conv.getLayout() != Layout::NCHW)
-    return failure();
+std::optional<IntegerProduct> integerConv2d(Conv2dOp conv,
+                                            RewriterBase &rewriter) {
+  if (conv.getLayout() != Layout::NCHW)
+    return std::nullopt;
   DequantizeOp x = dequantized(conv.getInput(), -1);
   DequantizeOp w = dequantized(conv.getWeight(), 0);
   if (!x || !w)
-    return failure();
-  rewriter.setInsertionPoint(q);
-  Location loc = q.getLoc();
+    return std::nullopt;
+  Value bias;
+  if (conv.getBias()) {
+    bias = integerBias(conv.getBias(), x.getScale(), w.getScale());
+    if (!bias)
+      return std::nullopt;
+  }
   NamedAttribute attrs[] = {
       rewriter.getNamedAttr("stride",
                             rewriter.getDenseI64ArrayAttr(conv.getStride())),
@@ -112,16 +166,79 @@ LogicalResult foldConv2d(QuantizeOp q, Conv2dOp conv, RewriterBase &rewriter) {
                             rewriter.getDenseI64ArrayAttr(conv.getDilation())),
       rewriter.getNamedAttr("groups",
                             rewriter.getI64IntegerAttr(conv.getGroups()))};
+  Location loc = conv.getLoc();
   Value acc = rewriter.create<Conv2dIntegerOp>(
       loc,
       ValueRange{x.getInput(), w.getInput(), x.getZeroPoint(),
                  w.getZeroPoint()},
       attrs);
+  if (bias) {
+    // [O] -> [O, 1, 1]: one value per channel of the NCHW sums.
+    auto biasType = typeOf(bias);
+    Value perChannel = rewriter.create<ReshapeOp>(
+        loc, biasType.clone({biasType.getDimSize(0), 1, 1}), bias);
+    acc = rewriter.create<AddOp>(loc, acc, perChannel);
+  }
+  return IntegerProduct{acc, x.getScale(), w.getScale(), 1};
+}
+
+/// Folds the layer that `q` quantizes: its matmul or conv2d, optionally
+/// followed by a dequantized bias add (matmul; a conv2d's bias is its
+/// operand) and a ReLU. ReLU becomes a maximum with the output zero point
+/// after requantization: quantization is monotonic and maps 0 to the zero
+/// point, so quantize(relu(y)) = max(quantize(y), zp) exactly. Returns the
+/// float ops that are now unused, or nothing when the layer does not fold.
+SmallVector<Operation *> foldLayer(QuantizeOp q, IRRewriter &rewriter) {
+  Operation *producer = q.getInput().getDefiningOp();
+  if (!foldableQuantize(q, producer))
+    return {};
+  SmallVector<Operation *> chain{producer};
+  ReluOp relu = dyn_cast<ReluOp>(producer);
+  if (relu) {
+    producer = relu.getInput().getDefiningOp();
+    if (!producer || !producer->hasOneUse())
+      return {};
+    chain.push_back(producer);
+  }
+  AddOp biasAdd = dyn_cast<AddOp>(producer);
+  Operation *core = producer;
+  if (biasAdd) {
+    core = biasAdd.getLhs().getDefiningOp<MatmulOp>();
+    if (!core || !core->hasOneUse())
+      return {};
+    chain.push_back(core);
+  }
+  if (!isa<MatmulOp, Conv2dOp>(core))
+    return {};
+  rewriter.setInsertionPoint(q);
+  Location loc = q.getLoc();
+  std::optional<IntegerProduct> product;
+  if (auto mm = dyn_cast<MatmulOp>(core))
+    product = integerMatmul(mm, rewriter);
+  else
+    product = integerConv2d(cast<Conv2dOp>(core), rewriter);
+  if (!product)
+    return {};
+  Value acc = product->acc;
+  if (biasAdd) {
+    Value bias =
+        integerBias(biasAdd.getRhs(), product->aScale, product->bScale);
+    if (!bias || typeOf(bias).getDimSize(0) !=
+                     typeOf(acc).getDimSize(typeOf(acc).getRank() - 1)) {
+      rewriter.eraseOp(acc.getDefiningOp());
+      return {};
+    }
+    acc = rewriter.create<AddOp>(loc, acc, bias);
+  }
   auto [multiplier, zp] =
-      requantizeParams(rewriter, loc, x.getScale(), w.getScale(), q);
-  rewriter.replaceOpWithNewOp<RequantizeOp>(q, acc, multiplier, zp,
-                                            rewriter.getI64IntegerAttr(1));
-  return success();
+      requantizeParams(rewriter, loc, product->aScale, product->bScale, q);
+  Value y = rewriter.create<RequantizeOp>(
+      loc, acc, multiplier, zp,
+      rewriter.getI64IntegerAttr(product->channelAxis));
+  if (relu)
+    y = rewriter.create<MaximumOp>(loc, y, q.getZeroPoint());
+  rewriter.replaceOp(q, y);
+  return chain;
 }
 
 struct FoldQdqPass : tcc::impl::TccFoldQdqBase<FoldQdqPass> {
@@ -130,21 +247,14 @@ struct FoldQdqPass : tcc::impl::TccFoldQdqBase<FoldQdqPass> {
     getOperation().walk([&](QuantizeOp q) { quantizes.push_back(q); });
     IRRewriter rewriter(&getContext());
     for (QuantizeOp q : quantizes) {
-      Operation *producer = q.getInput().getDefiningOp();
-      if (!foldableQuantize(q, producer))
-        continue;
+      // The float ops from the quantize up, then the dequantizes they read.
       SmallVector<Operation *> dequantizes;
-      for (Value operand : producer->getOperands())
-        if (Operation *def = operand.getDefiningOp<DequantizeOp>())
-          dequantizes.push_back(def);
-      LogicalResult folded = failure();
-      if (auto mm = dyn_cast<MatmulOp>(producer))
-        folded = foldMatmul(q, mm, rewriter);
-      else if (auto conv = dyn_cast<Conv2dOp>(producer))
-        folded = foldConv2d(q, conv, rewriter);
-      if (failed(folded))
-        continue;
-      rewriter.eraseOp(producer);
+      for (Operation *op : foldLayer(q, rewriter)) {
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp<DequantizeOp>())
+            dequantizes.push_back(def);
+        rewriter.eraseOp(op);
+      }
       for (Operation *dq : dequantizes)
         if (dq->use_empty())
           rewriter.eraseOp(dq);

@@ -23,8 +23,11 @@ void addGraphPasses(OpPassManager &pm, int optLevel,
                     const TargetPasses &target) {
   if (optLevel <= 0)
     return;
-  // Fold and normalize the layout before fusion groups what remains.
+  // Fold and normalize the layout before fusion groups what remains. QDQ
+  // layers become integer ops while their float ops are still NCHW and
+  // their dequantized weights not yet folded to float constants.
   pm.addNestedPass<func::FuncOp>(createTccFoldBatchNorm());
+  pm.addNestedPass<func::FuncOp>(createTccFoldQdq());
   pm.addNestedPass<func::FuncOp>(target.convertLayout());
   pm.addNestedPass<func::FuncOp>(createTccMergeLinears());
   pm.addNestedPass<func::FuncOp>(createTccFoldConstants());
@@ -64,7 +67,8 @@ void tcc::registerGraphPipelines() {
       });
   PassPipelineRegistration<GraphPipelineOptions>(
       "tcc-graph-O2",
-      "The graph passes of tcc compile -O2: batch-norm folding, the "
+      "The graph passes of tcc compile -O2: batch-norm folding, QDQ "
+      "folding into integer ops, the "
       "target's layout, merging linears that share an input, constant "
       "folding, canonicalization, CSE, epilogue and elementwise fusion",
       [](OpPassManager &pm, const GraphPipelineOptions &options) {

@@ -54,3 +54,70 @@ func.func @not_folded(%qa: tensor<4x3xui8>, %sa: tensor<f32>, %zpa: tensor<ui8>,
   %y2 = tcc.quantize %c2, %sy, %zpy : (tensor<4x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
   return %y, %c, %y2 : tensor<4x2xui8>, tensor<4x2xf32>, tensor<4x2xui8>
 }
+
+// -----
+
+// Tests that a ReLU before the quantize becomes a maximum with the output
+// zero point after the requantize (quantize(relu(y)) = max(quantize(y),
+// zp)), and that a dequantized int32 bias of scale s_a * s_b (0.5 * 0.25)
+// adds to the integer sums.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-SAME: (%[[QA:.*]]: tensor<4x3xui8>, %[[QB:.*]]: tensor<3x2xi8>, %[[BQ:.*]]: tensor<2xi32>)
+// CHECK-NOT: tcc.dequantize
+// CHECK: %[[ACC:.*]] = tcc.matmul_integer %[[QA]], %[[QB]]
+// CHECK: %[[SUM:.*]] = tcc.add %[[ACC]], %[[BQ]] : (tensor<4x2xi32>, tensor<2xi32>) -> tensor<4x2xi32>
+// CHECK: %[[Q:.*]] = tcc.requantize %[[SUM]]
+// CHECK: %[[Y:.*]] = tcc.maximum %[[Q]], %{{.*}} : (tensor<4x2xui8>, tensor<ui8>) -> tensor<4x2xui8>
+// CHECK-NOT: tcc.relu
+// CHECK: return %[[Y]]
+func.func @matmul_bias_relu(%qa: tensor<4x3xui8>, %qb: tensor<3x2xi8>, %bq: tensor<2xi32>) -> tensor<4x2xui8> {
+  %sa = tcc.constant dense<0.5> : tensor<f32>
+  %za = tcc.constant dense<1> : tensor<ui8>
+  %sb = tcc.constant dense<0.25> : tensor<f32>
+  %zb = tcc.constant dense<0> : tensor<i8>
+  %sbias = tcc.constant dense<0.125> : tensor<2xf32>
+  %zbias = tcc.constant dense<0> : tensor<2xi32>
+  %sy = tcc.constant dense<0.1> : tensor<f32>
+  %zy = tcc.constant dense<10> : tensor<ui8>
+  %a = tcc.dequantize %qa, %sa, %za : (tensor<4x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<4x3xf32>
+  %b = tcc.dequantize %qb, %sb, %zb : (tensor<3x2xi8>, tensor<f32>, tensor<i8>) -> tensor<3x2xf32>
+  %bias = tcc.dequantize %bq, %sbias, %zbias {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, tensor<2xi32>) -> tensor<2xf32>
+  %c = tcc.matmul %a, %b : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %d = tcc.add %c, %bias : (tensor<4x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  %r = tcc.relu %d : tensor<4x2xf32>
+  %y = tcc.quantize %r, %sy, %zy : (tensor<4x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x2xui8>
+  return %y : tensor<4x2xui8>
+}
+
+// -----
+
+// Tests that a conv2d's dequantized bias becomes an int32 add of the bias
+// reshaped per channel, and that a bias whose scale is not s_x * s_w
+// (0.5 * 0.25 = 0.125, not 0.1) leaves the layer in float.
+// CHECK-LABEL: func.func @conv_bias
+// CHECK: %[[ACC:.*]] = tcc.conv2d_integer
+// CHECK: %[[B:.*]] = tcc.reshape %{{.*}} : tensor<4xi32> to tensor<4x1x1xi32>
+// CHECK: %[[SUM:.*]] = tcc.add %[[ACC]], %[[B]] : (tensor<1x4x8x8xi32>, tensor<4x1x1xi32>) -> tensor<1x4x8x8xi32>
+// CHECK: tcc.requantize %[[SUM]]
+// CHECK: tcc.conv2d %
+// CHECK: tcc.quantize
+func.func @conv_bias(%qx: tensor<1x3x8x8xui8>, %qw: tensor<4x3x3x3xi8>, %bq: tensor<4xi32>) -> (tensor<1x4x8x8xui8>, tensor<1x4x8x8xui8>) {
+  %sx = tcc.constant dense<0.5> : tensor<f32>
+  %zx = tcc.constant dense<0> : tensor<ui8>
+  %sw = tcc.constant dense<0.25> : tensor<4xf32>
+  %zw = tcc.constant dense<0> : tensor<4xi8>
+  %sbias = tcc.constant dense<0.125> : tensor<4xf32>
+  %sbad = tcc.constant dense<0.1> : tensor<4xf32>
+  %zbias = tcc.constant dense<0> : tensor<4xi32>
+  %sy = tcc.constant dense<0.1> : tensor<f32>
+  %zy = tcc.constant dense<10> : tensor<ui8>
+  %x = tcc.dequantize %qx, %sx, %zx : (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x8x8xf32>
+  %w = tcc.dequantize %qw, %sw, %zw {axis = 0 : i64} : (tensor<4x3x3x3xi8>, tensor<4xf32>, tensor<4xi8>) -> tensor<4x3x3x3xf32>
+  %bias = tcc.dequantize %bq, %sbias, %zbias {axis = 0 : i64} : (tensor<4xi32>, tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  %bad = tcc.dequantize %bq, %sbad, %zbias {axis = 0 : i64} : (tensor<4xi32>, tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  %c = tcc.conv2d %x, %w, %bias {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %y = tcc.quantize %c, %sy, %zy : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  %c2 = tcc.conv2d %x, %w, %bad {padding = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %y2 = tcc.quantize %c2, %sy, %zy : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  return %y, %y2 : tensor<1x4x8x8xui8>, tensor<1x4x8x8xui8>
+}

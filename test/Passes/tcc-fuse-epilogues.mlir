@@ -124,3 +124,60 @@ func.func @chains_meet(%x: tensor<1x4x8x8xf32>, %w1: tensor<4x4x3x3xf32>, %b1: t
   %5 = tcc.relu %4 : tensor<1x4x8x8xf32>
   return %5 : tensor<1x4x8x8xf32>
 }
+
+// -----
+
+// Tests that an integer matmul's int32 bias, requantize and maximum with
+// the output zero point (quantized ReLU) become one group, as the int8
+// kernels' epilogue applies them.
+// CHECK-LABEL: func.func @matmul_integer_requantize_relu
+// CHECK: %[[F:.*]] = tcc.fusion(
+// CHECK: tcc.matmul_integer
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.requantize
+// CHECK-NEXT: tcc.maximum
+// CHECK-NEXT: tcc.yield
+// CHECK: return %[[F]]
+func.func @matmul_integer_requantize_relu(%x: tensor<4x8xui8>, %w: tensor<8x16xi8>, %b: tensor<16xi32>) -> tensor<4x16xui8> {
+  %xzp = tcc.constant dense<3> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %m = tcc.constant dense<0.5> : tensor<f32>
+  %yzp = tcc.constant dense<7> : tensor<ui8>
+  %0 = tcc.matmul_integer %x, %w, %xzp, %wzp : (tensor<4x8xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<4x16xi32>
+  %1 = tcc.add %0, %b : (tensor<4x16xi32>, tensor<16xi32>) -> tensor<4x16xi32>
+  %2 = tcc.requantize %1, %m, %yzp : (tensor<4x16xi32>, tensor<f32>, tensor<ui8>) -> tensor<4x16xui8>
+  %3 = tcc.maximum %2, %yzp : (tensor<4x16xui8>, tensor<ui8>) -> tensor<4x16xui8>
+  return %3 : tensor<4x16xui8>
+}
+
+// -----
+
+// Tests that a maximum with another value than the output zero point is
+// not ReLU: the group ends at the requantize. A dequantize to f32 and a
+// relu after an integer conv are one group.
+// CHECK-LABEL: func.func @integer_chains
+// CHECK: tcc.fusion(
+// CHECK: tcc.matmul_integer
+// CHECK-NEXT: tcc.requantize
+// CHECK-NEXT: tcc.yield
+// CHECK: tcc.maximum
+// CHECK: tcc.fusion(
+// CHECK: tcc.conv2d_integer
+// CHECK-NEXT: tcc.dequantize
+// CHECK-NEXT: tcc.relu
+// CHECK-NEXT: tcc.yield
+func.func @integer_chains(%x: tensor<4x8xui8>, %w: tensor<8x16xi8>, %cx: tensor<1x2x4x4xui8>, %cw: tensor<3x2x1x1xi8>) -> (tensor<4x16xui8>, tensor<1x3x4x4xf32>) {
+  %xzp = tcc.constant dense<3> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %m = tcc.constant dense<0.5> : tensor<f32>
+  %yzp = tcc.constant dense<7> : tensor<ui8>
+  %floor = tcc.constant dense<8> : tensor<ui8>
+  %0 = tcc.matmul_integer %x, %w, %xzp, %wzp : (tensor<4x8xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<4x16xi32>
+  %1 = tcc.requantize %0, %m, %yzp : (tensor<4x16xi32>, tensor<f32>, tensor<ui8>) -> tensor<4x16xui8>
+  %2 = tcc.maximum %1, %floor : (tensor<4x16xui8>, tensor<ui8>) -> tensor<4x16xui8>
+  %zero = tcc.constant dense<0> : tensor<i32>
+  %3 = tcc.conv2d_integer %cx, %cw, %xzp, %wzp : (tensor<1x2x4x4xui8>, tensor<3x2x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x3x4x4xi32>
+  %4 = tcc.dequantize %3, %m, %zero : (tensor<1x3x4x4xi32>, tensor<f32>, tensor<i32>) -> tensor<1x3x4x4xf32>
+  %5 = tcc.relu %4 : tensor<1x3x4x4xf32>
+  return %2, %5 : tensor<4x16xui8>, tensor<1x3x4x4xf32>
+}

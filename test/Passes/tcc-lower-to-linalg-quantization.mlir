@@ -38,11 +38,12 @@ func.func @dequantize(%q: tensor<4x8xui8>, %s: tensor<f32>, %zp: tensor<ui8>) ->
 
 // -----
 
-// Tests that requantize multiplies in f64.
+// Tests that requantize multiplies in f32 (the int8 kernels' epilogue),
+// then rounds as quantize.
 // CHECK-LABEL: func.func @requantize
-// CHECK: arith.sitofp %{{.*}} : i32 to f64
+// CHECK: arith.sitofp %{{.*}} : i32 to f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK: arith.extf %{{.*}} : f32 to f64
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
 // CHECK: math.roundeven
 func.func @requantize(%acc: tensor<4x8xi32>, %m: tensor<f32>, %zp: tensor<i8>) -> tensor<4x8xi8> {
   %0 = tcc.requantize %acc, %m, %zp : (tensor<4x8xi32>, tensor<f32>, tensor<i8>) -> tensor<4x8xi8>

@@ -416,10 +416,15 @@ Tensor requantize(const Tensor &acc, const Tensor &multiplier,
         std::vector<int64_t> values = longsOf(acc), zp = longsOf(zeroPoint);
         std::vector<double> mult = doublesOf(multiplier);
         scalar::QuantRange range = rangeOf(zeroPoint.dtype());
+        // f16/bf16 multipliers are exact in f32, their compute type.
+        const bool inDouble = multiplier.dtype() == kDouble;
         std::vector<int64_t> out(values.size());
         for (size_t i = 0; i < values.size(); ++i) {
           int64_t c = channel(int64_t(i));
-          out[i] = scalar::requantize(values[i], mult[c], zp[c], range);
+          int32_t acc = int32_t(values[i]);
+          out[i] = inDouble
+                       ? scalar::requantize(acc, mult[c], zp[c], range)
+                       : scalar::requantize(acc, float(mult[c]), zp[c], range);
         }
         return integersTensor(acc.sizes(), zeroPoint.dtype(), out);
       },

@@ -61,9 +61,33 @@ public:
   Status checkEpilogue(const tcc::artifact::Epilogue *e, uint64_t biasElements,
                        uint64_t outputSpan, const std::string &where) const;
 
+  // A quantized step's epilogue over an output of `channels` channels
+  // spanning `outputSpan` elements: a known output kind, the output buffer's
+  // dtype, scales (one or one per channel, finite and positive), zero
+  // points in the output type's range, an int32 bias of `channels`
+  // elements, a residual of the output's dtype and span (U8/S8 only) that
+  // shares no memory with `output` unless it is `output` itself.
+  Status checkQEpilogue(const tcc::artifact::QEpilogue *e, int64_t channels,
+                        const tcc::artifact::Buffer *output,
+                        uint32_t outputIndex, uint64_t outputSpan,
+                        const std::string &where) const;
+
+  // The bytes of the constants segment, once the validator has checked
+  // where it is (set before the plan is checked); null before.
+  void setConstants(const uint8_t *bytes) { constants_ = bytes; }
+  // A packed int8 B (tcc_qgemm_pack_b's k x n) in the constants: its dtype
+  // U8, its offset aligned, its size and its header's format version and
+  // shape as this runtime reads them.
+  Status requirePackedQB(const tcc::artifact::Buffer *b, int64_t k, int64_t n,
+                         const std::string &what) const;
+
 private:
   const tcc::artifact::Model &m_;
+  const uint8_t *constants_ = nullptr;
 };
+
+// The dtype a quantized epilogue's output kind stores.
+tcc::artifact::DType qoutputDType(tcc::artifact::QOutput output);
 
 } // namespace detail
 } // namespace runtime

@@ -124,6 +124,7 @@ public:
     TCC_RETURN_IF_ERROR(checkVersions());
     TCC_RETURN_IF_ERROR(checkSegments(layout));
     constantBytes_ = layout->constantsSize;
+    check_.setConstants(file_ + layout->constantsOffset);
     TCC_RETURN_IF_ERROR(checkCodeModules());
     TCC_RETURN_IF_ERROR(checkMemorySpaces());
     TCC_RETURN_IF_ERROR(checkSpecs(m_.inputs(), "input", &inputBytes_));

@@ -13,7 +13,8 @@ namespace tcc {
 namespace runtime {
 namespace detail {
 
-extern const StepKind kKernelCallStep, kSgemmStep, kConv2dStep, kCopyStep;
+extern const StepKind kKernelCallStep, kSgemmStep, kConv2dStep, kCopyStep,
+    kQgemmStep, kQconv2dStep;
 
 namespace {
 
@@ -22,6 +23,8 @@ const StepKind *const kKinds[] = {
     &kSgemmStep,
     &kConv2dStep,
     &kCopyStep,
+    &kQgemmStep,
+    &kQconv2dStep,
 };
 
 } // namespace

@@ -540,6 +540,11 @@ extern "C" const char *tcc_int8_variant(int32_t i, int32_t *runs) {
   return v[i]->name;
 }
 
+extern "C" tcc_kernel_status tcc_qgemm_check_packed_b(const void *packed,
+                                                      int64_t k, int64_t n) {
+  return check_packed_qb(packed, k, n);
+}
+
 extern "C" size_t tcc_qgemm_packed_b_size(int64_t k, int64_t n) {
   PackedQBLayout layout;
   if (!packed_qb_layout(k, n, layout))

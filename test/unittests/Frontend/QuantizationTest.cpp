@@ -83,17 +83,23 @@ TEST(Dequantize, Int32DifferenceIsExactThenRounded) {
   EXPECT_EQ(y.dtype(), kFloat);
 }
 
-TEST(Requantize, TiesSaturationAndTheF64Product) {
+TEST(Requantize, TiesSaturationAndTheF32Product) {
   // acc * 0.5 = 0.5, 1.5, 2.5, -0.5, -1.5, 300 -> 0, 2, 2, 0, -2; + 128,
   // and 300 + 128 saturates to 255.
   Tensor acc = tensor({1, 3, 5, -1, -3, 600}, kInt);
   EXPECT_TENSOR(requantize(acc, tensor(0.5, kFloat), tensor(128, kByte)), {6},
                 {128, 130, 130, 128, 126, 255});
-  // float(0.1) is slightly above 0.1: 5 * 0.1f = 0.50000000745 rounds up,
-  // -25 * 0.1f rounds down to -3 (no ties: the product is in f64).
+  // float(0.1) is slightly above 0.1: 5 * 0.1f = 0.50000000745 exactly,
+  // which rounds to the f32 0.5 (half an ulp there is 3e-8), a tie that
+  // goes to 0; -25 * 0.1f = -2.50000004 rounds to -2.5, then to -2. The
+  // product is in f32, as the int8 kernels compute it; an f64 multiplier
+  // keeps the exact product (1 and -3).
   Tensor acc2 = tensor({5, -25}, kInt);
   EXPECT_TENSOR(requantize(acc2, tensor(0.1f, kFloat), tensor(0, kChar)), {2},
-                {1, -3});
+                {0, -2});
+  EXPECT_TENSOR(
+      requantize(acc2, tensor(double(0.1f), kDouble), tensor(0, kChar)), {2},
+      {1, -3});
 }
 
 TEST(Requantize, PerChannel) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantReference.h"
+#include "tcc/runtime/ScalarOps.h"
 #include "tcc/runtime/kernels_int8.h"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,41 @@ TEST(QQuantize, EpilogueValueIsTheKernels) {
     }
   }
   EXPECT_EQ(tcc_int8_epilogue_value(nullptr, 0, 1234, 0), 1234);
+}
+
+// tcc.requantize's rule (ScalarOps.h, what the interpreter computes) is the
+// kernels' epilogue without a residual: compiled int8 models rely on it.
+TEST(QQuantize, EpilogueValueIsTheRequantizeRule) {
+  std::mt19937 gen(9);
+  std::uniform_int_distribution<int32_t> acc_dist(
+      std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+  std::uniform_int_distribution<int32_t> small(-70000, 70000);
+  std::uniform_real_distribution<float> scale_dist(1e-6f, 2e-2f);
+  for (int output : {int(TCC_QOUTPUT_U8), int(TCC_QOUTPUT_S8)}) {
+    const bool u8 = output == TCC_QOUTPUT_U8;
+    const tcc::scalar::QuantRange range = tcc::scalar::quantRange(8, u8);
+    for (bool relu : {false, true}) {
+      for (int i = 0; i < 20000; ++i) {
+        // 0.1f, 0.5f and 0.25f give products at or within an f32 ulp of a
+        // tie (5 * 0.1f); the others random ones.
+        float scale = i % 4 == 0   ? 0.1f
+                      : i % 4 == 1 ? 0.5f * (1 + (i % 8 == 1))
+                                   : scale_dist(gen);
+        tcc_qepilogue e{};
+        e.output = output;
+        e.scale = &scale;
+        e.output_zero_point = u8 ? int32_t(i % 256) : int32_t(i % 256) - 128;
+        e.relu = relu;
+        const int32_t acc = i % 3 == 0 ? acc_dist(gen) : small(gen);
+        int64_t want =
+            tcc::scalar::requantize(acc, scale, e.output_zero_point, range);
+        if (relu)
+          want = std::max<int64_t>(want, e.output_zero_point);
+        ASSERT_EQ(tcc_int8_epilogue_value(&e, 0, acc, 0), want)
+            << acc << " * " << scale << " + " << e.output_zero_point;
+      }
+    }
+  }
 }
 
 TEST(QQuantize, RejectsBadArguments) {

@@ -115,9 +115,10 @@ TEST(FormatThree, RefusesAnUnknownStepKindByName) {
   ASSERT_NE(type, nullptr);
   *type = 17;
   rehashHeader(file);
-  EXPECT_TCC_ERROR(verify(file), TCC_STATUS_UNIMPLEMENTED,
-                   "plan step 1: step kind 'int8_gemm' is not known to this "
-                   "runtime (it runs kernel, sgemm, conv2d, copy)");
+  EXPECT_TCC_ERROR(
+      verify(file), TCC_STATUS_UNIMPLEMENTED,
+      "plan step 1: step kind 'int8_gemm' is not known to this "
+      "runtime (it runs kernel, sgemm, conv2d, copy, qgemm, qconv2d)");
 }
 
 TEST(FormatThree, RefusesAStepWhoseKindContradictsItsOp) {

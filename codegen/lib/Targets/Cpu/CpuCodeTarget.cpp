@@ -43,7 +43,7 @@ public:
   bool lowerLibraryCall(PlanBuilder &plan, const Epilogue &group,
                         function_ref<Value(Value)> outside,
                         Value result) const override {
-    return cpu::lowerLibraryCall(plan, group, outside, result);
+    return cpu::lowerLibraryCall(plan, group, outside, result, caps);
   }
 
   FailureOr<KernelObject> compileKernels(

@@ -1,6 +1,7 @@
 //===- LibraryCalls.cpp - CPU library calls: tcc_sgemm, tcc_conv2d --------===//
 
 #include "LibraryCalls.h"
+#include "QuantizedCalls.h"
 
 #include "tcc/IR/TccOps.h"
 #include "tcc/runtime/ArtifactActivation.h"
@@ -13,6 +14,9 @@ using namespace mlir::tcc;
 namespace artifact = ::tcc::artifact;
 
 bool cpu::isLibraryCallAnchor(Operation *op) {
+  // The int8 kernels' (QuantizedCalls.h): i32 sums.
+  if (isQuantizedAnchor(op))
+    return true;
   if (!isa<MatmulOp, LinearOp, Conv2dOp>(op) || op->getNumResults() != 1)
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -233,7 +237,10 @@ static void lowerConv2d(PlanBuilder &plan, Conv2dOp op,
 }
 
 bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
-                           function_ref<Value(Value)> outside, Value result) {
+                           function_ref<Value(Value)> outside, Value result,
+                           const TargetCapabilities &target) {
+  if (isQuantizedAnchor(e.anchor))
+    return lowerQuantizedCall(plan, e, outside, result, target);
   artifact::EpilogueT epilogue;
   epilogue.activation = toArtifact(e.activation);
   epilogue.clamp_min = static_cast<float>(e.clampMin);

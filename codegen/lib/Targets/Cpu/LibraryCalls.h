@@ -21,7 +21,8 @@ bool isLibraryCallAnchor(Operation *op);
 
 /// Target::lowerLibraryCall for CPU targets.
 bool lowerLibraryCall(PlanBuilder &plan, const Epilogue &group,
-                      function_ref<Value(Value)> outside, Value result);
+                      function_ref<Value(Value)> outside, Value result,
+                      const TargetCapabilities &target);
 
 } // namespace mlir::tcc::cpu
 

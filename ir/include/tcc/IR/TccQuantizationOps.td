@@ -72,8 +72,10 @@ def Tcc_RequantizeOp : Tcc_AffineQuantOp<"requantize", "inferRequantize",
   let description = [{
     Scales an i32 accumulator (of `tcc.matmul_integer` or
     `tcc.conv2d_integer`) to a ui8/i8 result of the zero point's type. The
-    product with the float `multiplier` (typically `s_in * s_w / s_out`) is
-    computed in f64.
+    accumulator is converted to the float `multiplier`'s type (typically
+    `s_in * s_w / s_out`; f32 for f16/bf16) and multiplied in it, each step
+    rounded to nearest even: with an f32 multiplier, the int8 kernels'
+    epilogue, bit for bit.
 
     ```mlir
     %y = tcc.requantize %acc, %m, %zp {axis = 1 : i64}

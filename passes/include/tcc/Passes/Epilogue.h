@@ -28,14 +28,25 @@ enum class EpilogueActivation {
 };
 
 /// act(anchor + bias + residual) over the anchor's output.
+///
+/// A quantized anchor (tcc.matmul_integer, tcc.conv2d_integer: i32 sums)
+/// takes an i32 bias, then may end in `rescale`: a tcc.requantize to
+/// ui8/i8, optionally followed by tcc.maximum with its zero point (ReLU in
+/// the quantized domain, `activation` Relu), or a tcc.dequantize to f32,
+/// optionally followed by tcc.relu. These are the int8 kernels' epilogue
+/// (docs/int8-kernels.md).
 struct Epilogue {
   Operation *anchor = nullptr; // tcc.matmul, tcc.linear or tcc.conv2d
   Value bias;                  // per output channel, or null
   Value residual;              // the output's shape, or null
   EpilogueActivation activation = EpilogueActivation::None;
   double clampMin = 0, clampMax = 0;
+  Operation *rescale = nullptr; // quantized anchors: requantize/dequantize
   SmallVector<Operation *> ops; // anchor first, then the chain
 };
+
+/// Whether `op` is tcc.matmul_integer or tcc.conv2d_integer.
+bool isQuantizedAnchor(Operation *op);
 
 /// The longest chain after `anchor` (one the target's isEpilogueAnchor
 /// accepts) that fits the epilogue, following each value's single user; the

@@ -162,15 +162,18 @@ def TccFoldQdq : Pass<"tcc-fold-qdq", "::mlir::func::FuncOp"> {
   let summary = "Fold dequantize -> matmul/conv2d -> quantize into integer "
                 "ops and a requantize";
   let description = [{
-    A quantize (8-bit, per tensor, f32 scale) of a `tcc.matmul` or a
-    bias-free NCHW `tcc.conv2d` that has no other user, whose operands are
-    dequantized 8-bit tensors with f32 scales, becomes the integer op
+    A quantize (8-bit, per tensor, f32 scale) of a `tcc.matmul` or an NCHW
+    `tcc.conv2d` that has no other user, whose operands are dequantized
+    8-bit tensors with f32 scales, becomes the integer op
     (`tcc.matmul_integer` / `tcc.conv2d_integer` on the quantized tensors
     and their zero points) and a `tcc.requantize` by `s_a * s_b / s_y`
     (docs/quantization.md). The left operand (the conv's input) is
     quantized per tensor; the right one per tensor or per channel along its
     last dim (the conv weight's output channel), which makes the multiplier
-    per channel too.
+    per channel too. A bias (the conv's operand, or an add after the
+    matmul) that is a dequantized i32 tensor of zero point 0 and scale
+    `s_a * s_b` (constants) becomes an i32 add of the sums; a `tcc.relu`
+    before the quantize becomes a `tcc.maximum` of the result and `zp_y`.
 
     The two forms are equal in real arithmetic; the integer one computes the
     sum exactly, so it may differ from the float form by one step of the

@@ -350,13 +350,19 @@ template <class T> T dequantize(int64_t q, int64_t zeroPoint, T scale) {
   return T(q - zeroPoint) * scale;
 }
 
-/// An int32 accumulator scaled to a quantized output:
-/// saturate(round_half_to_even(acc * multiplier) + zeroPoint), the product
-/// in double (exact operands, one rounding), as ONNX's QLinearMatMul and
-/// QLinearConv compute it.
-inline int64_t requantize(int64_t acc, double multiplier, int64_t zeroPoint,
-                          QuantRange range) {
-  return roundToQuantized(double(acc) * multiplier, zeroPoint, range);
+/// An int32 accumulator scaled to a quantized output (tcc.requantize):
+///   v = T(acc) * multiplier      (T is the multiplier's compute type: f32
+///                                 for f32, f16 and bf16; f64 for f64; each
+///                                 step rounded to nearest even)
+///   q = saturate(round_half_to_even(v) + zeroPoint)
+/// With an f32 multiplier this is the int8 kernels' epilogue
+/// (runtime/lib/kernels/QEpilogue.inc, tcc_int8_epilogue_value), so the
+/// interpreter, the linalg lowering and the kernels agree bit for bit
+/// (docs/quantization.md, "Requantization"). T is float or double.
+template <class T>
+int64_t requantize(int32_t acc, T multiplier, int64_t zeroPoint,
+                   QuantRange range) {
+  return roundToQuantized(double(T(acc) * multiplier), zeroPoint, range);
 }
 
 } // namespace scalar

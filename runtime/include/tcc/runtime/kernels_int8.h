@@ -94,6 +94,14 @@ size_t tcc_qgemm_packed_b_size(int64_t k, int64_t n);
 tcc_kernel_status tcc_qgemm_pack_b(int64_t k, int64_t n, const int8_t *b,
                                    int64_t ldb, int32_t trans_b, void *packed);
 
+/* Whether `packed` (64-byte aligned; only its 64-byte header is read) is
+ * tcc_qgemm_pack_b's output for a k x n B in this runtime's format
+ * (TCC_PACKED_QB_VERSION): TCC_KERNEL_OK, else TCC_KERNEL_BAD_PACKED_DATA
+ * with a message naming the version or shape it holds. For loaders that
+ * check packed constants once, before any call. */
+tcc_kernel_status tcc_qgemm_check_packed_b(const void *packed, int64_t k,
+                                           int64_t n);
+
 /* The requantization multiplier, in float32 as ONNX Runtime computes it:
  * (input_scale * weight_scale) / output_scale, each step rounded to float. */
 float tcc_int8_requant_scale(float input_scale, float weight_scale,
