@@ -7,16 +7,21 @@
 // module and its device memory; code module 0 stays, without code, for the
 // host's inputs and outputs.
 //
-// Not yet: GEMMs and convolutions as cuBLASLt/cuDNN library calls (they
-// compile to generated kernels), and shared-memory reductions (a full
-// reduction runs in one thread). docs/cuda.md lists what is missing.
+// fp32 matmuls and linears, with the epilogues cuBLASLt applies, are Sgemm
+// steps on the cuda module for the device to run through cuBLASLt. Not yet:
+// convolutions as library calls (they compile to generated kernels) and
+// shared-memory reductions (a full reduction runs in one thread).
+// docs/cuda.md lists what is missing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GpuPipeline.h"
 
-#include "tcc/Codegen/Target.h"
 #include "../../ArtifactDraft.h"
+#include "../Cpu/LibraryCalls.h"
+
+#include "tcc/Codegen/Target.h"
+#include "tcc/IR/TccOps.h"
 #include "tcc/runtime/ArtifactFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -35,12 +40,23 @@ constexpr const char *kArchitectures[] = {"sm_80", "sm_86", "sm_87", "sm_89",
                                           "sm_90"};
 constexpr const char *kDefaultArchitecture = "sm_80";
 
+/// fp32 matmuls and linears are Sgemm steps on the cuda module, which the
+/// device runs through cuBLASLt: D = act(alpha * A B + bias + beta * C),
+/// with the activations cuBLASLt's epilogues have (ReLU, tanh-GELU) and a
+/// residual through beta * C, added before the activation as tcc's
+/// epilogue adds it. Anything else is a generated epilogue kernel.
+/// Convolutions are generated kernels for now.
 class CudaCapabilities final : public TargetCapabilities {
 public:
   StringRef name() const override { return "cuda"; }
-  // No library calls yet: every op is a generated kernel.
-  bool isEpilogueAnchor(Operation *) const override { return false; }
-  bool appliesActivation(EpilogueActivation) const override { return false; }
+  bool isEpilogueAnchor(Operation *op) const override {
+    return isa<MatmulOp, LinearOp>(op) && cpu::isLibraryCallAnchor(op);
+  }
+  bool appliesActivation(EpilogueActivation activation) const override {
+    return activation == EpilogueActivation::None ||
+           activation == EpilogueActivation::Relu ||
+           activation == EpilogueActivation::GeluTanh;
+  }
   bool prefersChannelsLast() const override { return false; }
   // cudaMalloc's alignment, which keeps every buffer's accesses coalesced.
   uint64_t bufferAlignment() const override { return 256; }
@@ -64,9 +80,14 @@ public:
     return {"nvptx64-nvidia-cuda", archs.front(), {}};
   }
 
-  bool lowerLibraryCall(PlanBuilder &, const Epilogue &,
-                        function_ref<Value(Value)>, Value) const override {
-    return false;
+  bool lowerLibraryCall(PlanBuilder &plan, const Epilogue &group,
+                        function_ref<Value(Value)> outside,
+                        Value result) const override {
+    // The Sgemm step as the CPU writes it, with B as stored (cuBLASLt
+    // reads it in place); placeCode puts it on the cuda module.
+    return cpu::lowerLibraryCall(plan, group, outside, result,
+                                 {/*packWeights=*/false,
+                                  /*convolutions=*/false});
   }
 
   FailureOr<KernelObject>
