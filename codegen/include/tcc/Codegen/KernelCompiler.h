@@ -44,7 +44,6 @@ struct GpuImage {
   std::string arch;          // "sm_90"
   bool cubin = false;        // else PTX text
   std::vector<uint8_t> bytes;
-  std::string assemblerLog;  // ptxas -v: registers and spills per function
 };
 
 /// One compiled kernel.

@@ -205,7 +205,7 @@ struct TempFile {
 };
 } // namespace
 
-/// ptxas's cubin of `ptx` for `arch`, and its -v report.
+/// ptxas's cubin of `ptx` for `arch`.
 static FailureOr<GpuImage> assemble(Location loc, const std::string &ptxas,
                                     const std::string &ptx,
                                     const std::string &arch) {
@@ -225,7 +225,7 @@ static FailureOr<GpuImage> assemble(Location loc, const std::string &ptxas,
   }
   std::string archFlag = "-arch=" + arch;
   llvm::SmallVector<llvm::StringRef> args = {
-      ptxas, archFlag, "-O3", "-v", "-o", output.path, input.path};
+      ptxas, archFlag, "-O3", "-o", output.path, input.path};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.path,
                                                 log.path};
   std::string error;
@@ -244,7 +244,6 @@ static FailureOr<GpuImage> assemble(Location loc, const std::string &ptxas,
   image.arch = arch;
   image.cubin = true;
   image.bytes.assign((*bytes)->getBufferStart(), (*bytes)->getBufferEnd());
-  image.assemblerLog = std::move(report);
   return image;
 }
 
