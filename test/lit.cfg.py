@@ -48,3 +48,11 @@ if shutil.which("dot"):
     config.available_features.add("graphviz")
 if shutil.which("qemu-x86_64"):
     config.available_features.add("qemu-x86_64")
+
+# The cuda device plugin, built where CUDA's headers are, and the toolkit's
+# stub driver, with which the plugin must report no driver.
+if os.path.exists(os.path.join(config.tcc_obj_root, "lib", "libtcc_device_cuda.so")):
+    config.available_features.add("cuda-plugin")
+if os.path.exists(config.cuda_stub_driver):
+    config.available_features.add("cuda-stub-driver")
+    config.substitutions.append(("%cuda_stub_driver", config.cuda_stub_driver))

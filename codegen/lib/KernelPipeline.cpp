@@ -3,6 +3,8 @@
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/Codegen/Passes.h"
 
+#include "Targets/Cuda/GpuPipeline.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -55,7 +57,7 @@ void tcc::registerCodegenDialects(DialectRegistry &registry) {
   registerLLVMDialectTranslation(registry);
 }
 
-void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
+void tcc::buildKernelsToLoopsPipeline(OpPassManager &pm) {
   pm.addPass(createTccLowerToLinalg());
   pm.addPass(createCanonicalizerPass());
   // A fused group's generics become one loop nest (cheap pointwise
@@ -79,6 +81,10 @@ void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createTccPromoteAllocs());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
+  buildKernelsToLoopsPipeline(pm);
   pm.addPass(createTccTileKernels());
 
   pm.addPass(createTccExpandMath());
@@ -104,4 +110,5 @@ void tcc::registerKernelPipelines() {
       "Lower kernel functions of tcc ops to the LLVM dialect, with bare-pointer "
       "arguments, scratch buffers as arguments and tile ranges",
       buildKernelsToLLVMPipeline);
+  cuda::registerGpuKernelPipelines();
 }

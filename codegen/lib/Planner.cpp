@@ -10,6 +10,7 @@
 
 #include "Planner.h"
 
+#include "ArtifactDraft.h"
 #include "ArtifactTypes.h"
 #include "StridedView.h"
 
@@ -628,15 +629,9 @@ FailureOr<std::vector<uint8_t>> ModelPlanner::run(ModelCompileStats *stats) {
           plan.offsets[life] +
           (delta != viewByteOffsets.end() ? delta->second : 0);
     }
-  builder.model().arena_bytes = plan.arenaBytes;
-
   builder.model().tcc_version = TCC_VERSION;
-  CodeModuleIdentity code = target.codeIdentity();
-  builder.model().target_triple = code.triple;
-  builder.model().cpu = code.cpu;
-  builder.model().cpu_features = code.requiredFeatures;
-  builder.model().imports = object->imports;
-  builder.setCode(std::move(object->sharedObject));
+  ArtifactDraft draft{builder};
+  target.placeCode(draft, std::move(*object), plan.arenaBytes);
   summary.arenaBytes = plan.arenaBytes;
   summary.intermediateBytes = plan.totalBytes;
   if (stats)

@@ -5,7 +5,7 @@
 
 // Tests that a target the registry lacks is refused by name, listing the
 // registered ones.
-// UNKNOWN: tcc-fuse-epilogues: unknown target 'vax' (targets: aarch64, x86_64)
+// UNKNOWN: tcc-fuse-epilogues: unknown target 'vax' (targets: aarch64, cuda, x86_64)
 
 // Tests that a linear with a residual add and a relu becomes one group,
 // anchor first.

@@ -28,7 +28,8 @@ static_assert(CommandLine::kMaxIterations == 10'000'000,
               "update kHelp's --iterations and --warmup limits");
 
 const char kHelp[] =
-    R"(usage: tcc bench MODEL.bin [--threads N] [--iterations K] [--warmup W]
+    R"(usage: tcc bench MODEL.bin [--threads N] [--device NAME] [--iterations K]
+                 [--warmup W]
                  [--input [NAME=]X.npy ...] [--against-ir MODEL.ir]
                  [--evict MIB] [--compare OTHER.bin] [--profile]
                  [--trace OUT.json] [--json] [--public-key FILE]
@@ -58,6 +59,8 @@ of the medians and in how many iterations it was the faster.
 
 options:
   --threads N        intra-op threads (default 1, at most 1024)
+  --device NAME      the device to run on: cpu (default) or a plugin such
+                     as cuda; fails, saying why, where it cannot be opened
   --iterations K     timed runs (default 100, at most 10000000)
   --warmup W         untimed runs first (default 10, at most 10000000)
   --input [NAME=]F   an input from a .npy file (repeat for each)
@@ -252,6 +255,7 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   std::string path, value, error, irPath, comparePath, tracePath,
       publicKeyPath;
   std::vector<NamedPath> inputs;
+  std::string deviceName;
   int64_t threads = 1, iterations = 100, warmup = 10, evictMib = 0;
   bool json = false, profile = false;
   while (!args.done()) {
@@ -264,6 +268,10 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
       json = true;
     } else if (arg == "--profile") {
       profile = true;
+    } else if (args.option(arg, "--device", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      deviceName = value;
     } else if (args.option(arg, "--public-key", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -325,6 +333,13 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   if (!tracePath.empty() && runtime::isSameFile(tracePath, path))
     return fail(cmd, "--trace " + tracePath + " is the model itself");
 
+  // The device first: without it nothing else can run.
+  runtime::Device device;
+  if (!deviceName.empty()) {
+    runtime::Status opened = runtime::Device::open(deviceName, &device);
+    if (!opened.ok())
+      return fail(cmd, "--device " + deviceName + ": " + opened.message());
+  }
   TrustedKey trusted;
   runtime::Model model;
   runtime::Status s = readTrustedKey(publicKeyPath, &trusted);
@@ -336,7 +351,8 @@ int runBench(int argc, char **argv, const InterpreterTimer &timeInterpreter) {
   if (threads > 1 && !(s = runtime::Pool::create(int(threads), &pool)).ok())
     return fail(cmd, s.message());
   runtime::Session session;
-  if (!(s = model.createSession(pool ? pool.parallel() : nullptr, &session))
+  if (!(s = model.createSession(pool ? pool.parallel() : nullptr, &session,
+                                device))
            .ok())
     return fail(cmd, s.message());
   std::vector<runtime::NpyArray> arrays;

@@ -51,9 +51,13 @@ options:
   -o FILE                  the artifact to write (required)
   --function=NAME          the function to compile (default: the module's
                            only public function; several are an error)
-  --target=NAME            the target to compile for: x86_64 or aarch64 (the
-                           registered ones), or cpu (default) for this
-                           machine's
+  --target=NAME            the target to compile for: x86_64, aarch64 or
+                           cuda (the registered ones), or cpu (default) for
+                           this machine's
+  --gpu=ARCH[,ARCH...]     cuda: the GPU architectures to compile for
+                           (sm_80, sm_86, sm_87, sm_89, sm_90; default
+                           sm_80; repeatable): PTX for each, and a cubin for
+                           each where ptxas is found (docs/cuda.md)
   --cpu=NAME               the CPU to generate code for (default: this
                            machine's when the target is, else the target's
                            baseline: x86-64, or generic, ARMv8-A with NEON,
@@ -297,6 +301,10 @@ int compileMain(int argc, char **argv) {
       if (!error.empty())
         return fail(cmd, error);
       options.target.cpu = value;
+    } else if (args.option(arg, "--gpu", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.target.gpu += (options.target.gpu.empty() ? "" : ",") + value;
     } else if (args.option(arg, "--features", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);

@@ -90,8 +90,23 @@ uint32_t moduleCount(const Model &m) {
 /// A CPU module's triple, CPU and features, or another kind's name and
 /// architecture.
 std::string targetText(const CodeModule &module) {
+  if (const CudaCode *cuda = module.cuda()) {
+    // "cuda sm_80 (ptx, cubin), sm_90 (ptx)"
+    std::string text = str(module.kind());
+    std::string arch;
+    for (uint32_t i = 0; cuda->images() && i < cuda->images()->size(); ++i) {
+      const CudaImage *image = cuda->images()->Get(i);
+      bool same = image->arch()->str() == arch;
+      arch = image->arch()->str();
+      text += same ? ", " : (i ? "), " : " ") + arch + " (";
+      text += image->format() == CudaImageFormat::Cubin ? "cubin" : "ptx";
+    }
+    return text + (arch.empty() ? "" : ")");
+  }
   if (str(module.kind()) != runtime::kCpuModuleKind)
     return str(module.kind()) + " " + str(module.gpu_arch());
+  if (!module.target_triple() || module.target_triple()->size() == 0)
+    return "host (no code)";
   std::string features;
   for (const std::string &f : strings(module.cpu_features()))
     features += " " + f;
@@ -99,10 +114,21 @@ std::string targetText(const CodeModule &module) {
          ", features:" + (features.empty() ? " none" : features);
 }
 
+/// The bytes of module `index`'s code: its code segment's, or its images'.
+uint64_t moduleCodeBytes(const runtime::Artifact &a, uint32_t index) {
+  uint64_t total = a.moduleCode(index).size;
+  const CudaCode *cuda = a.model().code_modules()->Get(index)->cuda();
+  for (uint32_t i = 0; cuda && cuda->images() && i < cuda->images()->size();
+       ++i)
+    total += a.model().segments()->Get(cuda->images()->Get(i)->segment())
+                 ->size();
+  return total;
+}
+
 uint64_t codeBytes(const runtime::Artifact &a) {
   uint64_t total = 0;
   for (uint32_t i = 0; i < moduleCount(a.model()); ++i)
-    total += a.moduleCode(i).size;
+    total += moduleCodeBytes(a, i);
   return total;
 }
 
@@ -191,6 +217,31 @@ void writeStepJson(JsonWriter &j, const Model &m, uint32_t index) {
   writeStringsJson(j, step.sourceOps);
   j.key("code_module");
   j.value(uint64_t(m.plan()->Get(index)->code_module()));
+  if (const KernelCall *call = m.plan()->Get(index)->op_as_KernelCall())
+    if (const auto *launches = m.kernels()->Get(call->kernel())->gpu_launches()) {
+      // A GPU kernel's launches: the PTX function, grid and block sizes,
+      // and the call's bindings that are its parameters.
+      j.key("gpu_launches");
+      j.beginArray();
+      for (const GpuLaunch *launch : *launches) {
+        j.beginObject();
+        j.key("function");
+        j.value(str(launch->function()));
+        for (auto [key, values] : {std::pair("grid", launch->grid()),
+                                   std::pair("block", launch->block()),
+                                   std::pair("args", launch->args())}) {
+          j.key(key);
+          j.beginInlineArray();
+          for (uint32_t k = 0; values && k < values->size(); ++k)
+            j.value(uint64_t(values->Get(k)));
+          j.endArray();
+        }
+        j.key("shared_bytes");
+        j.value(uint64_t(launch->shared_bytes()));
+        j.endObject();
+      }
+      j.endArray();
+    }
   j.endObject();
 }
 
@@ -212,7 +263,28 @@ void writeModulesJson(JsonWriter &j, const runtime::Artifact &a) {
     j.key("imports");
     writeStringsJson(j, strings(module->imports()));
     j.key("code_bytes");
-    j.value(uint64_t(a.moduleCode(i).size));
+    j.value(moduleCodeBytes(a, i));
+    if (const CudaCode *cuda = module->cuda()) {
+      // Where each image lies in the file, for tools that extract them.
+      j.key("images");
+      j.beginArray();
+      for (uint32_t k = 0; cuda->images() && k < cuda->images()->size(); ++k) {
+        const CudaImage *image = cuda->images()->Get(k);
+        const Segment *segment = m.segments()->Get(image->segment());
+        j.beginObject();
+        j.key("arch");
+        j.value(str(image->arch()));
+        j.key("format");
+        j.value(std::string(
+            image->format() == CudaImageFormat::Cubin ? "cubin" : "ptx"));
+        j.key("offset");
+        j.value(uint64_t(segment->offset()));
+        j.key("bytes");
+        j.value(uint64_t(segment->size()));
+        j.endObject();
+      }
+      j.endArray();
+    }
     j.endObject();
   }
   j.endArray();

@@ -18,7 +18,7 @@ static_assert(TCC_MAX_THREADS == 1024, "update kHelp's --threads limit");
 
 const char kHelp[] =
     R"(usage: tcc run MODEL.bin --input [NAME=]X.npy ... [--output [NAME=]Y.npy ...]
-               [--threads N] [--print-all]
+               [--threads N] [--device NAME] [--print-all]
 
 Loads MODEL.bin, binds each --input file to an input of the model and runs
 it once. Outputs with an --output file are saved there; the others are
@@ -30,6 +30,9 @@ options:
   --input [NAME=]FILE.npy    an input (repeat for each)
   --output [NAME=]FILE.npy   where to save an output (repeat for each)
   --threads N                intra-op threads (default 1, at most 1024)
+  --device NAME              the device to run on: cpu (default) or a plugin
+                             such as cuda (libtcc_device_NAME.so); fails,
+                             saying why, where the device cannot be opened
   --print-all                print every value of large outputs
   --public-key FILE          load the model only if it is signed by this
                              32-byte Ed25519 public key (tcc compile --sign)
@@ -41,7 +44,7 @@ options:
 int runMain(int argc, char **argv) {
   const char *cmd = "run";
   CommandLine args(argc, argv);
-  std::string modelPath, value, error, publicKeyPath;
+  std::string modelPath, value, error, publicKeyPath, deviceName;
   std::vector<NamedPath> inputs, outputs;
   int64_t threads = 1;
   bool printAll = false;
@@ -61,6 +64,10 @@ int runMain(int argc, char **argv) {
       outputs.push_back(parseNamedPath(value));
     } else if (arg == "--print-all") {
       printAll = true;
+    } else if (args.option(arg, "--device", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      deviceName = value;
     } else if (args.option(arg, "--public-key", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);
@@ -81,6 +88,13 @@ int runMain(int argc, char **argv) {
   if (modelPath.empty())
     return fail(cmd, "no model given (usage: tcc run MODEL.bin --input X.npy)");
 
+  // The device first: without it nothing else can run.
+  runtime::Device device;
+  if (!deviceName.empty()) {
+    runtime::Status opened = runtime::Device::open(deviceName, &device);
+    if (!opened.ok())
+      return fail(cmd, "--device " + deviceName + ": " + opened.message());
+  }
   TrustedKey trusted;
   runtime::Model model;
   runtime::Status s = readTrustedKey(publicKeyPath, &trusted);
@@ -108,7 +122,8 @@ int runMain(int argc, char **argv) {
     return fail(cmd, s.message());
   runtime::Session session;
   std::vector<runtime::NpyArray> arrays;
-  if (!(s = model.createSession(pool ? pool.parallel() : nullptr, &session))
+  if (!(s = model.createSession(pool ? pool.parallel() : nullptr, &session,
+                                 device))
            .ok() ||
       !(s = bindNpyInputs(model, session, inputPaths, &arrays)).ok() ||
       !(s = session.run()).ok())

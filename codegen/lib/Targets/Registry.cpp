@@ -80,6 +80,11 @@ std::unique_ptr<Target> mlir::tcc::resolveTarget(const TargetRequest &request,
              ", or cpu for this machine's)";
     return nullptr;
   }
+  if (!request.gpu.empty() && !registration->takesGpuArchitectures) {
+    *error = std::string("--gpu applies to GPU targets (cuda), not to ") +
+             registration->name;
+    return nullptr;
+  }
   TargetRequest named = request;
   named.target = registration->name;
   return registration->create(named, error);

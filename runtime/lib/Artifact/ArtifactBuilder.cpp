@@ -155,10 +155,12 @@ void ArtifactBuilder::addStep(OpUnion op, std::vector<std::string> sourceOps,
   model_.plan.push_back(std::move(step));
 }
 
-uint32_t ArtifactBuilder::addCodeModule(const CodeModuleT &module,
-                                        std::vector<uint8_t> code) {
+uint32_t ArtifactBuilder::addCodeModule(
+    const CodeModuleT &module, std::vector<uint8_t> code,
+    std::vector<std::vector<uint8_t>> images) {
   moreModules_.push_back(module);
   moreCode_.push_back(std::move(code));
+  moreImages_.push_back(std::move(images));
   return uint32_t(moreModules_.size());
 }
 
@@ -208,6 +210,12 @@ ArtifactBuilder::finish(const std::function<void(ModelT &)> &edit) const {
     const std::vector<uint8_t> &code = i ? moreCode_[i - 1] : code_;
     model.code_modules[i]->code_segment =
         code.empty() ? -1 : addSegment(SegmentKind::Code, code);
+    if (i == 0 || !model.code_modules[i]->cuda)
+      continue;
+    auto &images = model.code_modules[i]->cuda->images;
+    const auto &bytes = moreImages_[i - 1];
+    for (size_t j = 0; j < images.size() && j < bytes.size(); ++j)
+      images[j]->segment = uint32_t(addSegment(SegmentKind::Code, bytes[j]));
   }
   return detail::writeArtifactFile(model, payloads, edit);
 }

@@ -26,6 +26,10 @@ Status checkCpuModule(const tcc::artifact::CodeModule &module,
                       const std::string &prefix) {
   std::string triple =
       module.target_triple() ? module.target_triple()->str() : "";
+  // The host module of a GPU model: no code, so any host CPU serves.
+  if (triple.empty() && module.code_segment() < 0 &&
+      (!module.cpu_features() || module.cpu_features()->size() == 0))
+    return Status();
   std::string arch = triple.substr(0, triple.find('-'));
   if (arch != hostCpuArch())
     return Status(TCC_STATUS_FAILED_PRECONDITION,

@@ -23,6 +23,7 @@
 #include "Validator.h"
 
 #include "Checks.h"
+#include "GpuChecks.h"
 #include "StepChecks.h"
 
 #include "../Steps/StepKind.h"
@@ -210,8 +211,9 @@ private:
     return Status();
   }
 
-  // Each module names its loader and owns its code segment, if any; every
-  // code segment belongs to exactly one module. Whether a device loads the
+  // Each module names its loader and owns its code segment, if any (a cuda
+  // module: its images' segments); every code segment belongs to exactly
+  // one module. Whether a device loads the
   // kind is the loader's question (checkModelRunsHere), so tools can
   // inspect models for other targets.
   Status checkCodeModules() {
@@ -236,6 +238,7 @@ private:
       for (uint32_t j = 0; imports && j < imports->size(); ++j)
         if (!isSymbolName(imports->Get(j)))
           return corrupt(what, ": import ", j, ": not a valid symbol name");
+      TCC_RETURN_IF_ERROR(checkCudaImages(m_, i, file_, owner));
       int32_t segment = module->code_segment();
       if (segment == -1)
         continue;
@@ -400,6 +403,7 @@ private:
                        " bindings (written by an older tcc? recompile it)");
       if (kernel->tiles() < 1)
         return corrupt(what, ": tiles ", kernel->tiles(), " is less than 1");
+      TCC_RETURN_IF_ERROR(checkGpuLaunches(m_, i));
     }
     return Status();
   }

@@ -51,10 +51,7 @@ ArtifactBuilder twoModuleModel() {
 
 ArtifactBuilder withCudaModule() {
   ArtifactBuilder b = addMulModel(4);
-  CodeModuleT cuda;
-  cuda.kind = "cuda";
-  cuda.gpu_arch = "sm_90";
-  b.addCodeModule(cuda);
+  addCudaModule(b, {"sm_90"});
   return b;
 }
 
@@ -210,9 +207,12 @@ TEST(FormatThree, RefusesAModuleKindWithoutADeviceByName) {
   std::vector<uint8_t> file = withCudaModule().finish();
   // Inspectable (tools read models for other targets), not loadable.
   ASSERT_TCC_OK(verify(file));
-  EXPECT_TCC_ERROR(load(file), TCC_STATUS_NOT_FOUND,
-                   "code module 1 of kind 'cuda': no device 'cuda': "
-                   "libtcc_device_cuda.so not found in ");
+  // No device 'cuda' here: no plugin, or the plugin finds no driver.
+  Status loaded = load(file);
+  EXPECT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.message().find("code module 1 of kind 'cuda': "),
+            std::string::npos)
+      << loaded.message();
   EXPECT_TCC_ERROR(verify(addMulModel(4).finish(
                        [](ModelT &m) { m.code_modules[0]->kind = ""; })),
                    TCC_STATUS_DATA_LOSS,
@@ -226,12 +226,13 @@ TEST(FormatThree, DeviceMemoryIsValidatedAndComesFromItsModulesDevice) {
   b.addBuffer(DType::F32, {8}, Storage::Arena, 0, 0, space);
   std::vector<uint8_t> file = b.finish();
   ASSERT_TCC_OK(verify(file));
-  EXPECT_TCC_ERROR(load(file), TCC_STATUS_NOT_FOUND, "kind 'cuda'");
+  EXPECT_NE(load(file).message().find("kind 'cuda'"), std::string::npos);
   // Device memory of the CPU module is the CPU device's (host memory): the
   // add's arena buffer and the constant c moved there give the same result.
-  std::vector<uint8_t> onCpu = b.finish([](ModelT &m) {
-    m.code_modules.pop_back();
-    m.memory_spaces[1]->code_module = 0;
+  ArtifactBuilder cpuOnly = addMulModel(4);
+  cpuOnly.addMemorySpace(MemoryKind::Device, 256, 0);
+  cpuOnly.addBuffer(DType::F32, {8}, Storage::Arena, 0, 0, space);
+  std::vector<uint8_t> onCpu = cpuOnly.finish([](ModelT &m) {
     m.buffers[3]->space = 1; // c
     m.buffers[4]->space = 1; // t
   });

@@ -121,10 +121,7 @@ int writeValues(const char *path, tcc_dtype_t dtype, char *dims, int count,
 
 runtime::ArtifactBuilder addMulCuda(int64_t n) {
   runtime::ArtifactBuilder b = test::addMulModel(n);
-  CodeModuleT cuda;
-  cuda.kind = "cuda";
-  cuda.gpu_arch = "sm_90";
-  uint32_t module = b.addCodeModule(cuda);
+  uint32_t module = test::addCudaModule(b, {"sm_90"});
   b.addMemorySpace(MemoryKind::Device, 256, module);
   return b;
 }

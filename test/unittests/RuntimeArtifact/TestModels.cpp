@@ -114,5 +114,30 @@ void rehashHeader(std::vector<uint8_t> &file) {
   runtime::encodePreamble(p, file.data());
 }
 
+uint32_t addCudaModule(runtime::ArtifactBuilder &b,
+                       const std::vector<std::string> &archs, bool cubins) {
+  artifact::CodeModuleT cuda;
+  cuda.kind = "cuda";
+  cuda.cuda = std::make_unique<artifact::CudaCodeT>();
+  std::vector<std::vector<uint8_t>> images;
+  for (const std::string &arch : archs) {
+    auto image = std::make_unique<artifact::CudaImageT>();
+    image->arch = arch;
+    image->format = artifact::CudaImageFormat::Ptx;
+    std::string ptx = "//\n.version 7.8\n.target " + arch +
+                      "\n.address_size 64\n";
+    images.emplace_back(ptx.begin(), ptx.end());
+    cuda.cuda->images.push_back(std::move(image));
+    if (cubins) {
+      auto cubin = std::make_unique<artifact::CudaImageT>();
+      cubin->arch = arch;
+      cubin->format = artifact::CudaImageFormat::Cubin;
+      images.push_back({0x7f, 'E', 'L', 'F', 2, 1, 1});
+      cuda.cuda->images.push_back(std::move(cubin));
+    }
+  }
+  return b.addCodeModule(cuda, {}, std::move(images));
+}
+
 } // namespace test
 } // namespace tcc

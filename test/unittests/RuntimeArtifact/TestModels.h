@@ -33,6 +33,13 @@ runtime::ArtifactBuilder expModel(int64_t n);
 // counts[i] += 1 per tile i (i32 input/output "counts" via a Copy).
 runtime::ArtifactBuilder countTilesModel(int64_t tiles);
 
+// Appends a cuda code module with a PTX image (a tiny, valid-looking
+// header) for each of `archs`, and a cubin (ELF magic) for each too when
+// `cubins`; returns its index.
+uint32_t addCudaModule(runtime::ArtifactBuilder &b,
+                       const std::vector<std::string> &archs,
+                       bool cubins = false);
+
 // A kernel binding declaration: `bytes` read, or written.
 inline artifact::KernelBinding reads(uint64_t bytes) {
   return artifact::KernelBinding(bytes, false);

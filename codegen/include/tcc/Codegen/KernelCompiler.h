@@ -31,12 +31,28 @@ class PassManager;
 
 namespace mlir::tcc {
 
+/// One launch of a GPU kernel function (GPU targets).
+struct GpuLaunch {
+  std::string function;
+  uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  uint32_t sharedBytes = 0;
+  std::vector<uint32_t> args; // the kernel's binding indices
+};
+
+/// The code of GPU kernels for one architecture (GPU targets).
+struct GpuImage {
+  std::string arch;          // "sm_90"
+  bool cubin = false;        // else PTX text
+  std::vector<uint8_t> bytes;
+};
+
 /// One compiled kernel.
 struct CompiledKernel {
   std::string symbol;
   unsigned numInputs = 0, numOutputs = 0;
   std::vector<int64_t> scratchBytes; // bindings after inputs and outputs
   int64_t tiles = 1;
+  std::vector<GpuLaunch> launches; // GPU targets: what runs it, in order
   unsigned numBindings() const {
     return numInputs + numOutputs + static_cast<unsigned>(scratchBytes.size());
   }
@@ -48,6 +64,8 @@ struct KernelObject {
   /// Runtime functions the code calls through its `tcc_imports` table, in
   /// table order (the artifact's Model.imports).
   std::vector<std::string> imports;
+  /// GPU targets: the code, instead of sharedObject.
+  std::vector<GpuImage> gpuImages;
 };
 
 /// The dialects and interfaces (bufferization models, LLVM translations)
@@ -57,6 +75,10 @@ void registerCodegenDialects(DialectRegistry &registry);
 /// Adds the passes that lower kernels from tcc ops to the LLVM dialect
 /// (registered as the pipeline `tcc-kernels-to-llvm`).
 void buildKernelsToLLVMPipeline(OpPassManager &pm);
+
+/// The first half of both pipelines: kernels of tcc ops to bufferized
+/// functions of scf.parallel loops, with scratch buffers as arguments.
+void buildKernelsToLoopsPipeline(OpPassManager &pm);
 void registerKernelPipelines();
 
 /// Lowers `kernels` in place and produces the shared object. Diagnostics go

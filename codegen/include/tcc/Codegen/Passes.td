@@ -179,4 +179,65 @@ def TccTileKernels : Pass<"tcc-tile-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def TccMapToGpu : Pass<"tcc-map-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Map kernels' parallel loops to GPU blocks and threads";
+  let description = [{
+    Prepares bufferized kernels (public functions of memref arguments whose
+    work is top-level `scf.parallel` loops) for `convert-parallel-loops-to-gpu`:
+     - top-level work outside a parallel loop (a full reduction's `scf.for`,
+       a store) is wrapped in a one-iteration `scf.parallel`, so every
+       piece of work becomes a launch and the host function only launches;
+     - pure values a loop uses (constants, views of arguments) are cloned
+       into it, so its launch captures only the function's arguments (bare
+       pointers);
+     - each top-level loop is collapsed to one dimension of N iterations and
+       tiled by a block of min(N, 256) threads (a multiple of 32 above 32),
+       the tile loop mapped to blocks (x) and the loop in it to threads (x);
+       parallel loops nested deeper run sequentially in their thread.
+
+    Before:
+    ```mlir
+    func.func @k(%a: memref<8x64xf32>, %o: memref<8x64xf32>) {
+      scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {...}
+    }
+    ```
+    After:
+    ```mlir
+    func.func @k(%a: memref<8x64xf32>, %o: memref<8x64xf32>) {
+      scf.parallel (%b) = (%c0) to (%c512) step (%c256) {
+        scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+          ... // guarded by %b + %t < 512
+        } {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>]}
+      } {mapping = [#gpu.loop_dim_map<processor = block_x, ...>]}
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TccUseNvptxIntrinsics : Pass<"tcc-use-nvptx-intrinsics"> {
+  let summary = "Replace libdevice calls that have an LLVM intrinsic by it";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers math that LLVM's NVPTX backend has
+    instructions for (floor, ceil, fabs, sqrt, fma, rint, trunc, copysign,
+    fmod) to calls of libdevice (`__nv_floorf`), which tcc does not link.
+    This pass calls the LLVM intrinsic instead (the PTX instruction), and
+    removes the declarations it no longer needs. A libdevice call without an
+    intrinsic (`__nv_expf`: tcc-expand-math should have expanded it) stays,
+    and the GPU compiler refuses it.
+
+    Before:
+    ```mlir
+    %1 = llvm.call @__nv_floorf(%0) : (f32) -> f32
+    ```
+    After:
+    ```mlir
+    %1 = llvm.intr.floor(%0) : (f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TCC_CODEGEN_PASSES_TD

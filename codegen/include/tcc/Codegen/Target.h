@@ -31,6 +31,8 @@ namespace mlir::tcc {
 
 class PlanBuilder;
 struct Epilogue;
+/// The artifact being written (codegen/lib/ArtifactDraft.h).
+struct ArtifactDraft;
 
 /// What the artifact records of a code module, so a runtime can tell
 /// whether it can run it.
@@ -69,6 +71,13 @@ public:
   compileKernels(ModuleOp kernels,
                  const std::function<void(PassManager &)> &configure,
                  const CompileProgressFn &progress) const = 0;
+
+  /// Puts `object` into the artifact that holds the plan, with an
+  /// arena of `arenaBytes`. CPU targets: code module 0 and the host arena.
+  /// Device targets add their code module, move the plan (its steps, arena
+  /// and constants) onto it and keep module 0, without code, for the host.
+  virtual void placeCode(ArtifactDraft &artifact, KernelObject object,
+                         uint64_t arenaBytes) const;
 };
 
 /// A target's entry in the registry.
@@ -84,6 +93,8 @@ struct TargetRegistration {
   /// null with `*error` saying what is wrong.
   std::unique_ptr<Target> (*create)(const TargetRequest &request,
                                     std::string *error);
+  /// Whether it takes GPU architectures (TargetRequest::gpu).
+  bool takesGpuArchitectures = false;
 };
 
 /// Every registered target (codegen/lib/Targets/Targets.def).

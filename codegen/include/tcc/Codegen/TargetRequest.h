@@ -23,6 +23,9 @@ struct TargetRequest {
   std::string cpu;
   /// "+name,-name,...": added to the CPU's features.
   std::string features;
+  /// GPU targets: the architectures to compile for, comma-separated
+  /// ("sm_80,sm_90"); "" for the target's default.
+  std::string gpu;
 };
 
 } // namespace mlir::tcc

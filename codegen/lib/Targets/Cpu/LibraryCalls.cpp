@@ -134,7 +134,8 @@ static bool lowerMatmul(PlanBuilder &plan, MatmulOp op,
 /// when it is a constant and m is above TCC_SGEMM_STREAMED_ROWS.
 static void lowerLinear(PlanBuilder &plan, LinearOp op,
                         function_ref<Value(Value)> outside,
-                        artifact::EpilogueT epilogue, Value result) {
+                        artifact::EpilogueT epilogue, Value result,
+                        bool packWeights) {
   auto input = cast<RankedTensorType>(op.getInput().getType());
   auto weight = cast<RankedTensorType>(op.getWeight().getType());
   artifact::SgemmT gemm;
@@ -149,7 +150,7 @@ static void lowerLinear(PlanBuilder &plan, LinearOp op,
   // reading W: tcc_sgemm then streams W as stored, which reads it faster
   // than pre-packed panels. So W is packed only for more rows.
   std::optional<uint32_t> packed;
-  if (gemm.m > TCC_SGEMM_STREAMED_ROWS)
+  if (packWeights && gemm.m > TCC_SGEMM_STREAMED_ROWS)
     packed = packedWeight(plan, w, gemm.n, gemm.k);
   if (packed) {
     gemm.b = *packed;
@@ -238,9 +239,13 @@ static void lowerConv2d(PlanBuilder &plan, Conv2dOp op,
 
 bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
                            function_ref<Value(Value)> outside, Value result,
-                           const TargetCapabilities &target) {
+                           const TargetCapabilities &target,
+                           LibraryCallOptions options) {
   if (isQuantizedAnchor(e.anchor))
-    return lowerQuantizedCall(plan, e, outside, result, target);
+    return options.quantized &&
+           lowerQuantizedCall(plan, e, outside, result, target);
+  if (isa<Conv2dOp>(e.anchor) && !options.convolutions)
+    return false;
   artifact::EpilogueT epilogue;
   epilogue.activation = toArtifact(e.activation);
   epilogue.clamp_min = static_cast<float>(e.clampMin);
@@ -257,7 +262,8 @@ bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
   if (auto matmul = dyn_cast<MatmulOp>(e.anchor))
     return lowerMatmul(plan, matmul, outside, epilogue, result);
   if (auto linear = dyn_cast<LinearOp>(e.anchor)) {
-    lowerLinear(plan, linear, outside, epilogue, result);
+    lowerLinear(plan, linear, outside, epilogue, result,
+                options.packWeights);
     return true;
   }
   if (auto conv = dyn_cast<Conv2dOp>(e.anchor)) {

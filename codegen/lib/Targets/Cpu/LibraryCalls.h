@@ -19,10 +19,23 @@ namespace mlir::tcc::cpu {
 /// Whether `op` has a microkernel call that applies epilogues.
 bool isLibraryCallAnchor(Operation *op);
 
-/// Target::lowerLibraryCall for CPU targets.
+/// Which calls a target takes of those below.
+struct LibraryCallOptions {
+  /// Constant weights of large linears packed for tcc_sgemm (CPU only).
+  bool packWeights = true;
+  /// Convolutions as tcc_conv2d calls.
+  bool convolutions = true;
+  /// Integer matmuls and convolutions as tcc_qgemm/tcc_qconv2d calls.
+  bool quantized = true;
+};
+
+/// Target::lowerLibraryCall for CPU targets; with `options`, for targets
+/// whose library computes the same steps another way (the cuda target's
+/// Sgemm steps run through cuBLASLt, which reads weights as stored).
 bool lowerLibraryCall(PlanBuilder &plan, const Epilogue &group,
                       function_ref<Value(Value)> outside, Value result,
-                      const TargetCapabilities &target);
+                      const TargetCapabilities &target,
+                      LibraryCallOptions options = {});
 
 } // namespace mlir::tcc::cpu
 

@@ -88,9 +88,11 @@ public:
   // Module 0's code (an ELF shared object).
   void setCode(std::vector<uint8_t> elf) { code_ = std::move(elf); }
   // Appends a code module (its code_segment is set by finish()); returns
-  // its index.
+  // its index. A cuda module gives the bytes of its images instead, one per
+  // entry of module.cuda->images, whose segments finish() sets.
   uint32_t addCodeModule(const tcc::artifact::CodeModuleT &module,
-                         std::vector<uint8_t> code = {});
+                         std::vector<uint8_t> code = {},
+                         std::vector<std::vector<uint8_t>> images = {});
   // Appends a memory space; returns its index.
   uint32_t addMemorySpace(tcc::artifact::MemoryKind kind, uint64_t arenaBytes,
                           uint32_t module = 0);
@@ -112,6 +114,7 @@ private:
   std::vector<uint8_t> code_;
   std::vector<tcc::artifact::CodeModuleT> moreModules_;
   std::vector<std::vector<uint8_t>> moreCode_;
+  std::vector<std::vector<std::vector<uint8_t>>> moreImages_;
   std::vector<tcc::artifact::MemorySpaceT> moreSpaces_;
 };
 

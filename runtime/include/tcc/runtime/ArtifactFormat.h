@@ -48,6 +48,12 @@ inline constexpr const char *kImportTableSymbol = "tcc_imports";
 // CodeModule.kind of an ELF shared object for a CPU, the one kind this
 // runtime loads.
 inline constexpr const char *kCpuModuleKind = "cpu";
+// CodeModule.kind of PTX and cubin images for NVIDIA GPUs, loaded by the
+// plugin device "cuda" (libtcc_device_cuda.so).
+inline constexpr const char *kCudaModuleKind = "cuda";
+// Threads per block that every CUDA GPU of compute capability 2.0 or newer
+// supports, which the compiler's launches keep within.
+inline constexpr uint32_t kCudaMaxThreadsPerBlock = 1024;
 
 struct ArtifactPreamble {
   uint32_t formatVersion = 0;

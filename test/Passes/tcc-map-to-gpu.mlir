@@ -1,0 +1,77 @@
+// RUN: tcc-opt --split-input-file --tcc-map-to-gpu %s | FileCheck %s
+
+// Tests that a 2-D loop of 512 iterations collapses to one dimension, tiled
+// by blocks of 256 threads (block_x) of one iteration each (thread_x),
+// guarded by the bound, with the constant it uses cloned inside.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[N:.*]]) step (%[[STEP:.*]]) {
+// CHECK-NEXT: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[STEP]]) step
+// CHECK: %[[I:.*]] = arith.addi %[[T]], %[[B]]
+// CHECK: arith.cmpi ult, %{{.*}}, %[[N]]
+// CHECK: scf.if
+// CHECK-DAG: arith.remsi %[[I]], %c64
+// CHECK-DAG: arith.divsi %[[I]], %c64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: arith.addf %{{.*}}, %[[ONE]]
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x
+func.func @elementwise(%a: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<8x64xf32>
+    %y = arith.addf %x, %one : f32
+    memref.store %y, %o[%i, %j] : memref<8x64xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that work outside a parallel loop (a full reduction) becomes one
+// thread of one block, its loop and store inside.
+// CHECK-LABEL: func.func @total
+// CHECK: scf.parallel
+// CHECK-NEXT: scf.parallel
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK-NEXT: return
+func.func @total(%a: memref<16xf32>, %o: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %x = memref.load %a[%i] : memref<16xf32>
+    %s = arith.addf %acc, %x : f32
+    scf.yield %s : f32
+  }
+  memref.store %sum, %o[] : memref<f32>
+  return
+}
+
+// -----
+
+// Tests that a view of an argument is made inside the loop, so that the
+// kernel's parameters are the arguments themselves.
+// CHECK-LABEL: func.func @view
+// CHECK: scf.parallel
+// CHECK-NEXT: scf.parallel
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %arg0
+// CHECK-NEXT: memref.load %[[FLAT]]
+func.func @view(%a: memref<2x3xf32>, %o: memref<6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<2x3xf32> into memref<6xf32>
+  scf.parallel (%i) = (%c0) to (%c6) step (%c1) {
+    %x = memref.load %flat[%i] : memref<6xf32>
+    memref.store %x, %o[%i] : memref<6xf32>
+  }
+  return
+}
