@@ -8,6 +8,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::tcc {
 #define GEN_PASS_DEF_TCCTILEKERNELS
@@ -29,9 +30,43 @@ scf::ParallelOp topLevelLoop(Operation *op, func::FuncOp func) {
   return loop;
 }
 
-/// The common upper bound D of dim 0 when every top-level loop is an
-/// scf.parallel over [0, D) step 1 and every write lands in dim-0 row i of
-/// the loop's first induction variable i, so tiles of dim 0 are independent.
+/// The loads and stores of `buffer`, directly or through reshaping views
+/// (collapse_shape / expand_shape, as collapsed loop nests use), and
+/// whether any is a store. Null when some other op uses it, or when it is
+/// accessed through more than one view: tiles of one view's dim are
+/// disjoint, tiles of two views' dims need not be.
+struct BufferAccesses {
+  SmallVector<Operation *> accesses;
+  bool written = false;
+};
+std::optional<BufferAccesses> accessesOf(Value buffer) {
+  BufferAccesses result;
+  Value accessed;
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value view = worklist.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      if (!isa<memref::LoadOp, memref::StoreOp>(user))
+        return std::nullopt;
+      if (accessed && accessed != view)
+        return std::nullopt;
+      accessed = view;
+      result.written |= isa<memref::StoreOp>(user);
+      result.accesses.push_back(user);
+    }
+  }
+  return result;
+}
+
+/// The common upper bound D of the first induction variable when every
+/// top-level loop is an scf.parallel over [0, D) step 1 and every buffer
+/// written is indexed, in one dim the same for all its accesses, by the
+/// first induction variable of the loop around the access: tiles of that
+/// variable then touch disjoint parts of every buffer they write.
 std::optional<int64_t> independentTiles(func::FuncOp func) {
   std::optional<int64_t> bound;
   for (Operation &op : func.getBody().front()) {
@@ -53,27 +88,31 @@ std::optional<int64_t> independentTiles(func::FuncOp func) {
   if (!bound)
     return std::nullopt;
 
-  // Every buffer written must be a function argument whose every access is
-  // a load or store in its own row of a top-level loop.
   for (BlockArgument arg : func.getArguments()) {
     if (!isa<MemRefType>(arg.getType()))
       continue;
-    bool written = llvm::any_of(arg.getUsers(), [](Operation *user) {
-      return !isa<memref::LoadOp>(user);
-    });
-    if (!written)
+    std::optional<BufferAccesses> uses = accessesOf(arg);
+    if (!uses)
+      return std::nullopt;
+    if (!uses->written)
       continue;
-    for (Operation *user : arg.getUsers()) {
-      Value index;
-      if (auto load = dyn_cast<memref::LoadOp>(user))
-        index = load.getIndices().empty() ? Value() : load.getIndices()[0];
-      else if (auto store = dyn_cast<memref::StoreOp>(user))
-        index = store.getIndices().empty() ? Value() : store.getIndices()[0];
-      else
+    // The dims indexed by the tile variable in every access so far.
+    std::optional<llvm::SmallBitVector> tileDims;
+    for (Operation *access : uses->accesses) {
+      scf::ParallelOp loop = topLevelLoop(access, func);
+      if (!loop)
         return std::nullopt;
-      scf::ParallelOp loop = topLevelLoop(user, func);
-      if (!index || !loop || index != loop.getInductionVars()[0])
+      auto indices = isa<memref::LoadOp>(access)
+                         ? cast<memref::LoadOp>(access).getIndices()
+                         : cast<memref::StoreOp>(access).getIndices();
+      llvm::SmallBitVector dims(indices.size());
+      for (auto [d, index] : llvm::enumerate(indices))
+        dims[d] = index == loop.getInductionVars()[0];
+      if (tileDims)
+        dims &= *tileDims;
+      if (dims.none())
         return std::nullopt;
+      tileDims = std::move(dims);
     }
   }
   return bound;

@@ -155,12 +155,14 @@ def TccTileKernels : Pass<"tcc-tile-kernels", "::mlir::ModuleOp"> {
   let summary = "Give kernels a tile range the runtime's threads split";
   let description = [{
     Appends `tile_begin, tile_end : index` to every public function. When the
-    function's top-level loops are `scf.parallel` with one common first-dim
-    bound D and every buffer the function writes is indexed in dim 0 by that
-    dimension's induction variable, tiles are independent: the first
-    dimension's bounds become [tile_begin, tile_end) and the function gets
-    `tcc.tiles = D`. Otherwise it runs whole (`tcc.tiles = 1`) and ignores
-    the range.
+    function's top-level loops are `scf.parallel` with one common bound D
+    of their first induction variable, and every buffer the function writes
+    is indexed by that variable in one dim, the same in all its loads and
+    stores (made directly or through one collapse_shape / expand_shape
+    view), tiles are independent: the first variable's bounds become
+    [tile_begin, tile_end) and the function gets `tcc.tiles = D`. The dim
+    need not be dim 0: a batch-1 NHWC transpose tiles along H. Otherwise it
+    runs whole (`tcc.tiles = 1`) and ignores the range.
 
     Before:
     ```mlir
