@@ -79,6 +79,7 @@ void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createTccPromoteAllocs());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createTccCoalesceLoops());
   pm.addPass(createTccTileKernels());
 
   pm.addPass(createTccExpandMath());
