@@ -103,8 +103,9 @@ std::optional<int64_t> groupDim(scf::ParallelOp loop, ArrayRef<int64_t> extents,
 }
 
 /// Merges runs of consecutive variables of `loop` that every access walks
-/// contiguously; returns whether it changed anything.
-bool coalesce(scf::ParallelOp loop, RewriterBase &rewriter) {
+/// contiguously; returns whether it changed anything. With `keepFirst` the
+/// first variable stays as it is (see runOnOperation).
+bool coalesce(scf::ParallelOp loop, bool keepFirst, RewriterBase &rewriter) {
   if (!loop.getInitVals().empty())
     return false;
   SmallVector<int64_t> extents;
@@ -130,7 +131,8 @@ bool coalesce(scf::ParallelOp loop, RewriterBase &rewriter) {
   int64_t n = static_cast<int64_t>(extents.size());
   for (int64_t first = 0; first < n;) {
     int64_t last = first;
-    while (last + 1 < n && mergeable(first, last + 1))
+    while (last + 1 < n && !(keepFirst && first == 0) &&
+           mergeable(first, last + 1))
       ++last;
     groups.push_back({first, last});
     first = last + 1;
@@ -220,8 +222,12 @@ struct CoalesceLoopsPass
         continue;
       SmallVector<scf::ParallelOp> loops(
           func.getBody().front().getOps<scf::ParallelOp>());
+      // tcc-tile-kernels splits the first variable, whose extent all of a
+      // kernel's loops must share: with several loops, merging it into one
+      // loop and not another (a fill and a window loop) would lose that.
+      bool keepFirst = loops.size() > 1;
       for (scf::ParallelOp loop : loops)
-        coalesce(loop, rewriter);
+        coalesce(loop, keepFirst, rewriter);
     }
   }
 };

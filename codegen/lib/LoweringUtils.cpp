@@ -406,16 +406,26 @@ ReductionLoops::ReductionLoops(MLIRContext *ctx, ArrayRef<int64_t> shape,
   // Kept dims first, reduced dims innermost; but when the input's last dim
   // is kept (a reduction over H and W of NHWC), the kept dims after the
   // first reduced one go inside the reduction loops, so the innermost loop
-  // walks contiguous memory instead of striding over it.
+  // walks contiguous memory instead of striding over it. The outermost
+  // loop stays a kept dim where one other than the last exists (the one
+  // tcc-tile-kernels splits across threads).
   bool lastKept = rank > 0 && !isReduced[rank - 1];
-  int64_t firstReduced = reduced.empty() ? rank : reduced.front();
+  if (!lastKept || reduced.empty()) {
+    llvm::append_range(loopDims, kept);
+    llvm::append_range(loopDims, reduced);
+    return;
+  }
+  int64_t firstReduced = reduced.front();
+  SmallVector<int64_t> outer, inner;
   for (int64_t d : kept)
-    if (!lastKept || d < firstReduced)
-      loopDims.push_back(d);
+    (d < firstReduced ? outer : inner).push_back(d);
+  if (outer.empty() && inner.size() > 1)
+    outer.push_back(inner.front());
+  for (int64_t d : outer)
+    llvm::erase(inner, d);
+  llvm::append_range(loopDims, outer);
   llvm::append_range(loopDims, reduced);
-  for (int64_t d : kept)
-    if (lastKept && d > firstReduced)
-      loopDims.push_back(d);
+  llvm::append_range(loopDims, inner);
 }
 
 int64_t ReductionLoops::loopOf(int64_t dim) const {

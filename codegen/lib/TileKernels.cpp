@@ -30,33 +30,57 @@ scf::ParallelOp topLevelLoop(Operation *op, func::FuncOp func) {
   return loop;
 }
 
+/// A load or store of a buffer, the view it goes through (the buffer
+/// itself, or a reshaping view of it) and, for each of its indices, the
+/// buffer's dim it walks (-1 for a dim the view merged from several).
+struct BufferAccess {
+  Operation *op;
+  Value view;
+  SmallVector<int64_t> bufferDims;
+};
+
+/// For each dim of `view` (a collapse_shape or expand_shape of `source`),
+/// the source dim it is, or -1 when it is not one source dim as it is.
+SmallVector<int64_t> viewDims(Operation *view,
+                              ArrayRef<int64_t> sourceDims) {
+  SmallVector<int64_t> dims;
+  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(view)) {
+    for (const ReassociationIndices &group : collapse.getReassociationIndices())
+      dims.push_back(group.size() == 1 ? sourceDims[group[0]] : -1);
+    return dims;
+  }
+  auto expand = cast<memref::ExpandShapeOp>(view);
+  for (auto [source, group] :
+       llvm::enumerate(expand.getReassociationIndices()))
+    for (size_t i = 0; i < group.size(); ++i)
+      dims.push_back(group.size() == 1 ? sourceDims[source] : -1);
+  return dims;
+}
+
 /// The loads and stores of `buffer`, directly or through reshaping views
 /// (collapse_shape / expand_shape, as collapsed loop nests use), and
-/// whether any is a store. Null when some other op uses it, or when it is
-/// accessed through more than one view: tiles of one view's dim are
-/// disjoint, tiles of two views' dims need not be.
+/// whether any is a store; null when some other op uses it.
 struct BufferAccesses {
-  SmallVector<Operation *> accesses;
+  SmallVector<BufferAccess> accesses;
   bool written = false;
 };
 std::optional<BufferAccesses> accessesOf(Value buffer) {
   BufferAccesses result;
-  Value accessed;
-  SmallVector<Value> worklist = {buffer};
+  SmallVector<int64_t> identity = llvm::to_vector(
+      llvm::seq<int64_t>(0, cast<MemRefType>(buffer.getType()).getRank()));
+  SmallVector<std::pair<Value, SmallVector<int64_t>>> worklist = {
+      {buffer, identity}};
   while (!worklist.empty()) {
-    Value view = worklist.pop_back_val();
+    auto [view, dims] = worklist.pop_back_val();
     for (Operation *user : view.getUsers()) {
       if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) {
-        worklist.push_back(user->getResult(0));
+        worklist.push_back({user->getResult(0), viewDims(user, dims)});
         continue;
       }
       if (!isa<memref::LoadOp, memref::StoreOp>(user))
         return std::nullopt;
-      if (accessed && accessed != view)
-        return std::nullopt;
-      accessed = view;
       result.written |= isa<memref::StoreOp>(user);
-      result.accesses.push_back(user);
+      result.accesses.push_back({user, view, dims});
     }
   }
   return result;
@@ -96,23 +120,35 @@ std::optional<int64_t> independentTiles(func::FuncOp func) {
       return std::nullopt;
     if (!uses->written)
       continue;
-    // The dims indexed by the tile variable in every access so far.
-    std::optional<llvm::SmallBitVector> tileDims;
-    for (Operation *access : uses->accesses) {
-      scf::ParallelOp loop = topLevelLoop(access, func);
+    // The dims indexed by the tile variable in every access so far: tiles
+    // then write and read disjoint slices of any such dim. Dims of the one
+    // view all accesses go through, else of the buffer (a view's dim that
+    // is one buffer dim as it is counts as that dim).
+    Value view = uses->accesses.front().view;
+    bool oneView = llvm::all_of(uses->accesses, [&](const BufferAccess &a) {
+      return a.view == view;
+    });
+    if (oneView)
+      for (BufferAccess &access : uses->accesses)
+        access.bufferDims = llvm::to_vector(llvm::seq<int64_t>(
+            0, cast<MemRefType>(view.getType()).getRank()));
+    llvm::SmallBitVector tileDims(
+        cast<MemRefType>((oneView ? view : Value(arg)).getType()).getRank(),
+        true);
+    for (const BufferAccess &access : uses->accesses) {
+      scf::ParallelOp loop = topLevelLoop(access.op, func);
       if (!loop)
         return std::nullopt;
-      auto indices = isa<memref::LoadOp>(access)
-                         ? cast<memref::LoadOp>(access).getIndices()
-                         : cast<memref::StoreOp>(access).getIndices();
-      llvm::SmallBitVector dims(indices.size());
-      for (auto [d, index] : llvm::enumerate(indices))
-        dims[d] = index == loop.getInductionVars()[0];
-      if (tileDims)
-        dims &= *tileDims;
-      if (dims.none())
+      auto indices = isa<memref::LoadOp>(access.op)
+                         ? cast<memref::LoadOp>(access.op).getIndices()
+                         : cast<memref::StoreOp>(access.op).getIndices();
+      llvm::SmallBitVector dims(tileDims.size());
+      for (auto [index, bufferDim] : llvm::zip(indices, access.bufferDims))
+        if (bufferDim >= 0 && index == loop.getInductionVars()[0])
+          dims.set(bufferDim);
+      tileDims &= dims;
+      if (tileDims.none())
         return std::nullopt;
-      tileDims = std::move(dims);
     }
   }
   return bound;

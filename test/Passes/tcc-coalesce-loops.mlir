@@ -145,3 +145,29 @@ func.func @row_slice(%a: memref<4x8xf32>, %o: memref<4x4xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests that with two top-level loops (a fill, then a loop whose inner
+// variables cannot merge) the first variable is never merged, so both
+// loops keep the first extent tcc-tile-kernels splits (2 here); the fill's
+// inner dims still merge.
+// CHECK-LABEL: func.func @two_loops
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = {{.*}} to (%c2{{.*}}, %c16{{.*}})
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} to (%c2, %c4, %c4)
+func.func @two_loops(%a: memref<2x8x8xf32>, %o: memref<2x4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%n, %i, %j) = (%c0, %c0, %c0) to (%c2, %c4, %c4) step (%c1, %c1, %c1) {
+    memref.store %zero, %o[%n, %i, %j] : memref<2x4x4xf32>
+  }
+  scf.parallel (%n, %i, %j) = (%c0, %c0, %c0) to (%c2, %c4, %c4) step (%c1, %c1, %c1) {
+    %i2 = arith.muli %i, %c2 : index
+    %v = memref.load %a[%n, %i2, %j] : memref<2x8x8xf32>
+    memref.store %v, %o[%n, %i, %j] : memref<2x4x4xf32>
+  }
+  return
+}

@@ -162,7 +162,9 @@ def TccCoalesceLoops : Pass<"tcc-coalesce-loops", "::mlir::ModuleOp"> {
     pointwise kernel over [1, 672, 14, 14] then has one loop of 131712
     iterations that vectorizes, instead of rows of 14 that leave 512-bit
     vectors idle; a broadcast operand that no group variable indexes is
-    read as before.
+    read as before. In a function with several top-level loops the first
+    variable is never merged: tcc-tile-kernels needs its extent to be the
+    same in every loop.
 
     Before:
     ```mlir
