@@ -98,35 +98,6 @@ func.func @relu6(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
-// Tests that two chains meeting at one add (a ResNet block's convolution and
-// its projection shortcut) fuse the add once: into the first anchor's group,
-// which then takes the second group's result as its residual.
-// CHECK-LABEL: func.func @chains_meet
-// CHECK: %[[SHORTCUT:.*]] = tcc.fusion
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT: tcc.conv2d
-// CHECK-NEXT: tcc.add
-// CHECK-NEXT: tcc.yield
-// CHECK: %[[MAIN:.*]] = tcc.fusion({{.*}}%[[SHORTCUT]]
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT: tcc.conv2d
-// CHECK-NEXT: tcc.add
-// CHECK-NEXT: tcc.add
-// CHECK-NEXT: tcc.relu
-// CHECK-NEXT: tcc.yield
-// CHECK: return %[[MAIN]]
-func.func @chains_meet(%x: tensor<1x4x8x8xf32>, %w1: tensor<4x4x3x3xf32>, %b1: tensor<4x1x1xf32>, %w2: tensor<4x4x1x1xf32>, %b2: tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32> {
-  %0 = tcc.conv2d %x, %w1 {padding = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
-  %1 = tcc.add %0, %b1 : (tensor<1x4x8x8xf32>, tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32>
-  %2 = tcc.conv2d %x, %w2 : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
-  %3 = tcc.add %2, %b2 : (tensor<1x4x8x8xf32>, tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32>
-  %4 = tcc.add %1, %3 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
-  %5 = tcc.relu %4 : tensor<1x4x8x8xf32>
-  return %5 : tensor<1x4x8x8xf32>
-}
-
-// -----
-
 // Tests that SiLU spelled mul(x, sigmoid(x)), as ONNX exports write it, in
 // either operand order, is the activation, with both its ops in the group.
 // CHECK-LABEL: func.func @spelled_silu
@@ -169,4 +140,33 @@ func.func @not_silu(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32
   %4 = tcc.sigmoid %3 : tensor<4x4xf32>
   %5 = tcc.mul %3, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %1, %2, %5 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that two chains meeting at one add (a ResNet block's convolution and
+// its projection shortcut) fuse the add once: into the first anchor's group,
+// which then takes the second group's result as its residual.
+// CHECK-LABEL: func.func @chains_meet
+// CHECK: %[[SHORTCUT:.*]] = tcc.fusion
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.conv2d
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.yield
+// CHECK: %[[MAIN:.*]] = tcc.fusion({{.*}}%[[SHORTCUT]]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.conv2d
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.relu
+// CHECK-NEXT: tcc.yield
+// CHECK: return %[[MAIN]]
+func.func @chains_meet(%x: tensor<1x4x8x8xf32>, %w1: tensor<4x4x3x3xf32>, %b1: tensor<4x1x1xf32>, %w2: tensor<4x4x1x1xf32>, %b2: tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32> {
+  %0 = tcc.conv2d %x, %w1 {padding = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %1 = tcc.add %0, %b1 : (tensor<1x4x8x8xf32>, tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %2 = tcc.conv2d %x, %w2 : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %3 = tcc.add %2, %b2 : (tensor<1x4x8x8xf32>, tensor<4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %4 = tcc.add %1, %3 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %5 = tcc.relu %4 : tensor<1x4x8x8xf32>
+  return %5 : tensor<1x4x8x8xf32>
 }
