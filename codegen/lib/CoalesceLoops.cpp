@@ -147,7 +147,7 @@ bool coalesce(scf::ParallelOp loop, bool keepFirst, RewriterBase &rewriter) {
   std::map<std::pair<const void *, SmallVector<int64_t>>, Value> views;
   for (const Access &access : *accesses) {
     SmallVector<Value> indices(access.indices());
-    SmallVector<int64_t> collapsedFrom; // first dim of each merged run
+    SmallVector<int64_t> collapsedFrom; // the first dim of each view dim
     SmallVector<ReassociationIndices> reassociation;
     SmallVector<Value> newIndices;
     int64_t rank = static_cast<int64_t>(indices.size());
