@@ -75,7 +75,8 @@ std::optional<int64_t> groupDim(scf::ParallelOp loop, ArrayRef<int64_t> extents,
       !loop.isDefinedOutsideOfLoop(access.memref()))
     return std::nullopt;
   SmallVector<Value> indices(access.indices());
-  ValueRange ivs = loop.getInductionVars();
+  // getInductionVars() returns a new vector: keep it alive.
+  SmallVector<Value> ivs(loop.getInductionVars());
   auto position = [&](Value iv) -> std::optional<int64_t> {
     std::optional<int64_t> found;
     for (auto [d, index] : llvm::enumerate(indices))

@@ -171,3 +171,28 @@ func.func @two_loops(%a: memref<2x8x8xf32>, %o: memref<2x4x4xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests a broadcast (ONNX Tile) whose input reads every other variable: no
+// two consecutive variables index consecutive dims of both buffers, so the
+// loop stays as it is (this once merged the first two, reading the
+// induction variables through a dangling range).
+// CHECK-LABEL: func.func @interleaved_broadcast
+// CHECK-NOT: memref.collapse_shape
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} to (%c7, %c2, %c6, %c3, %c4, %c5)
+func.func @interleaved_broadcast(%a: memref<1x2x1x3x1x5xf32>, %o: memref<7x2x6x3x4x5xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  scf.parallel (%i, %j, %k, %l, %m, %n) = (%c0, %c0, %c0, %c0, %c0, %c0) to (%c7, %c2, %c6, %c3, %c4, %c5) step (%c1, %c1, %c1, %c1, %c1, %c1) {
+    %v = memref.load %a[%c0, %j, %c0, %l, %c0, %n] : memref<1x2x1x3x1x5xf32>
+    memref.store %v, %o[%i, %j, %k, %l, %m, %n] : memref<7x2x6x3x4x5xf32>
+  }
+  return
+}
