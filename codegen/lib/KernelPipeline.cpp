@@ -85,6 +85,7 @@ void tcc::buildKernelsToLoopsPipeline(OpPassManager &pm) {
 
 void tcc::buildKernelsToLLVMPipeline(OpPassManager &pm) {
   buildKernelsToLoopsPipeline(pm);
+  pm.addPass(createTccCoalesceLoops());
   pm.addPass(createTccTileKernels());
 
   pm.addPass(createTccExpandMath());

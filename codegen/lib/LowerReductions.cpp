@@ -1,7 +1,9 @@
 //===- LowerReductions.cpp - Reductions, softmax and normalization --------===//
 //
 // A reduction is a linalg.generic whose loops are the kept dims (parallel,
-// outermost) and then the reduced dims (reduction). Multi-step ops (mean,
+// outermost) and then the reduced dims (reduction), except that kept dims
+// after a reduced one stay innermost when the last dim is kept (see
+// ReductionLoops: a pool over NHWC's H and W). Multi-step ops (mean,
 // argmax, softmax, layer_norm) chain generics through temporaries of the
 // kept dims; the temporaries and the result share the input's leading dim as
 // their leading dim whenever that dim is kept, so tcc-tile-kernels can still
@@ -186,7 +188,7 @@ template <typename Op, bool isMax> struct ArgReduceLowering : TccPattern<Op> {
         rewriter, loc, resultType.getShape(),
         intConstant(rewriter, loc, resultType.getElementType(), 0));
     AffineMap indexMap = op.getKeepdim() ? loops.keepdimMap() : loops.keptMap();
-    int64_t reducedLoop = loops.kept.size();
+    int64_t reducedLoop = loops.loopOf(dim);
     SmallVector<Value> results = buildGeneric(
         rewriter, loc, input, ValueRange{best, index},
         {loops.inputMap(), loops.keptMap(), indexMap}, loops.iterators(),

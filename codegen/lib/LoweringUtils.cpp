@@ -403,33 +403,64 @@ ReductionLoops::ReductionLoops(MLIRContext *ctx, ArrayRef<int64_t> shape,
     if (!isReduced[d])
       keptShape.push_back(shape[d]);
   }
+  // Kept dims first, reduced dims innermost; but when the input's last dim
+  // is kept (a reduction over H and W of NHWC), the kept dims after the
+  // first reduced one go inside the reduction loops, so the innermost loop
+  // walks contiguous memory instead of striding over it. The outermost
+  // loop stays a kept dim where one other than the last exists (the one
+  // tcc-tile-kernels splits across threads).
+  bool lastKept = rank > 0 && !isReduced[rank - 1];
+  if (!lastKept || reduced.empty()) {
+    llvm::append_range(loopDims, kept);
+    llvm::append_range(loopDims, reduced);
+    return;
+  }
+  int64_t firstReduced = reduced.front();
+  SmallVector<int64_t> outer, inner;
+  for (int64_t d : kept)
+    (d < firstReduced ? outer : inner).push_back(d);
+  if (outer.empty() && inner.size() > 1)
+    outer.push_back(inner.front());
+  for (int64_t d : outer)
+    llvm::erase(inner, d);
+  llvm::append_range(loopDims, outer);
+  llvm::append_range(loopDims, reduced);
+  llvm::append_range(loopDims, inner);
+}
+
+int64_t ReductionLoops::loopOf(int64_t dim) const {
+  return llvm::find(loopDims, dim) - loopDims.begin();
 }
 
 AffineMap ReductionLoops::inputMap() const {
   SmallVector<AffineExpr> exprs(inputShape.size());
-  for (auto [loop, d] :
-       llvm::enumerate(llvm::concat<const int64_t>(kept, reduced)))
+  for (auto [loop, d] : llvm::enumerate(loopDims))
     exprs[d] = getAffineDimExpr(loop, ctx);
   return AffineMap::get(numLoops(), 0, exprs, ctx);
 }
 
 AffineMap ReductionLoops::keptMap() const {
   SmallVector<AffineExpr> exprs;
-  for (int64_t loop = 0; loop < static_cast<int64_t>(kept.size()); ++loop)
-    exprs.push_back(getAffineDimExpr(loop, ctx));
+  for (int64_t d : kept)
+    exprs.push_back(getAffineDimExpr(loopOf(d), ctx));
   return AffineMap::get(numLoops(), 0, exprs, ctx);
 }
 
 AffineMap ReductionLoops::keepdimMap() const {
   SmallVector<AffineExpr> exprs(inputShape.size(),
                                 getAffineConstantExpr(0, ctx));
-  for (auto [loop, d] : llvm::enumerate(kept))
-    exprs[d] = getAffineDimExpr(loop, ctx);
+  for (int64_t d : kept)
+    exprs[d] = getAffineDimExpr(loopOf(d), ctx);
   return AffineMap::get(numLoops(), 0, exprs, ctx);
 }
 
 SmallVector<utils::IteratorType> ReductionLoops::iterators() const {
-  return iteratorTypes(kept.size(), reduced.size());
+  SmallVector<utils::IteratorType> types;
+  for (int64_t d : loopDims)
+    types.push_back(llvm::is_contained(reduced, d)
+                        ? utils::IteratorType::reduction
+                        : utils::IteratorType::parallel);
+  return types;
 }
 
 int64_t ReductionLoops::reducedCount() const {

@@ -172,9 +172,13 @@ struct ReductionLoops {
   int64_t numLoops() const { return kept.size() + reduced.size(); }
   /// Product of the reduced dims' sizes.
   int64_t reducedCount() const;
+  /// The loop over input dim `dim`.
+  int64_t loopOf(int64_t dim) const;
 
   MLIRContext *ctx;
   SmallVector<int64_t> inputShape, kept, reduced, keptShape;
+  /// The input dim of each loop, outermost first.
+  SmallVector<int64_t> loopDims;
 };
 
 /// Normalizes a dim in [-rank, rank) (the verifier guarantees the range).

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -273,6 +274,150 @@ struct SinkTransposeThroughPointwise : RewritePattern {
   }
 };
 
+/// A transpose t = transpose(y, P) whose users S are all pointwise ops
+/// that take it, as SiLU's sigmoid(t) and mul(t, sigmoid(t)) do: every
+/// operand of each op in S is t, a constant, a result of another op in S,
+/// or a transpose by P. Each u in S becomes transpose(u'(y, ...), P) in
+/// block order, so the results of S that feed S cancel and only the
+/// transposes of results used outside S stay: fires when those are at
+/// most one, so the count never grows. (SinkTransposeThroughPointwise
+/// sees one user at a time and would keep t for the other users.)
+struct SinkSharedTransposeThroughPointwise : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp t,
+                                PatternRewriter &rewriter) const override {
+    if (t.getInput().getDefiningOp<ConstantOp>() || t->hasOneUse() ||
+        t->use_empty() || !isa<func::FuncOp>(t->getParentOp()))
+      return rewriter.notifyMatchFailure(t, "not a shared transpose");
+    ArrayRef<int64_t> perm = t.getPermutation();
+    int64_t rank = t.getType().getRank();
+    llvm::SmallPtrSet<Operation *, 4> group(t->getUsers().begin(),
+                                            t->getUsers().end());
+    for (Operation *user : group) {
+      if (!user->hasTrait<OpTrait::tcc::Pointwise>() ||
+          user->getNumResults() != 1 || user->getBlock() != t->getBlock() ||
+          cast<RankedTensorType>(user->getResult(0).getType()).getRank() !=
+              rank)
+        return rewriter.notifyMatchFailure(t, "a user is not pointwise");
+      for (Value operand : user->getOperands()) {
+        auto transpose = operand.getDefiningOp<TransposeOp>();
+        if (operand.getDefiningOp<ConstantOp>() ||
+            group.contains(operand.getDefiningOp()) ||
+            (transpose && transpose.getPermutation() == perm &&
+             transpose.getType().getRank() == rank))
+          continue;
+        return rewriter.notifyMatchFailure(t, "an operand would need a transpose");
+      }
+    }
+    int64_t escaping = llvm::count_if(group, [&](Operation *user) {
+      return llvm::any_of(user->getUsers(), [&](Operation *next) {
+        return !group.contains(next);
+      });
+    });
+    if (escaping > 1)
+      return rewriter.notifyMatchFailure(t, "would add transposes");
+
+    SmallVector<Operation *> ordered(group.begin(), group.end());
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    SmallVector<int64_t> inverse = invert(perm);
+    for (Operation *user : ordered) {
+      auto type = cast<RankedTensorType>(user->getResult(0).getType());
+      SmallVector<Value> operands;
+      rewriter.setInsertionPoint(user);
+      for (Value operand : user->getOperands()) {
+        if (auto transpose = operand.getDefiningOp<TransposeOp>();
+            transpose && transpose.getPermutation() == perm) {
+          // t itself, another transpose by P, or an earlier member of the
+          // group, already replaced by transpose(u', P).
+          operands.push_back(transpose.getInput());
+          continue;
+        }
+        auto constant = operand.getDefiningOp<ConstantOp>();
+        auto constantType = cast<RankedTensorType>(constant.getType());
+        SmallVector<int64_t> shape(rank - constantType.getRank(), 1);
+        llvm::append_range(shape, constantType.getShape());
+        ElementsAttr permuted =
+            permuteConstant(constant.getValue(), shape, inverse);
+        if (!permuted)
+          return rewriter.notifyMatchFailure(user, "unreadable constant");
+        operands.push_back(rewriter.create<ConstantOp>(
+            constant.getLoc(), permuted.getType(), permuted));
+      }
+      Operation *moved = rewriter.clone(*user);
+      moved->setOperands(operands);
+      moved->getResult(0).setType(permuteType(type, inverse));
+      rewriter.replaceOp(user, createTranspose(rewriter, user->getLoc(),
+                                               moved->getResult(0), perm));
+    }
+    return success();
+  }
+};
+
+/// reduce(transpose(y, P), dims D) -> transpose(reduce(y, P[D]), P) with
+/// keepdim (the reduced dims stay, size 1), or reduce(y, P[D]) without
+/// when the kept dims come out in the same order either way (a global
+/// average pool over NCHW H, W read from NHWC). Fires when the transpose
+/// it adds moves only size-1 dims (a reshape after canonicalization) or
+/// the one it removes has no other user.
+template <typename ReduceOpTy>
+struct SinkTransposeThroughReduce : OpRewritePattern<ReduceOpTy> {
+  using OpRewritePattern<ReduceOpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceOpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getInput().template getDefiningOp<TransposeOp>();
+    if (!t || !isa<func::FuncOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op, "input is not transposed");
+    ArrayRef<int64_t> perm = t.getPermutation();
+    int64_t rank = static_cast<int64_t>(perm.size());
+    SmallVector<int64_t> dims;
+    llvm::SmallBitVector reduced(rank);
+    for (int64_t d : op.getDims()) {
+      int64_t dim = d < 0 ? d + rank : d;
+      if (dim < 0 || dim >= rank)
+        return rewriter.notifyMatchFailure(op, "dim out of range");
+      dims.push_back(perm[dim]);
+      reduced.set(dim);
+    }
+    llvm::sort(dims);
+    Location loc = op.getLoc();
+    if (op.getKeepdim()) {
+      auto resultType = cast<RankedTensorType>(op.getType());
+      RankedTensorType innerType = permuteType(resultType, invert(perm));
+      // The transpose after the new reduce moves only size-1 dims when the
+      // kept dims stay in order.
+      int64_t last = -1;
+      bool unitOnly = true;
+      for (int64_t i = 0; i < rank; ++i) {
+        if (reduced.test(i) || resultType.getDimSize(i) == 1)
+          continue;
+        unitOnly &= perm[i] > last;
+        last = perm[i];
+      }
+      if (!unitOnly && !t->hasOneUse())
+        return rewriter.notifyMatchFailure(op, "would add a transpose");
+      auto inner = rewriter.create<ReduceOpTy>(
+          loc, innerType, t.getInput(), rewriter.getDenseI64ArrayAttr(dims),
+          rewriter.getBoolAttr(true));
+      rewriter.replaceOp(op, createTranspose(rewriter, loc, inner, perm));
+      return success();
+    }
+    int64_t last = -1;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (reduced.test(i))
+        continue;
+      if (perm[i] < last)
+        return rewriter.notifyMatchFailure(op, "kept dims change order");
+      last = perm[i];
+    }
+    rewriter.replaceOpWithNewOp<ReduceOpTy>(
+        op, op.getType(), t.getInput(), rewriter.getDenseI64ArrayAttr(dims),
+        rewriter.getBoolAttr(false));
+    return success();
+  }
+};
+
 /// transpose(constant) -> constant, reshape(constant) -> constant (the
 /// folders cover splats and dense literals; this covers weights in blobs).
 struct FoldTransposeOfConstant : OpRewritePattern<TransposeOp> {
@@ -380,8 +525,15 @@ struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
     // size-1 relabelings into reshapes (done earlier, they would stop a
     // transpose from sinking, depending on the order ops are visited).
     RewritePatternSet moving(context);
-    moving.add<SinkTransposeThroughPointwise, FoldTransposeOfConstant,
-               FoldReshapeOfConstant, LinearAbsorbsFlattenedTranspose>(context);
+    moving.add<SinkTransposeThroughPointwise,
+               SinkSharedTransposeThroughPointwise,
+               SinkTransposeThroughReduce<ReduceSumOp>,
+               SinkTransposeThroughReduce<ReduceMeanOp>,
+               SinkTransposeThroughReduce<ReduceMaxOp>,
+               SinkTransposeThroughReduce<ReduceMinOp>,
+               SinkTransposeThroughReduce<ReduceProdOp>,
+               FoldTransposeOfConstant, FoldReshapeOfConstant,
+               LinearAbsorbsFlattenedTranspose>(context);
     // Each rewrite removes at least as many transposes as it adds and moves
     // the rest down, but a cap on rewrites guarantees the end (every
     // rewrite keeps the function correct, so stopping early is safe).

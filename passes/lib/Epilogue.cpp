@@ -141,6 +141,28 @@ static std::optional<EpilogueActivation> activationOf(Operation *op,
   return std::nullopt;
 }
 
+/// SiLU as exporters without a SiLU op spell it: mul(x, sigmoid(x)), the
+/// two ops `x` is used by. Returns them (sigmoid first) or null.
+static std::optional<std::pair<Operation *, Operation *>>
+matchSpelledSilu(Value x) {
+  SmallVector<Operation *, 2> users(x.getUsers());
+  if (users.size() != 2)
+    return std::nullopt;
+  if (!isa<SigmoidOp>(users[0]))
+    std::swap(users[0], users[1]);
+  auto sigmoid = dyn_cast<SigmoidOp>(users[0]);
+  auto mul = dyn_cast<MulOp>(users[1]);
+  if (!sigmoid || !mul || !sigmoid->hasOneUse() ||
+      *sigmoid->getUsers().begin() != mul.getOperation() ||
+      sigmoid.getType() != x.getType() || mul.getType() != x.getType() ||
+      sigmoid->getBlock() != mul->getBlock())
+    return std::nullopt;
+  Value other = mul.getLhs() == x ? mul.getRhs() : mul.getLhs();
+  if (other != sigmoid.getResult() || mul.getLhs() == mul.getRhs())
+    return std::nullopt;
+  return std::make_pair(sigmoid.getOperation(), mul.getOperation());
+}
+
 Epilogue tcc::matchEpilogue(Operation *anchor,
                             const TargetCapabilities &target) {
   if (isQuantizedAnchor(anchor))
@@ -155,7 +177,18 @@ Epilogue tcc::matchEpilogue(Operation *anchor,
     haveBias = static_cast<bool>(conv.getBias());
   Value current = anchor->getResult(0);
   double min = 0, max = 0;
-  while (current.hasOneUse() && e.activation == EpilogueActivation::None) {
+  while (e.activation == EpilogueActivation::None) {
+    if (auto silu = matchSpelledSilu(current);
+        silu && silu->first->getBlock() == anchor->getBlock() &&
+        target.appliesActivation(EpilogueActivation::Silu)) {
+      e.activation = EpilogueActivation::Silu;
+      e.ops.push_back(silu->first);
+      e.ops.push_back(silu->second);
+      current = silu->second->getResult(0);
+      break;
+    }
+    if (!current.hasOneUse())
+      break;
     Operation *user = *current.getUsers().begin();
     if (user->getBlock() != anchor->getBlock() ||
         user->getResult(0).getType() != current.getType())

@@ -267,3 +267,87 @@ func.func @transpose_and_its_input(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %m = tcc.maximum %t, %x : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %m : tensor<4x4xf32>
 }
+
+// -----
+
+// Tests that an EfficientNet squeeze-excitation block stays channels-last:
+// the transpose after the conv, shared by SiLU's sigmoid and mul, sinks
+// through both; the global pool (reduce_mean over H, W) reduces NHWC's dims
+// 1 and 2; the [1, C, 1, 1] scale becomes [1, 1, 1, C] (a reshape of the
+// SE conv's output, no data moved), so the scaling mul is a contiguous
+// NHWC broadcast. Only the input's and the result's transposes are left.
+// CHECK-LABEL: func.func @squeeze_excitation
+// CHECK-COUNT-1: tcc.transpose
+// CHECK: %[[C:.*]] = tcc.conv2d %{{.*}} {layout = #tcc.layout<nhwc>{{.*}}} : {{.*}} -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[S:.*]] = tcc.sigmoid %[[C]] : tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[SILU:.*]] = tcc.mul %[[C]], %[[S]] : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[P:.*]] = tcc.reduce_mean %[[SILU]] {dims = array<i64: 1, 2>, keepdim = true} : tensor<1x4x4x8xf32> -> tensor<1x1x1x8xf32>
+// CHECK-NOT: tcc.transpose
+// CHECK: %[[E:.*]] = tcc.conv2d %{{.*}} -> tensor<1x1x1x8xf32>
+// CHECK-NEXT: %[[G:.*]] = tcc.sigmoid %[[E]] : tensor<1x1x1x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = tcc.mul %[[G]], %[[SILU]] : (tensor<1x1x1x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[R:.*]] = tcc.transpose %[[Y]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[R]]
+func.func @squeeze_excitation(%x: tensor<1x3x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %w = tcc.constant dense<0.5> : tensor<8x3x1x1xf32>
+  %w1 = tcc.constant dense<0.25> : tensor<2x8x1x1xf32>
+  %w2 = tcc.constant dense<0.125> : tensor<8x2x1x1xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x3x4x4xf32>, tensor<8x3x1x1xf32>) -> tensor<1x8x4x4xf32>
+  %s = tcc.sigmoid %c : tensor<1x8x4x4xf32>
+  %silu = tcc.mul %c, %s : (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %p = tcc.reduce_mean %silu {dims = array<i64: 2, 3>, keepdim = true} : tensor<1x8x4x4xf32> -> tensor<1x8x1x1xf32>
+  %r = tcc.conv2d %p, %w1 : (tensor<1x8x1x1xf32>, tensor<2x8x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %rr = tcc.relu %r : tensor<1x2x1x1xf32>
+  %e = tcc.conv2d %rr, %w2 : (tensor<1x2x1x1xf32>, tensor<8x2x1x1xf32>) -> tensor<1x8x1x1xf32>
+  %g = tcc.sigmoid %e : tensor<1x8x1x1xf32>
+  %y = tcc.mul %g, %silu : (tensor<1x8x1x1xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// Tests that a global pool without keepdim reads NHWC directly when the
+// kept dims (N, C) come out in the same order, as before a classifier.
+// CHECK-LABEL: func.func @pool_to_vector
+// CHECK: %[[C:.*]] = tcc.conv2d %{{.*}} {layout = #tcc.layout<nhwc>} : {{.*}} -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[P:.*]] = tcc.reduce_mean %[[C]] {dims = array<i64: 1, 2>} : tensor<1x4x4x8xf32> -> tensor<1x8xf32>
+// CHECK-NEXT: return %[[P]]
+func.func @pool_to_vector(%x: tensor<1x3x4x4xf32>) -> tensor<1x8xf32> {
+  %w = tcc.constant dense<0.5> : tensor<8x3x1x1xf32>
+  %c = tcc.conv2d %x, %w : (tensor<1x3x4x4xf32>, tensor<8x3x1x1xf32>) -> tensor<1x8x4x4xf32>
+  %p = tcc.reduce_mean %c {dims = array<i64: 2, 3>} : tensor<1x8x4x4xf32> -> tensor<1x8xf32>
+  return %p : tensor<1x8xf32>
+}
+
+// -----
+
+// Tests that a transpose shared by a pointwise op and a user that cannot
+// take it (a matmul) stays where it is: sinking it through the sigmoid
+// alone would add a transpose.
+// CHECK-LABEL: func.func @shared_with_other_user
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x8xf32>)
+// CHECK-NEXT: %[[T:.*]] = tcc.transpose %[[X]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: tcc.sigmoid %[[T]] : tensor<1x8x4x4xf32>
+// CHECK-NEXT: tcc.matmul %[[T]], %[[T]]
+func.func @shared_with_other_user(%x: tensor<1x4x4x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) {
+  %t = tcc.transpose %x {permutation = array<i64: 0, 3, 1, 2>} : tensor<1x4x4x8xf32> -> tensor<1x8x4x4xf32>
+  %s = tcc.sigmoid %t : tensor<1x8x4x4xf32>
+  %m = tcc.matmul %t, %t : (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %s, %m : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// Tests that a transpose shared by SiLU's two ops alone sinks below both.
+// CHECK-LABEL: func.func @shared_by_silu
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x4x8xf32>)
+// CHECK-NEXT: %[[S:.*]] = tcc.sigmoid %[[X]] : tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[M:.*]] = tcc.mul %[[X]], %[[S]] : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[T:.*]] = tcc.transpose %[[M]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NEXT: return %[[T]]
+func.func @shared_by_silu(%x: tensor<1x4x4x8xf32>) -> tensor<1x8x4x4xf32> {
+  %t = tcc.transpose %x {permutation = array<i64: 0, 3, 1, 2>} : tensor<1x4x4x8xf32> -> tensor<1x8x4x4xf32>
+  %s = tcc.sigmoid %t : tensor<1x8x4x4xf32>
+  %m = tcc.mul %t, %s : (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %m : tensor<1x8x4x4xf32>
+}

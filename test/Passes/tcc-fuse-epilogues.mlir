@@ -98,6 +98,52 @@ func.func @relu6(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
+// Tests that SiLU spelled mul(x, sigmoid(x)), as ONNX exports write it, in
+// either operand order, is the activation, with both its ops in the group.
+// CHECK-LABEL: func.func @spelled_silu
+// CHECK: tcc.fusion
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.conv2d
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.sigmoid
+// CHECK-NEXT: tcc.mul
+// CHECK-NEXT: tcc.yield
+// CHECK: tcc.fusion
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.matmul
+// CHECK-NEXT: tcc.sigmoid
+// CHECK-NEXT: tcc.mul
+// CHECK-NEXT: tcc.yield
+func.func @spelled_silu(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4x1x1xf32>, %a: tensor<4x4xf32>) -> (tensor<1x4x6x6xf32>, tensor<4x4xf32>) {
+  %0 = tcc.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %1 = tcc.add %0, %b : (tensor<1x4x6x6xf32>, tensor<4x1x1xf32>) -> tensor<1x4x6x6xf32>
+  %2 = tcc.sigmoid %1 : tensor<1x4x6x6xf32>
+  %3 = tcc.mul %1, %2 : (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %4 = tcc.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %5 = tcc.sigmoid %4 : tensor<4x4xf32>
+  %6 = tcc.mul %5, %4 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %3, %6 : tensor<1x4x6x6xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that a sigmoid with another user besides the mul (its value is
+// needed on its own), or a mul by something else, is no SiLU: the chain
+// stops at the anchor.
+// CHECK-LABEL: func.func @not_silu
+// CHECK-NOT: tcc.fusion
+func.func @not_silu(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %0 = tcc.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = tcc.sigmoid %0 : tensor<4x4xf32>
+  %2 = tcc.mul %0, %1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %3 = tcc.matmul %b, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %4 = tcc.sigmoid %3 : tensor<4x4xf32>
+  %5 = tcc.mul %3, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %1, %2, %5 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
 // Tests that two chains meeting at one add (a ResNet block's convolution and
 // its projection shortcut) fuse the add once: into the first anchor's group,
 // which then takes the second group's result as its residual.

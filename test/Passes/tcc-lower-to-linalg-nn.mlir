@@ -37,10 +37,11 @@ func.func @linear(%x: tensor<5x4xf32>, %w: tensor<3x4xf32>, %b: tensor<3xf32>) -
 // CHECK: arith.select
 // CHECK: linalg.generic {indexing_maps = [#[[$IMAGE]], #[[$WEIGHT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[PADDED]], %{{.*}} :
 // After linalg's elementwise fusion the padding reads fold into the
-// convolution's loop nest: no scratch.
+// convolution's loop nest: no scratch. Batch 1: the tiles are the 6
+// output channels, the first loop the output is indexed by.
 // TILES-LABEL: llvm.func @conv(
 // TILES-NOT: tcc.scratch_bytes
-// TILES-SAME: tcc.tiles = 1 : i64
+// TILES-SAME: tcc.tiles = 6 : i64
 func.func @conv(%x: tensor<1x4x9x8xf32>, %w: tensor<6x2x3x2xf32>, %b: tensor<6xf32>) -> tensor<1x6x5x9xf32> {
   %0 = tcc.conv2d %x, %w, %b {stride = array<i64: 2, 1>, padding = array<i64: 2, 1>, dilation = array<i64: 2, 1>, groups = 2 : i64} : (tensor<1x4x9x8xf32>, tensor<6x2x3x2xf32>, tensor<6xf32>) -> tensor<1x6x5x9xf32>
   return %0 : tensor<1x6x5x9xf32>

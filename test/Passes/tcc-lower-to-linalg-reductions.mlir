@@ -1,14 +1,16 @@
 // RUN: tcc-opt --split-input-file --tcc-lower-to-linalg %s | FileCheck %s
 // RUN: tcc-opt --split-input-file --tcc-kernels-to-llvm %s | FileCheck %s --check-prefix=TILES
 
-// Tests that a reduction puts the kept dims outermost, accumulates with
-// fastmath<reassoc> into a zero-filled result, and keeps reduced dims as
-// size 1 through a constant in the result's map.
-// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
-// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, 0, d1)>
+// Tests that a reduction over a middle dim walks the input in storage
+// order (the kept dim after the reduced one runs inside the reduction
+// loop, over contiguous memory), accumulates with fastmath<reassoc> into a
+// zero-filled result, and keeps reduced dims as size 1 through a constant
+// in the result's map.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
 // CHECK-LABEL: func.func @reduce_sum_keepdim
 // CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x1x4xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]]], iterator_types = ["parallel", "reduction", "parallel"]}
 // CHECK-SAME: outs(%[[FILL]] : tensor<2x1x4xf32>)
 // CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
 // TILES-LABEL: llvm.func @reduce_sum_keepdim

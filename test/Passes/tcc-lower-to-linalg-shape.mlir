@@ -75,8 +75,9 @@ func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {
 // CHECK: %[[ROW:.*]] = arith.minsi %[[LOW]], %{{.*}} : index
 // CHECK: %[[COL:.*]] = linalg.index 2 : index
 // CHECK: tensor.extract %{{.*}}[%[[ROW]], %[[COL]]] : tensor<10x4xf32>
+// The index and output dims 0 and 1 merge (tcc-coalesce-loops): 6 tiles.
 // TILES-LABEL: llvm.func @embedding
-// TILES-SAME: tcc.tiles = 2 : i64
+// TILES-SAME: tcc.tiles = 6 : i64
 func.func @embedding(%i: tensor<2x3xi32>, %w: tensor<10x4xf32>) -> tensor<2x3x4xf32> {
   %0 = tcc.embedding %i, %w : (tensor<2x3xi32>, tensor<10x4xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>

@@ -275,6 +275,13 @@ Tensor random(DType dtype, std::vector<int64_t> shape, double lo, double hi,
   return t;
 }
 
+int64_t leadingTiles(const std::vector<int64_t> &shape) {
+  for (int64_t extent : shape)
+    if (extent > 1)
+      return extent;
+  return 1;
+}
+
 std::vector<std::vector<int64_t>> indices(const std::vector<int64_t> &shape) {
   std::vector<std::vector<int64_t>> all;
   int64_t count = 1;

@@ -58,6 +58,12 @@ Tensor zeros(DType dtype, std::vector<int64_t> shape);
 /// [lo, hi) for floats, whole numbers in [lo, hi] for integers.
 Tensor random(DType dtype, std::vector<int64_t> shape, double lo, double hi,
               uint64_t seed);
+/// The tile count of a kernel whose loops split its output's first dim of
+/// extent > 1 (tcc-tile-kernels splits the first loop variable, and loops
+/// over dims of extent 1 fold away): the batch, or for one image its
+/// channels (NCHW) or rows (NHWC).
+int64_t leadingTiles(const std::vector<int64_t> &shape);
+
 /// Every multi-index of `shape` in row-major order.
 std::vector<std::vector<int64_t>> indices(const std::vector<int64_t> &shape);
 /// A tensor computed from each multi-index; values are rounded to `dtype`.

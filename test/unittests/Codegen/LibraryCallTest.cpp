@@ -2,6 +2,7 @@
 
 #include "tcc/Codegen/ModelCompiler.h"
 
+#include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/tcc_runtime.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -20,7 +21,7 @@ class LibraryCallTest : public ::testing::Test {
 protected:
   LibraryCallTest() {
     DialectRegistry registry;
-    tcc::registerCodegenDialects(registry);
+    mlir::tcc::registerCodegenDialects(registry);
     context.appendDialectRegistry(registry);
   }
 
@@ -30,14 +31,15 @@ protected:
                          int optLevel) {
     OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
-    tcc::ModelCompileOptions options;
+    mlir::tcc::ModelCompileOptions options;
     options.optLevel = optLevel;
     FailureOr<std::vector<uint8_t>> bytes =
-        tcc::compileModel(*module, options, &stats);
+        mlir::tcc::compileModel(*module, options, &stats);
     if (failed(bytes)) {
       ADD_FAILURE() << "compile failed";
       return {};
     }
+    artifact = *bytes;
     tcc_model_t *model = nullptr;
     tcc_status_t status =
         tcc_model_load_memory(bytes->data(), bytes->size(), nullptr, &model);
@@ -64,7 +66,8 @@ protected:
   }
 
   MLIRContext context;
-  tcc::ModelCompileStats stats;
+  mlir::tcc::ModelCompileStats stats;
+  std::vector<uint8_t> artifact; // of the last run
 };
 
 std::vector<float> pattern(size_t n, float scale, int phase) {
@@ -114,6 +117,41 @@ TEST_F(LibraryCallTest, LinearWithResidualAndReluIsOneFusedCall) {
       double expected = std::max(acc, 0.0);
       EXPECT_NEAR(fused[i * N + j], expected, 1e-5) << i << "," << j;
       EXPECT_NEAR(separate[i * N + j], expected, 1e-5) << i << "," << j;
+    }
+}
+
+// x[S, 1, K] @ W[K, N] (an exported projection: batch S of one row each,
+// sharing W) runs as one GEMM of S rows.
+TEST_F(LibraryCallTest, SharedWeightBatchOfRowsIsOneGemm) {
+  const int S = 6, K = 7, N = 9;
+  std::vector<float> w = pattern(K * N, 0.125f, 1), b = pattern(N, 0.25f, 3);
+  std::string source =
+      "func.func @main(%x: tensor<6x1x7xf32>) -> tensor<6x1x9xf32> {\n"
+      "  %w = tcc.constant " + dense(w) + " : tensor<7x9xf32>\n"
+      "  %b = tcc.constant " + dense(b) + " : tensor<9xf32>\n"
+      "  %0 = tcc.matmul %x, %w : (tensor<6x1x7xf32>, tensor<7x9xf32>) -> tensor<6x1x9xf32>\n"
+      "  %1 = tcc.add %0, %b : (tensor<6x1x9xf32>, tensor<9xf32>) -> tensor<6x1x9xf32>\n"
+      "  return %1 : tensor<6x1x9xf32>\n}\n";
+  std::vector<float> x = pattern(S * K, 0.5f, 2);
+  std::vector<float> y = run(source, {x}, 2);
+  EXPECT_EQ(stats.libraryCalls, 1u);
+  EXPECT_EQ(stats.kernels, 0u);
+  const ::tcc::artifact::Model *m = nullptr;
+  ASSERT_TRUE(::tcc::runtime::verifyArtifactBytes(artifact.data(),
+                                                artifact.size(), &m)
+                  .ok());
+  ASSERT_EQ(m->plan()->size(), 1u);
+  const ::tcc::artifact::Sgemm *gemm = m->plan()->Get(0)->op_as_Sgemm();
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->m(), S);
+  EXPECT_EQ(gemm->batch(), 1);
+  ASSERT_EQ(y.size(), size_t(S * N));
+  for (int i = 0; i < S; ++i)
+    for (int j = 0; j < N; ++j) {
+      double acc = b[j];
+      for (int k = 0; k < K; ++k)
+        acc += double(x[i * K + k]) * w[k * N + j];
+      EXPECT_NEAR(y[i * N + j], acc, 1e-5) << i << "," << j;
     }
 }
 

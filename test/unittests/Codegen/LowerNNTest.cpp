@@ -277,7 +277,7 @@ TEST_F(LowerNNTest, Conv2dAttributesGroupsAndLayouts) {
                    inputs,
                    {want},
                    contractionTolerance(dtype)};
-      c.expectedTiles = cv.n;
+      c.expectedTiles = leadingTiles(want.shape);
       cases.push_back(std::move(c));
     }
   }
@@ -356,7 +356,7 @@ TEST_F(LowerNNTest, MaxPoolIgnoresPaddingAndPropagatesNaN) {
       std::string fn =
           unique(std::string("max_pool2d_") + mlirName(dtype), cases);
       KernelCase c{fn, singleOpFunction(fn, {x}, want, op.str()), {x}, {want}};
-      c.expectedTiles = p.n;
+      c.expectedTiles = leadingTiles(want.shape);
       cases.push_back(std::move(c));
     }
   }
@@ -427,7 +427,7 @@ TEST_F(LowerNNTest, AvgPoolDivisorsFollowATen) {
                      {x},
                      {want},
                      contractionTolerance(dtype)};
-        c.expectedTiles = p.n;
+        c.expectedTiles = leadingTiles(want.shape);
         cases.push_back(std::move(c));
       }
     }
@@ -482,7 +482,7 @@ TEST_F(LowerNNTest, AdaptiveAvgPoolWindowsOfUnequalSize) {
           {x},
           {want},
           contractionTolerance(dtype)};
-      c.expectedTiles = a.shape[0];
+      c.expectedTiles = leadingTiles(want.shape);
       cases.push_back(std::move(c));
     }
   }

@@ -419,7 +419,7 @@ TEST_F(LowerReductionsTest, BatchNormUsesRunningStatistics) {
           dtype == DType::F64 ? Tolerance{1e-14, 1e-15} : Tolerance{2e-6, 1e-6};
       if (isHalf(dtype))
         c.tolerance.rel += dtype == DType::F16 ? 0x1p-10 : 0x1p-7;
-      c.expectedTiles = shape[0];
+      c.expectedTiles = leadingTiles(want.shape);
       cases.push_back(std::move(c));
     }
   }

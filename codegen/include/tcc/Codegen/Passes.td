@@ -151,16 +151,55 @@ def TccPromoteAllocs : Pass<"tcc-promote-allocs", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TccCoalesceLoops : Pass<"tcc-coalesce-loops", "::mlir::ModuleOp"> {
+  let summary = "Merge loop dims that every access walks contiguously";
+  let description = [{
+    A top-level `scf.parallel` whose consecutive induction variables i, j
+    index consecutive dims d, d+1 of every memref access that uses them
+    (with memref dim d+1 of j's extent, and no other use of either) walks
+    those dims as one: they become one variable over the product of the
+    extents, and each access reads a collapse_shape view of its memref. A
+    pointwise kernel over [1, 672, 14, 14] then has one loop of 131712
+    iterations that vectorizes, instead of rows of 14 that leave 512-bit
+    vectors idle; a broadcast operand that no group variable indexes is
+    read as before. In a function with several top-level loops the first
+    variable is never merged: tcc-tile-kernels needs its extent to be the
+    same in every loop.
+
+    Before:
+    ```mlir
+    scf.parallel (%c, %h, %w) = (%c0, %c0, %c0) to (%c8, %c14, %c14) ... {
+      %s = memref.load %scale[%c0, %c, %c0, %c0] : memref<1x8x1x1xf32>
+      %x = memref.load %a[%c0, %c, %h, %w] : memref<1x8x14x14xf32>
+      ...
+    }
+    ```
+    After (%c stays: the scale reads it without %h, %w):
+    ```mlir
+    %av = memref.collapse_shape %a [[0], [1], [2, 3]]
+    scf.parallel (%c, %hw) = (%c0, %c0) to (%c8, %c196) ... {
+      %s = memref.load %scale[%c0, %c, %c0, %c0] : memref<1x8x1x1xf32>
+      %x = memref.load %av[%c0, %c, %hw] : memref<1x8x196xf32>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TccTileKernels : Pass<"tcc-tile-kernels", "::mlir::ModuleOp"> {
   let summary = "Give kernels a tile range the runtime's threads split";
   let description = [{
     Appends `tile_begin, tile_end : index` to every public function. When the
-    function's top-level loops are `scf.parallel` with one common first-dim
-    bound D and every buffer the function writes is indexed in dim 0 by that
-    dimension's induction variable, tiles are independent: the first
-    dimension's bounds become [tile_begin, tile_end) and the function gets
-    `tcc.tiles = D`. Otherwise it runs whole (`tcc.tiles = 1`) and ignores
-    the range.
+    function's top-level loops are `scf.parallel` with one common bound D
+    of their first induction variable, and every buffer the function writes
+    is indexed by that variable in one dim, the same in all its loads and
+    stores (made directly or through one collapse_shape / expand_shape
+    view), tiles are independent: the first variable's bounds become
+    [tile_begin, tile_end) and the function gets `tcc.tiles = D`. The dim
+    need not be dim 0: a batch-1 NHWC transpose tiles along H. Otherwise it
+    runs whole (`tcc.tiles = 1`) and ignores the range.
 
     Before:
     ```mlir

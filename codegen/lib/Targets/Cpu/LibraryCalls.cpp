@@ -124,6 +124,18 @@ static bool lowerMatmul(PlanBuilder &plan, MatmulOp op,
     gemm.c_batch_stride = gemm.m * gemm.n;
   }
   gemm.epilogue = toArtifact(epilogue);
+  // One B shared by every batch, with A's and C's rows evenly spaced across
+  // batches (x[S, 1, K] @ W[K, N], as exporters write a projection): one
+  // GEMM of batch * m rows rather than batch GEMMs of m rows each.
+  if (gemm.batch > 1 && gemm.b_batch_stride == 0 && !gemm.trans_a &&
+      gemm.a_batch_stride == gemm.m * gemm.lda &&
+      gemm.c_batch_stride == gemm.m * gemm.ldc &&
+      !(gemm.epilogue && gemm.epilogue->bias_per_row)) {
+    gemm.m *= gemm.batch;
+    gemm.batch = 1;
+    gemm.a_batch_stride = gemm.m * gemm.lda;
+    gemm.c_batch_stride = gemm.m * gemm.ldc;
+  }
   artifact::OpUnion step;
   step.Set(std::move(gemm));
   plan.addLibraryStep(std::move(step));
