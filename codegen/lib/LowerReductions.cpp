@@ -330,7 +330,11 @@ template <typename Op, bool isLog> struct SoftmaxLowering : TccPattern<Op> {
 
 /// Two passes over each row for an accurate variance: mean = sum(x) / n,
 /// var = sum((x - mean)^2) / n (biased, as PyTorch), then
-/// y = (x - mean) * (1 / sqrt(var + eps)) [* weight] [+ bias].
+/// y = (x - mean) * (1 / sqrt(var + eps)) [* weight] [+ bias], all in f64
+/// and rounded at the end, as the eager layer_norm computes it: in f32 the
+/// squares overflow once a row holds values past 1.8e19, and a row with
+/// FLT_MAX in it would come out as its bias (or NaN) instead of the
+/// finite normalized row.
 struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
   using TccPattern::TccPattern;
 
@@ -341,7 +345,10 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
     MLIRContext *ctx = rewriter.getContext();
     Value input = adaptor.getInput();
     auto type = cast<RankedTensorType>(input.getType());
-    Type element = type.getElementType(), acc = computeType(element);
+    Type element = type.getElementType(), acc = rewriter.getF64Type();
+    auto widen = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return v.getType() == acc ? v : b.create<arith::ExtFOp>(l, acc, v);
+    };
     int64_t rank = type.getRank();
     int64_t normalized = op.getNormalizedShape().size();
     SmallVector<int64_t> dims;
@@ -353,8 +360,8 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
 
     Value zero = floatConstant(rewriter, loc, acc, 0.0);
     Value sum = reduce(rewriter, loc, loops, input, zero, {},
-                       [](OpBuilder &b, Location l, Value a, ValueRange v) {
-                         return accumulateAdd(b, l, a, v[0]);
+                       [&](OpBuilder &b, Location l, Value a, ValueRange v) {
+                         return accumulateAdd(b, l, a, widen(b, l, v[0]));
                        });
     Value mean =
         keptElementwise(rewriter, loc, loops, sum, acc,
@@ -362,13 +369,13 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
                           return b.create<arith::DivFOp>(
                               l, v[0], floatConstant(b, l, acc, count));
                         });
-    Value squares =
-        reduce(rewriter, loc, loops, input, zero, mean,
-               [](OpBuilder &b, Location l, Value a, ValueRange v) {
-                 Value centered = b.create<arith::SubFOp>(l, v[0], v[1]);
-                 return accumulateAdd(
-                     b, l, a, b.create<arith::MulFOp>(l, centered, centered));
-               });
+    Value squares = reduce(
+        rewriter, loc, loops, input, zero, mean,
+        [&](OpBuilder &b, Location l, Value a, ValueRange v) {
+          Value centered = b.create<arith::SubFOp>(l, widen(b, l, v[0]), v[1]);
+          return accumulateAdd(b, l, a,
+                               b.create<arith::MulFOp>(l, centered, centered));
+        });
     Value rstd = keptElementwise(
         rewriter, loc, loops, squares, acc,
         [&](OpBuilder &b, Location l, ValueRange v) -> Value {
@@ -400,13 +407,17 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               Value centered =
-                  b.create<arith::SubFOp>(l, promote(b, l, args[0]), args[1]);
+                  b.create<arith::SubFOp>(l, widen(b, l, args[0]), args[1]);
               Value y = b.create<arith::MulFOp>(l, centered, args[2]);
               unsigned next = 3;
               if (weight)
-                y = b.create<arith::MulFOp>(l, y, promote(b, l, args[next++]));
+                y = b.create<arith::MulFOp>(l, y, widen(b, l, args[next++]));
               if (bias)
-                y = b.create<arith::AddFOp>(l, y, promote(b, l, args[next++]));
+                y = b.create<arith::AddFOp>(l, y, widen(b, l, args[next++]));
+              // f16/bf16 through f32, as the eager library converts them
+              // (and the runtime has no f64 to bf16 routine).
+              if (!element.isF64())
+                y = b.create<arith::TruncFOp>(l, b.getF32Type(), y);
               return {demote(b, l, y, element)};
             })[0]);
     return success();

@@ -1,4 +1,5 @@
-//===- LibtorchNNEdgeCases.h - libtorch's NN ops at the edges ----*- C++ -*-===//
+//===- LibtorchNNEdgeCases.h - libtorch's NN ops at the edges ----*- C++
+//-*-===//
 //
 // The cases of Frontend/LibtorchNNEdgeValues.inc (recorded from Debian's
 // PyTorch 1.13 by Frontend/record_libtorch_edges.py): normalization,
@@ -14,9 +15,13 @@
 #ifndef TCC_TEST_UNITTESTS_LIBTORCHNNEDGECASES_H
 #define TCC_TEST_UNITTESTS_LIBTORCHNNEDGECASES_H
 
+#include "tcc/tcc.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -109,6 +114,69 @@ inline bool nnAgrees(float got, float want, bool zeroSignFree = false) {
   if (std::isinf(want) || std::isinf(got))
     return got == want;
   return std::fabs(double(got) - want) <= 0x1p-126 + 1e-5 * std::fabs(want);
+}
+
+using NNEdgeOp = std::function<Tensor(const std::vector<Tensor> &)>;
+
+/// tcc's eager op for each op the recorder uses, with its arguments
+/// (record_libtorch_edges.py's NN table). Class targets come as floats.
+inline const std::map<std::string, NNEdgeOp> &nnEdgeOps() {
+  using V = std::vector<Tensor>;
+  static const std::map<std::string, NNEdgeOp> table = {
+      {"linear", [](const V &x) { return linear(x[0], x[1], x[2]); }},
+      {"mm", [](const V &x) { return mm(x[0], x[1]); }},
+      {"mv", [](const V &x) { return x[0].mv(x[1]); }},
+      {"bmm", [](const V &x) { return bmm(x[0], x[1]); }},
+      {"conv1d", [](const V &x) { return conv1d(x[0], x[1], x[2], 1, 1); }},
+      {"conv2d", [](const V &x) { return conv2d(x[0], x[1], x[2], 1, 1); }},
+      {"conv2d_stride2",
+       [](const V &x) { return conv2d(x[0], x[1], std::nullopt, 2); }},
+      {"max_pool2d", [](const V &x) { return max_pool2d(x[0], 2); }},
+      {"max_pool2d_pad", [](const V &x) { return max_pool2d(x[0], 3, 1, 1); }},
+      {"avg_pool2d", [](const V &x) { return avg_pool2d(x[0], 2); }},
+      {"avg_pool2d_pad", [](const V &x) { return avg_pool2d(x[0], 3, 1, 1); }},
+      {"avg_pool2d_pad_exclude",
+       [](const V &x) { return avg_pool2d(x[0], 3, 1, 1, false, false); }},
+      {"adaptive_avg_pool2d",
+       [](const V &x) {
+         return adaptive_avg_pool2d(x[0], {2, 3});
+       }},
+      {"batch_norm_eval",
+       [](const V &x) {
+         return batch_norm(x[0], x[3], x[4], x[1], x[2], false, 0.1, 1e-5);
+       }},
+      {"batch_norm_train",
+       [](const V &x) {
+         return batch_norm(x[0], x[1], x[2], std::nullopt, std::nullopt, true,
+                           0.1, 1e-5);
+       }},
+      {"layer_norm",
+       [](const V &x) { return layer_norm(x[0], {5}, x[1], x[2]); }},
+      {"mse_loss", [](const V &x) { return mse_loss(x[0], x[1]); }},
+      {"mse_loss_none",
+       [](const V &x) { return mse_loss(x[0], x[1], Reduction::None); }},
+      {"l1_loss", [](const V &x) { return l1_loss(x[0], x[1]); }},
+      {"smooth_l1_loss",
+       [](const V &x) { return smooth_l1_loss(x[0], x[1], Reduction::None); }},
+      {"binary_cross_entropy",
+       [](const V &x) {
+         return binary_cross_entropy(x[0], x[1], std::nullopt, Reduction::None);
+       }},
+      {"binary_cross_entropy_with_logits",
+       [](const V &x) {
+         return binary_cross_entropy_with_logits(x[0], x[1], std::nullopt,
+                                                 std::nullopt, Reduction::None);
+       }},
+      {"nll_loss", [](const V &x) { return nll_loss(x[0], x[1].to(kLong)); }},
+      {"cross_entropy",
+       [](const V &x) { return cross_entropy_loss(x[0], x[1].to(kLong)); }},
+      {"cross_entropy_none",
+       [](const V &x) {
+         return cross_entropy_loss(x[0], x[1].to(kLong), std::nullopt,
+                                   Reduction::None);
+       }},
+  };
+  return table;
 }
 
 } // namespace test

@@ -1,4 +1,5 @@
-//===- LibtorchEdgeValuesTest.cpp - Eager ops vs libtorch 1.13 at the edges ===//
+//===- LibtorchEdgeValuesTest.cpp - Eager ops vs libtorch 1.13 at the edges
+//===//
 //
 // tcc follows libtorch's semantics, so its eager ops must give libtorch's
 // answers where implementations drift: NaN, +-inf, +-0, subnormals, the
@@ -46,13 +47,15 @@ struct Record {
 
 std::vector<Record> records() {
   std::vector<Record> all;
-#define TCC_EDGE_INPUTS(dtype, bits) all.push_back({"inputs", "", #dtype, bits, ""});
+#define TCC_EDGE_INPUTS(dtype, bits)                                           \
+  all.push_back({"inputs", "", #dtype, bits, ""});
 #define TCC_EDGE_UNARY(op, dtype, bits, alt)                                   \
   all.push_back({"unary", #op, #dtype, bits, alt});
 #define TCC_EDGE_BINARY(op, dtype, bits, alt)                                  \
   all.push_back({"binary", #op, #dtype, bits, alt});
 #define TCC_EDGE_ROWS(bits) all.push_back({"rows", "", "f32", bits, ""});
-#define TCC_EDGE_REDUCE(op, bits) all.push_back({"reduce", #op, "f32", bits, ""});
+#define TCC_EDGE_REDUCE(op, bits)                                              \
+  all.push_back({"reduce", #op, "f32", bits, ""});
 #include "LibtorchEdgeValues.inc"
 #undef TCC_EDGE_INPUTS
 #undef TCC_EDGE_UNARY
@@ -211,14 +214,12 @@ const std::map<std::string, Op> &eagerOps() {
     exact2("le", [](const Tensor &a, const Tensor &b) { return le(a, b); });
     exact2("gt", [](const Tensor &a, const Tensor &b) { return gt(a, b); });
     exact2("ge", [](const Tensor &a, const Tensor &b) { return ge(a, b); });
-    exact2("logical_and", [](const Tensor &a, const Tensor &b) {
-      return logical_and(a, b);
-    });
+    exact2("logical_and",
+           [](const Tensor &a, const Tensor &b) { return logical_and(a, b); });
     exact2("logical_or",
            [](const Tensor &a, const Tensor &b) { return logical_or(a, b); });
-    exact2("logical_xor", [](const Tensor &a, const Tensor &b) {
-      return logical_xor(a, b);
-    });
+    exact2("logical_xor",
+           [](const Tensor &a, const Tensor &b) { return logical_xor(a, b); });
 
     // Reductions along dim 1 of the rows.
     exact("sum", [](const Tensor &x) { return x.sum({1}); });
@@ -367,82 +368,6 @@ TEST(LibtorchEdgeValues, ReductionsGiveLibtorchsAnswersOnRowsWithEdges) {
   EXPECT_GE(checked, 14);
 }
 
-/// tcc's eager op for each NN op the recorder uses (record_libtorch_edges.py's
-/// NN table: the same arguments). Class targets come as floats.
-const std::map<std::string, std::function<Tensor(const std::vector<Tensor> &)>> &
-nnOps() {
-  using V = std::vector<Tensor>;
-  static const std::map<std::string, std::function<Tensor(const V &)>> table =
-      {
-          {"linear", [](const V &x) { return linear(x[0], x[1], x[2]); }},
-          {"mm", [](const V &x) { return mm(x[0], x[1]); }},
-          {"mv", [](const V &x) { return x[0].mv(x[1]); }},
-          {"bmm", [](const V &x) { return bmm(x[0], x[1]); }},
-          {"conv1d",
-           [](const V &x) { return conv1d(x[0], x[1], x[2], 1, 1); }},
-          {"conv2d",
-           [](const V &x) { return conv2d(x[0], x[1], x[2], 1, 1); }},
-          {"conv2d_stride2",
-           [](const V &x) { return conv2d(x[0], x[1], std::nullopt, 2); }},
-          {"max_pool2d", [](const V &x) { return max_pool2d(x[0], 2); }},
-          {"max_pool2d_pad",
-           [](const V &x) { return max_pool2d(x[0], 3, 1, 1); }},
-          {"avg_pool2d", [](const V &x) { return avg_pool2d(x[0], 2); }},
-          {"avg_pool2d_pad",
-           [](const V &x) { return avg_pool2d(x[0], 3, 1, 1); }},
-          {"avg_pool2d_pad_exclude",
-           [](const V &x) {
-             return avg_pool2d(x[0], 3, 1, 1, false, false);
-           }},
-          {"adaptive_avg_pool2d",
-           [](const V &x) { return adaptive_avg_pool2d(x[0], {2, 3}); }},
-          {"batch_norm_eval",
-           [](const V &x) {
-             return batch_norm(x[0], x[3], x[4], x[1], x[2], false, 0.1,
-                               1e-5);
-           }},
-          {"batch_norm_train",
-           [](const V &x) {
-             return batch_norm(x[0], x[1], x[2], std::nullopt, std::nullopt,
-                               true, 0.1, 1e-5);
-           }},
-          {"layer_norm",
-           [](const V &x) { return layer_norm(x[0], {5}, x[1], x[2]); }},
-          {"mse_loss", [](const V &x) { return mse_loss(x[0], x[1]); }},
-          {"mse_loss_none",
-           [](const V &x) {
-             return mse_loss(x[0], x[1], Reduction::None);
-           }},
-          {"l1_loss", [](const V &x) { return l1_loss(x[0], x[1]); }},
-          {"smooth_l1_loss",
-           [](const V &x) {
-             return smooth_l1_loss(x[0], x[1], Reduction::None);
-           }},
-          {"binary_cross_entropy",
-           [](const V &x) {
-             return binary_cross_entropy(x[0], x[1], std::nullopt,
-                                         Reduction::None);
-           }},
-          {"binary_cross_entropy_with_logits",
-           [](const V &x) {
-             return binary_cross_entropy_with_logits(
-                 x[0], x[1], std::nullopt, std::nullopt, Reduction::None);
-           }},
-          {"nll_loss",
-           [](const V &x) { return nll_loss(x[0], x[1].to(kLong)); }},
-          {"cross_entropy",
-           [](const V &x) {
-             return cross_entropy_loss(x[0], x[1].to(kLong));
-           }},
-          {"cross_entropy_none",
-           [](const V &x) {
-             return cross_entropy_loss(x[0], x[1].to(kLong), std::nullopt,
-                                       Reduction::None);
-           }},
-      };
-  return table;
-}
-
 /// Where tcc's NN ops deliberately differ from libtorch 1.13: the case's
 /// label and why tcc's answer is the right one. Some results of such a case
 /// may still agree; at least one must not, or the entry goes.
@@ -480,8 +405,9 @@ const NNDeviation *nnDeviation(const std::string &label) {
 TEST(LibtorchEdgeValues, NNOpsGiveLibtorchsAnswersWithOneEdgeValue) {
   int checked = 0;
   for (const test::NNEdgeCase &c : test::nnEdgeCases()) {
-    auto op = nnOps().find(c.op);
-    ASSERT_NE(op, nnOps().end()) << "no eager op for the recorded " << c.op;
+    auto op = test::nnEdgeOps().find(c.op);
+    ASSERT_NE(op, test::nnEdgeOps().end())
+        << "no eager op for the recorded " << c.op;
     std::vector<Tensor> operands;
     for (size_t i = 0; i < c.operands.size(); ++i)
       operands.push_back(
