@@ -330,11 +330,10 @@ template <typename Op, bool isLog> struct SoftmaxLowering : TccPattern<Op> {
 
 /// Two passes over each row for an accurate variance: mean = sum(x) / n,
 /// var = sum((x - mean)^2) / n (biased, as PyTorch), then
-/// y = (x - mean) * (1 / sqrt(var + eps)) [* weight] [+ bias], all in f64
-/// and rounded at the end, as the eager layer_norm computes it: in f32 the
-/// squares overflow once a row holds values past 1.8e19, and a row with
-/// FLT_MAX in it would come out as its bias (or NaN) instead of the
-/// finite normalized row.
+/// y = (x - mean) * (1 / sqrt(var + eps)) [* weight] [+ bias]. The mean and
+/// variance accumulate in f64, as the eager layer_norm's do: in f32 the
+/// squares overflow once a row holds values past 1.8e19, and a row holding
+/// FLT_MAX would come out as its bias instead of the finite normalized row.
 struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
   using TccPattern::TccPattern;
 
@@ -388,8 +387,20 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
                                          denominator);
         });
 
+    // The pass over the elements runs in the compute type, at the input's
+    // full vector width (f64 would halve it).
+    Type compute = computeType(element);
+    auto narrow = [&](Value stat) -> Value {
+      if (compute == acc)
+        return stat;
+      return keptElementwise(
+          rewriter, loc, loops, stat, compute,
+          [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+            return b.create<arith::TruncFOp>(l, compute, v[0]);
+          });
+    };
     AffineMap kept = keptDimsOf(ctx, loops);
-    SmallVector<Value> inputs = {input, mean, rstd};
+    SmallVector<Value> inputs = {input, narrow(mean), narrow(rstd)};
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank), kept,
                                    kept};
     Value weight = adaptor.getWeight(), bias = adaptor.getBias();
@@ -407,17 +418,13 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
             [&](OpBuilder &b, Location l,
                 ValueRange args) -> SmallVector<Value> {
               Value centered =
-                  b.create<arith::SubFOp>(l, widen(b, l, args[0]), args[1]);
+                  b.create<arith::SubFOp>(l, promote(b, l, args[0]), args[1]);
               Value y = b.create<arith::MulFOp>(l, centered, args[2]);
               unsigned next = 3;
               if (weight)
-                y = b.create<arith::MulFOp>(l, y, widen(b, l, args[next++]));
+                y = b.create<arith::MulFOp>(l, y, promote(b, l, args[next++]));
               if (bias)
-                y = b.create<arith::AddFOp>(l, y, widen(b, l, args[next++]));
-              // f16/bf16 through f32, as the eager library converts them
-              // (and the runtime has no f64 to bf16 routine).
-              if (!element.isF64())
-                y = b.create<arith::TruncFOp>(l, b.getF32Type(), y);
+                y = b.create<arith::AddFOp>(l, y, promote(b, l, args[next++]));
               return {demote(b, l, y, element)};
             })[0]);
     return success();
