@@ -59,25 +59,32 @@ inline std::vector<std::string> splitOn(const std::string &text, char sep) {
   return parts;
 }
 
+/// The recorded text, as static data: a function of 494 calls builds
+/// slowly under the sanitizers (GCC's ASan instruments every temporary).
+struct NNEdgeRecord {
+  const char *op, *label, *shapes, *operands, *result;
+};
+inline constexpr NNEdgeRecord kNNEdgeRecords[] = {
+#define TCC_EDGE_NN(op, label, shapes, operands, result)                       \
+  {#op, label, shapes, operands, result},
+#include "Frontend/LibtorchNNEdgeValues.inc"
+#undef TCC_EDGE_NN
+};
+
 inline std::vector<NNEdgeCase> nnEdgeCases() {
   std::vector<NNEdgeCase> all;
-  auto add = [&](const char *op, const char *label, const std::string &shapes,
-                 const std::string &operands, const std::string &result) {
-    NNEdgeCase c{op, label, {}, {}, decodeF32(result)};
-    for (const std::string &shape : splitOn(shapes, ';')) {
+  for (const NNEdgeRecord &r : kNNEdgeRecords) {
+    NNEdgeCase c{r.op, r.label, {}, {}, decodeF32(r.result)};
+    for (const std::string &shape : splitOn(r.shapes, ';')) {
       std::vector<int64_t> dims;
       for (const std::string &d : splitOn(shape, 'x'))
         dims.push_back(std::stoll(d));
       c.shapes.push_back(dims);
     }
-    for (const std::string &operand : splitOn(operands, ';'))
+    for (const std::string &operand : splitOn(r.operands, ';'))
       c.operands.push_back(decodeF32(operand));
     all.push_back(c);
-  };
-#define TCC_EDGE_NN(op, label, shapes, operands, result)                       \
-  add(#op, label, shapes, operands, result);
-#include "Frontend/LibtorchNNEdgeValues.inc"
-#undef TCC_EDGE_NN
+  }
   return all;
 }
 
