@@ -7,6 +7,9 @@ edge values of test/unittests/EdgeValues.h (NaN, +-0, subnormals, the
 smallest normal, ordinary magnitudes, the largest finite value, +-inf) in
 f32 and f64, every binary op on every pair of them in f32, and reductions
 and softmax on rows that hold NaN, infinities, -0 and subnormals.
+Also writes LibtorchNNEdgeValues.inc: normalization, pooling, losses,
+matmul and convolution on ordinary operands with one edge value at a time
+(the NN table below; test/unittests/LibtorchNNEdgeCases.h reads it).
 
 Run with Debian's PyTorch 1.13 (python3-torch), the libtorch whose C++ API
 tcc follows:
@@ -288,8 +291,8 @@ def record_nn():
         f"{torch.__version__}; do not edit.",
         "// TCC_EDGE_NN(op, label, shapes, operands, result): f32 operands",
         "//   ('2x3;4' shapes, operands' bits separated by ';') and the",
-        "//   op's result, also f32 bits (LibtorchEdgeValuesTest's table",
-        "//   says what each op computes).",
+        "//   op's result, also f32 bits (nnEdgeOps in",
+        "//   test/unittests/LibtorchNNEdgeCases.h says what each op computes).",
     ]
     for op in NN:
         fn = NN[op][0]
