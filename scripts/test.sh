@@ -3,8 +3,9 @@
 # runs every test (GoogleTest suites and the lit suite) through ctest, then
 # the AArch64 stage (scripts/test-aarch64.sh: the runtime cross-built and
 # tested under QEMU) in build-dir's sibling build-dir-aarch64, then the
-# sanitizer stage (scripts/test-sanitizers.sh: the runtime's tests under
-# ASan+UBSan and TSan) in build-dir-asan and build-dir-tsan. ctest's
+# sanitizer stage (scripts/test-sanitizers.sh: the runtime's and the eager
+# library's tests under ASan+UBSan and TSan) in build-dir-asan and
+# build-dir-tsan. ctest's
 # Fuzz.* entries replay the fuzz corpora and saved crashes (test/fuzz/);
 # scripts/fuzz.sh fuzzes, outside this command. The ONNX conformance suite
 # (OnnxConformance.*) writes its cases with the pinned onnx package of

@@ -332,7 +332,10 @@ template <typename Op, bool isLog> struct SoftmaxLowering : TccPattern<Op> {
 
 /// Two passes over each row for an accurate variance: mean = sum(x) / n,
 /// var = sum((x - mean)^2) / n (biased, as PyTorch), then
-/// y = (x - mean) * (1 / sqrt(var + eps)) [* weight] [+ bias].
+/// y = (x - mean) * (1 / sqrt(var + eps)) [* weight] [+ bias]. The mean and
+/// variance accumulate in f64, as the eager layer_norm's do: in f32 the
+/// squares overflow once a row holds values past 1.8e19, and a row holding
+/// FLT_MAX would come out as its bias instead of the finite normalized row.
 struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
   using TccPattern::TccPattern;
 
@@ -343,7 +346,10 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
     MLIRContext *ctx = rewriter.getContext();
     Value input = adaptor.getInput();
     auto type = cast<RankedTensorType>(input.getType());
-    Type element = type.getElementType(), acc = computeType(element);
+    Type element = type.getElementType(), acc = rewriter.getF64Type();
+    auto widen = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return v.getType() == acc ? v : b.create<arith::ExtFOp>(l, acc, v);
+    };
     int64_t rank = type.getRank();
     int64_t normalized = op.getNormalizedShape().size();
     SmallVector<int64_t> dims;
@@ -355,8 +361,8 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
 
     Value zero = floatConstant(rewriter, loc, acc, 0.0);
     Value sum = reduce(rewriter, loc, loops, input, zero, {},
-                       [](OpBuilder &b, Location l, Value a, ValueRange v) {
-                         return accumulateAdd(b, l, a, v[0]);
+                       [&](OpBuilder &b, Location l, Value a, ValueRange v) {
+                         return accumulateAdd(b, l, a, widen(b, l, v[0]));
                        });
     Value mean =
         keptElementwise(rewriter, loc, loops, sum, acc,
@@ -364,13 +370,13 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
                           return b.create<arith::DivFOp>(
                               l, v[0], floatConstant(b, l, acc, count));
                         });
-    Value squares =
-        reduce(rewriter, loc, loops, input, zero, mean,
-               [](OpBuilder &b, Location l, Value a, ValueRange v) {
-                 Value centered = b.create<arith::SubFOp>(l, v[0], v[1]);
-                 return accumulateAdd(
-                     b, l, a, b.create<arith::MulFOp>(l, centered, centered));
-               });
+    Value squares = reduce(
+        rewriter, loc, loops, input, zero, mean,
+        [&](OpBuilder &b, Location l, Value a, ValueRange v) {
+          Value centered = b.create<arith::SubFOp>(l, widen(b, l, v[0]), v[1]);
+          return accumulateAdd(b, l, a,
+                               b.create<arith::MulFOp>(l, centered, centered));
+        });
     Value rstd = keptElementwise(
         rewriter, loc, loops, squares, acc,
         [&](OpBuilder &b, Location l, ValueRange v) -> Value {
@@ -383,8 +389,20 @@ struct LayerNormLowering : TccPattern<tcc::LayerNormOp> {
                                          denominator);
         });
 
+    // The pass over the elements runs in the compute type, at the input's
+    // full vector width (f64 would halve it).
+    Type compute = computeType(element);
+    auto narrow = [&](Value stat) -> Value {
+      if (compute == acc)
+        return stat;
+      return keptElementwise(
+          rewriter, loc, loops, stat, compute,
+          [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+            return b.create<arith::TruncFOp>(l, compute, v[0]);
+          });
+    };
     AffineMap kept = keptDimsOf(ctx, loops);
-    SmallVector<Value> inputs = {input, mean, rstd};
+    SmallVector<Value> inputs = {input, narrow(mean), narrow(rstd)};
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank), kept,
                                    kept};
     Value weight = adaptor.getWeight(), bias = adaptor.getBias();

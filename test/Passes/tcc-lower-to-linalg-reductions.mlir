@@ -130,20 +130,26 @@ func.func @softmax_dim0(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // Tests that layer_norm takes two passes (mean, then squared deviations),
 // forms 1 / sqrt(var + eps) per row, and applies weight and bias
-// broadcast along the row.
+// broadcast along the row. Mean and variance accumulate in f64 (as the
+// eager layer_norm's, so that rows with values past 1.8e19 do not
+// overflow); the pass over the elements runs in f32.
 // CHECK-DAG: #[[$FULL:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @layer_norm
 // CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: arith.extf %{{.*}} : f32 to f64
 // CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] :
 // CHECK: arith.divf
 // CHECK: %[[SQ:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[MEAN]] :
 // CHECK: arith.mulf
-// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f64
 // CHECK: %[[RSTD:.*]] = linalg.generic {{.*}} ins(%[[SQ]] :
 // CHECK: math.sqrt
-// CHECK: linalg.generic {indexing_maps = [#[[$FULL]], #[[$ROW]], #[[$ROW]], #[[$COL]], #[[$COL]], #[[$FULL]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[MEAN]], %[[RSTD]], %{{.*}}, %{{.*}} :
+// CHECK: %[[MEAN32:.*]] = linalg.generic {{.*}} ins(%[[MEAN]] : tensor<4xf64>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: %[[RSTD32:.*]] = linalg.generic {{.*}} ins(%[[RSTD]] : tensor<4xf64>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$FULL]], #[[$ROW]], #[[$ROW]], #[[$COL]], #[[$COL]], #[[$FULL]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[MEAN32]], %[[RSTD32]], %{{.*}}, %{{.*}} :
 // TILES-LABEL: llvm.func @layer_norm
 // TILES-SAME: tcc.tiles = 4 : i64
 func.func @layer_norm(%a: tensor<4x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {

@@ -7,6 +7,9 @@ edge values of test/unittests/EdgeValues.h (NaN, +-0, subnormals, the
 smallest normal, ordinary magnitudes, the largest finite value, +-inf) in
 f32 and f64, every binary op on every pair of them in f32, and reductions
 and softmax on rows that hold NaN, infinities, -0 and subnormals.
+Also writes LibtorchNNEdgeValues.inc: normalization, pooling, losses,
+matmul and convolution on ordinary operands with one edge value at a time
+(the NN table below; test/unittests/LibtorchNNEdgeCases.h reads it).
 
 Run with Debian's PyTorch 1.13 (python3-torch), the libtorch whose C++ API
 tcc follows:
@@ -149,6 +152,167 @@ def result_dtype(dtype_name, t):
     return t.to(DTYPES[dtype_name][0]) if t.dtype == torch.bool else t
 
 
+# The ops beyond the elementwise ones: each case is an ordinary input of
+# the op with one edge value put at one place (EDGE_SITES) or a whole
+# operand of edge values (WHOLE_CASES), so that each result shows how that
+# value travels through the op. F = torch.nn.functional.
+F = torch.nn.functional
+EDGES = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "-0": -0.0,
+         "sub": 1e-45, "-sub": -1e-45, "max": 3.4028234663852886e38}
+
+
+def ordinary(*shape, start=0):
+    """Deterministic small values with a zero among them (so that inf
+    meets 0 in products), exact in f32."""
+    n = math.prod(shape)
+    values = [((i * 7 + start) % 11 - 5) / 4 for i in range(n)]
+    return torch.tensor(values, dtype=torch.float32).reshape(shape)
+
+
+def probabilities(*shape):
+    n = math.prod(shape)
+    values = [((i * 5) % 9 + 0.5) / 10 for i in range(n)]
+    return torch.tensor(values, dtype=torch.float32).reshape(shape)
+
+
+def targets(*shape, classes):
+    n = math.prod(shape)
+    return torch.tensor([(i * 2 + 1) % classes for i in range(n)],
+                        dtype=torch.float32).reshape(shape)
+
+
+# op: (function of the float32 operands, the operands, where edge values
+# go as (operand, flat index) pairs). Integer operands (class targets) are
+# passed as floats and converted by the op, as the test does.
+NN = {
+    "linear": (lambda x, w, b: F.linear(x, w, b),
+               [ordinary(2, 3), ordinary(4, 3, start=3), ordinary(4, start=1)],
+               [(0, 1), (1, 5), (2, 2)]),
+    "mm": (torch.mm, [ordinary(3, 4), ordinary(4, 2, start=2)],
+           [(0, 5), (1, 3)]),
+    "mv": (torch.mv, [ordinary(3, 4), ordinary(4, start=5)], [(0, 1), (1, 2)]),
+    "bmm": (torch.bmm, [ordinary(2, 2, 3), ordinary(2, 3, 2, start=4)],
+            [(0, 7), (1, 2)]),
+    "conv1d": (lambda x, w, b: F.conv1d(x, w, b, padding=1),
+               [ordinary(1, 2, 6), ordinary(2, 2, 3, start=1),
+                ordinary(2, start=2)],
+               [(0, 3), (1, 4), (2, 1)]),
+    "conv2d": (lambda x, w, b: F.conv2d(x, w, b, padding=1),
+               [ordinary(1, 2, 4, 4), ordinary(3, 2, 3, 3, start=1),
+                ordinary(3, start=2)],
+               [(0, 5), (0, 16), (1, 4), (1, 0), (2, 1)]),
+    "conv2d_stride2": (lambda x, w: F.conv2d(x, w, stride=2),
+                       [ordinary(1, 1, 5, 5), ordinary(2, 1, 3, 3, start=1)],
+                       [(0, 12), (1, 8)]),
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2), [ordinary(1, 2, 4, 4)],
+                   [(0, 0), (0, 5), (0, 21)]),
+    "max_pool2d_pad": (lambda x: F.max_pool2d(x, 3, 1, 1),
+                       [ordinary(1, 1, 4, 4)], [(0, 0), (0, 6)]),
+    "avg_pool2d": (lambda x: F.avg_pool2d(x, 2), [ordinary(1, 2, 4, 4)],
+                   [(0, 0), (0, 5), (0, 21)]),
+    "avg_pool2d_pad": (lambda x: F.avg_pool2d(x, 3, 1, 1),
+                       [ordinary(1, 1, 4, 4)], [(0, 0), (0, 6)]),
+    "avg_pool2d_pad_exclude": (
+        lambda x: F.avg_pool2d(x, 3, 1, 1, count_include_pad=False),
+        [ordinary(1, 1, 4, 4)], [(0, 0), (0, 6)]),
+    "adaptive_avg_pool2d": (lambda x: F.adaptive_avg_pool2d(x, (2, 3)),
+                            [ordinary(1, 2, 5, 5)], [(0, 0), (0, 12)]),
+    "batch_norm_eval": (
+        lambda x, m, v, w, b: F.batch_norm(x, m, v, w, b, training=False),
+        [ordinary(2, 3, 2, 2), ordinary(3, start=1), probabilities(3),
+         ordinary(3, start=4), ordinary(3, start=6)],
+        [(0, 5), (1, 1), (2, 1), (3, 1), (4, 1)]),
+    "batch_norm_train": (
+        lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+        [ordinary(2, 3, 2, 2), ordinary(3, start=4), ordinary(3, start=6)],
+        [(0, 5), (1, 1), (2, 1)]),
+    "layer_norm": (lambda x, w, b: F.layer_norm(x, [5], w, b),
+                   [ordinary(2, 5), ordinary(5, start=4), ordinary(5, start=6)],
+                   [(0, 2), (1, 3), (2, 3)]),
+    "mse_loss": (lambda x, y: F.mse_loss(x, y), [ordinary(2, 3),
+                 ordinary(2, 3, start=2)], [(0, 1), (1, 4)]),
+    "mse_loss_none": (lambda x, y: F.mse_loss(x, y, reduction="none"),
+                      [ordinary(2, 3), ordinary(2, 3, start=2)], [(0, 1)]),
+    "l1_loss": (lambda x, y: F.l1_loss(x, y), [ordinary(2, 3),
+                ordinary(2, 3, start=2)], [(0, 1), (1, 4)]),
+    "smooth_l1_loss": (lambda x, y: F.smooth_l1_loss(x, y, reduction="none"),
+                       [ordinary(2, 3), ordinary(2, 3, start=2)],
+                       [(0, 1), (1, 4)]),
+    "binary_cross_entropy": (
+        lambda x, y: F.binary_cross_entropy(x, y, reduction="none"),
+        [probabilities(2, 3), probabilities(2, 3).flip(1).contiguous()],
+        [(0, 1), (1, 4)]),
+    "binary_cross_entropy_with_logits": (
+        lambda x, y: F.binary_cross_entropy_with_logits(x, y,
+                                                        reduction="none"),
+        [ordinary(2, 3), probabilities(2, 3)], [(0, 1), (1, 4)]),
+    "nll_loss": (lambda x, t: F.nll_loss(x, t.long()),
+                 [ordinary(3, 4), targets(3, classes=4)], [(0, 3), (0, 4)]),
+    "cross_entropy": (lambda x, t: F.cross_entropy(x, t.long()),
+                      [ordinary(3, 4), targets(3, classes=4)],
+                      [(0, 3), (0, 4)]),
+    "cross_entropy_none": (
+        lambda x, t: F.cross_entropy(x, t.long(), reduction="none"),
+        [ordinary(3, 4), targets(3, classes=4)], [(0, 3), (0, 4)]),
+}
+
+# Probabilities for binary_cross_entropy: edge values that are not
+# probabilities (nan, inf, max) are errors there, so only 0, -0, 1 and
+# subnormals go in (ATen refuses the others).
+BCE_EDGES = {"0": 0.0, "-0": -0.0, "1": 1.0, "sub": 1e-45}
+
+
+def edge_cases(op):
+    """(label, operands) for each edge value at each site, then whole
+    operands of edge values: every operand 0 is all -0, all subnormal, and
+    one holding both infinities."""
+    fn, operands, sites = NN[op]
+    edges = BCE_EDGES if op == "binary_cross_entropy" else EDGES
+    for operand, index in sites:
+        for name, value in edges.items():
+            xs = [t.clone() for t in operands]
+            xs[operand].view(-1)[index] = value
+            yield f"{op}: operand {operand}[{index}] = {name}", xs
+    if op == "binary_cross_entropy":
+        return
+    first = operands[0]
+    wholes = {"-0": torch.full_like(first, -0.0),
+              "sub": torch.full_like(first, 1e-45)}
+    both = first.clone().view(-1)
+    both[0], both[-1] = math.inf, -math.inf
+    wholes["+-inf"] = both.reshape(first.shape)
+    for name, value in wholes.items():
+        yield f"{op}: operand 0 all {name}", [value] + operands[1:]
+
+
+def record_nn():
+    out = [
+        "// Generated by record_libtorch_edges.py with torch "
+        f"{torch.__version__}; do not edit.",
+        "// TCC_EDGE_NN(op, label, shapes, operands, result): f32 operands",
+        "//   ('2x3;4' shapes, operands' bits separated by ';') and the",
+        "//   op's result, also f32 bits (nnEdgeOps in",
+        "//   test/unittests/LibtorchNNEdgeCases.h says what each op computes).",
+    ]
+    for op in NN:
+        fn = NN[op][0]
+        for label, xs in edge_cases(op):
+            result = fn(*[x.clone() for x in xs])
+            shapes = ";".join("x".join(str(d) for d in x.shape) for x in xs)
+            operands = ";".join(hex_string(bits(x, "f32"), "f32") for x in xs)
+            out.append(f'TCC_EDGE_NN({op}, "{label}", "{shapes}", '
+                       f'"{operands}", "{hex_string(bits(result, "f32"), "f32")}")')
+    return out
+
+
+def write(name, lines):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(path + ".tmp", path)
+    print(f"wrote {path}")
+
+
 def main():
     torch.set_num_threads(1)
     out = [
@@ -186,12 +350,8 @@ def main():
     for op, fn in REDUCTIONS.items():
         got = bits(fn(rows), "f32")
         out.append(f'TCC_EDGE_REDUCE({op}, "{hex_string(got, "f32")}")')
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "LibtorchEdgeValues.inc")
-    with open(path + ".tmp", "w") as f:
-        f.write("\n".join(out) + "\n")
-    os.replace(path + ".tmp", path)
-    print(f"wrote {path}")
+    write("LibtorchEdgeValues.inc", out)
+    write("LibtorchNNEdgeValues.inc", record_nn())
 
 
 if __name__ == "__main__":
