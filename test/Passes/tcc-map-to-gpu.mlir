@@ -75,3 +75,34 @@ func.func @view(%a: memref<2x3xf32>, %o: memref<6xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests that a parallel loop under a sequential one inside a thread's work
+// (a reduction over the middle dim, its kept last dim innermost) becomes
+// sequential loops in the thread.
+// CHECK-LABEL: func.func @nested
+// CHECK: scf.parallel
+// CHECK-NEXT: scf.parallel
+// CHECK: scf.for
+// CHECK-NEXT: scf.for
+// CHECK-NOT: scf.parallel
+// CHECK: arith.maximumf
+func.func @nested(%x: memref<4x8x32xf32>, %m: memref<4x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    scf.for %r = %c0 to %c8 step %c1 {
+      scf.parallel (%j) = (%c0) to (%c32) step (%c1) {
+        %v = memref.load %x[%i, %r, %j] : memref<4x8x32xf32>
+        %a = memref.load %m[%i, %j] : memref<4x32xf32>
+        %y = arith.maximumf %a, %v : f32
+        memref.store %y, %m[%i, %j] : memref<4x32xf32>
+      }
+    }
+  }
+  return
+}

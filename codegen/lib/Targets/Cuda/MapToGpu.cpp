@@ -140,6 +140,32 @@ gpu::ParallelLoopDimMappingAttr mappingTo(MLIRContext *ctx,
                                               identity);
 }
 
+/// Rewrites a parallel loop inside a thread's work as nested scf.for loops.
+/// MLIR's parallel-loops-to-gpu maps only parallel loops nested directly in
+/// each other; one under an scf.for (a reduction whose kept dims after the
+/// reduced ones stay innermost, tcc's NHWC pools) would stay unmapped.
+LogicalResult sequentialize(scf::ParallelOp loop) {
+  if (!loop.getInitVals().empty())
+    return loop.emitError(
+        "cannot map to the GPU: a nested parallel loop with reductions");
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> ivs(loop.getInductionVars());
+  for (auto [iv, lb, ub, step] :
+       llvm::zip(ivs, loop.getLowerBound(), loop.getUpperBound(),
+                 loop.getStep())) {
+    auto forOp = b.create<scf::ForOp>(loc, lb, ub, step);
+    iv.replaceAllUsesWith(forOp.getInductionVar());
+    b.setInsertionPoint(forOp.getBody()->getTerminator());
+  }
+  Operation *end = &*b.getInsertionPoint();
+  for (Operation &op :
+       llvm::make_early_inc_range(loop.getBody()->without_terminator()))
+    op.moveBefore(end);
+  loop.erase();
+  return success();
+}
+
 /// Collapses `loop` to one dimension, tiles it by a block and maps the
 /// tiles to blocks, the iterations in a tile to threads.
 LogicalResult mapLoop(scf::ParallelOp loop) {
@@ -171,11 +197,11 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
     loop = cast<scf::ParallelOp>(next ? next->getPrevNode() : &block->back());
   }
   // Parallel loops inside run sequentially in their thread.
-  loop.getBody()->walk([&](scf::ParallelOp inner) {
-    SmallVector<gpu::ParallelLoopDimMappingAttr> sequential(
-        inner.getNumLoops(), mappingTo(ctx, gpu::Processor::Sequential));
-    (void)gpu::setMappingAttr(inner, sequential);
-  });
+  SmallVector<scf::ParallelOp> inner;
+  loop.getBody()->walk([&](scf::ParallelOp op) { inner.push_back(op); });
+  for (scf::ParallelOp op : inner)
+    if (failed(sequentialize(op)))
+      return failure();
   int64_t block = blockSizeFor(iterations);
   auto [blocks, threads] =
       scf::tileParallelLoop(loop, {block}, /*noMinMaxBounds=*/true);
