@@ -84,7 +84,9 @@ def relative_error(got, expected):
 def speed(args, runtime, tcc, work):
     names = args.models.split(",")
     onnx_dir = os.path.join(work, "onnx")
-    run(["/usr/bin/python3", os.path.join(HERE, "..", "onnx", "export_models.py"), onnx_dir] + names)
+    # Its progress goes to stderr, so the tables on stdout stay whole.
+    run(["/usr/bin/python3", os.path.join(HERE, "..", "onnx", "export_models.py"), onnx_dir] + names,
+        stdout=sys.stderr)
     rng = np.random.default_rng(1)
     rows = []
     for name in names:
