@@ -376,13 +376,8 @@ static void storeHalfFloatsAsBits(ModuleOp kernels) {
 // Driver
 //===----------------------------------------------------------------------===//
 
-FailureOr<KernelObject>
-mlir::tcc::compileKernels(
-    ModuleOp kernels, const CpuTarget &target,
-    const std::function<void(PassManager &)> &configure,
-    const CompileProgressFn &progress) {
-  Location loc = kernels.getLoc();
-  KernelObject result;
+std::vector<CompiledKernel> mlir::tcc::listKernels(ModuleOp kernels) {
+  std::vector<CompiledKernel> result;
   for (auto func : kernels.getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
       continue;
@@ -390,8 +385,19 @@ mlir::tcc::compileKernels(
     kernel.symbol = func.getSymName().str();
     kernel.numInputs = func.getNumArguments();
     kernel.numOutputs = func.getNumResults();
-    result.kernels.push_back(std::move(kernel));
+    result.push_back(std::move(kernel));
   }
+  return result;
+}
+
+FailureOr<KernelObject>
+mlir::tcc::compileKernels(
+    ModuleOp kernels, const CpuTarget &target,
+    const std::function<void(PassManager &)> &configure,
+    const CompileProgressFn &progress) {
+  Location loc = kernels.getLoc();
+  KernelObject result;
+  result.kernels = listKernels(kernels);
 
   if (progress)
     progress({CompileProgress::Stage::Lowering, 0, result.kernels.size()});

@@ -81,6 +81,10 @@ void buildKernelsToLLVMPipeline(OpPassManager &pm);
 void buildKernelsToLoopsPipeline(OpPassManager &pm);
 void registerKernelPipelines();
 
+/// The kernels of `kernels` before lowering (its public functions, with
+/// their argument and result counts), for every target's compileKernels.
+std::vector<CompiledKernel> listKernels(ModuleOp kernels);
+
 /// Lowers `kernels` in place and produces the shared object. Diagnostics go
 /// to the module's context. `progress` hears the Lowering and Compiling
 /// stages.

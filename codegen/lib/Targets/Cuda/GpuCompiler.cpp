@@ -253,15 +253,7 @@ FailureOr<KernelObject> tcc::cuda::compileGpuKernels(
     const CompileProgressFn &progress) {
   Location loc = kernels.getLoc();
   KernelObject result;
-  for (auto func : kernels.getOps<func::FuncOp>()) {
-    if (func.isExternal() || !func.isPublic())
-      continue;
-    CompiledKernel kernel;
-    kernel.symbol = func.getSymName().str();
-    kernel.numInputs = func.getNumArguments();
-    kernel.numOutputs = func.getNumResults();
-    result.kernels.push_back(std::move(kernel));
-  }
+  result.kernels = listKernels(kernels);
   if (progress)
     progress({CompileProgress::Stage::Lowering, 0, result.kernels.size()});
   PassManager pm(kernels.getContext());
