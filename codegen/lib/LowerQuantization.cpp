@@ -85,36 +85,45 @@ Value roundToQuantized(OpBuilder &b, Location loc, Value value, Value zeroPoint,
   return b.create<arith::SelectOp>(loc, isNan, zeroPoint, integer);
 }
 
+/// The elementwise generic every quantization op lowers to: `value` with
+/// its scale (or multiplier) and zero point, per tensor or per channel along
+/// `axis`, into a tensor of `resultType`; `body` maps one element.
+using QuantBody = function_ref<Value(OpBuilder &, Location, Value value,
+                                     Value scale, Value zeroPoint)>;
+Value buildQuantGeneric(OpBuilder &b, Location loc, RankedTensorType resultType,
+                        Value value, Value scale, Value zeroPoint, int64_t axis,
+                        QuantBody body) {
+  int64_t rank = resultType.getRank();
+  Value init =
+      emptyTensor(b, loc, resultType.getShape(), resultType.getElementType());
+  return buildGeneric(
+      b, loc, ValueRange{value, scale, zeroPoint}, init,
+      affineQuantMaps(b.getContext(), rank, scale, axis), iteratorTypes(rank),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        return {body(nb, l, args[0], args[1], args[2])};
+      })[0];
+}
+
 struct QuantizeLowering : TccPattern<tcc::QuantizeOp> {
   using TccPattern::TccPattern;
 
   LogicalResult
   matchAndRewrite(tcc::QuantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType resultType = convertedType(op.getResult());
     Type resultElement = op.getType().getElementType();
     Type inputElement = op.getInput().getType().getElementType();
-    int64_t rank = resultType.getRank();
-    Value init = emptyTensor(rewriter, loc, resultType.getShape(),
-                             resultType.getElementType());
-    Value result = buildGeneric(
-        rewriter, loc,
-        ValueRange{adaptor.getInput(), adaptor.getScale(),
-                   adaptor.getZeroPoint()},
-        init,
-        affineQuantMaps(rewriter.getContext(), rank, adaptor.getScale(),
-                        op.getAxis()),
-        iteratorTypes(rank),
-        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value quotient =
-              demote(b, l,
-                     b.create<arith::DivFOp>(l, promote(b, l, args[0]),
-                                             promote(b, l, args[1])),
-                     inputElement);
-          return {roundToQuantized(b, l, toF64(b, l, quotient), args[2],
-                                   resultElement)};
-        })[0];
+    Value result = buildQuantGeneric(
+        rewriter, op.getLoc(), convertedType(op.getResult()),
+        adaptor.getInput(), adaptor.getScale(), adaptor.getZeroPoint(),
+        op.getAxis(),
+        [&](OpBuilder &b, Location l, Value x, Value scale, Value zp) {
+          Value quotient = demote(b, l,
+                                  b.create<arith::DivFOp>(l, promote(b, l, x),
+                                                          promote(b, l, scale)),
+                                  inputElement);
+          return roundToQuantized(b, l, toF64(b, l, quotient), zp,
+                                  resultElement);
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -126,30 +135,21 @@ struct DequantizeLowering : TccPattern<tcc::DequantizeOp> {
   LogicalResult
   matchAndRewrite(tcc::DequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     RankedTensorType resultType = convertedType(op.getResult());
     Type element = resultType.getElementType(), compute = computeType(element);
     bool isUnsigned =
         isUnsignedElement(op.getInput().getType().getElementType());
-    int64_t rank = resultType.getRank();
-    Value init = emptyTensor(rewriter, loc, resultType.getShape(), element);
-    Value result = buildGeneric(
-        rewriter, loc,
-        ValueRange{adaptor.getInput(), adaptor.getScale(),
-                   adaptor.getZeroPoint()},
-        init,
-        affineQuantMaps(rewriter.getContext(), rank, adaptor.getScale(),
-                        op.getAxis()),
-        iteratorTypes(rank),
-        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value difference =
-              b.create<arith::SubIOp>(l, toI64(b, l, args[0], isUnsigned),
-                                      toI64(b, l, args[2], isUnsigned));
+    Value result = buildQuantGeneric(
+        rewriter, op.getLoc(), resultType, adaptor.getInput(),
+        adaptor.getScale(), adaptor.getZeroPoint(), op.getAxis(),
+        [&](OpBuilder &b, Location l, Value q, Value scale, Value zp) {
+          Value difference = b.create<arith::SubIOp>(
+              l, toI64(b, l, q, isUnsigned), toI64(b, l, zp, isUnsigned));
           Value real = b.create<arith::SIToFPOp>(l, compute, difference);
           Value product =
-              b.create<arith::MulFOp>(l, real, promote(b, l, args[1]));
-          return {demote(b, l, product, element)};
-        })[0];
+              b.create<arith::MulFOp>(l, real, promote(b, l, scale));
+          return demote(b, l, product, element);
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -161,28 +161,19 @@ struct RequantizeLowering : TccPattern<tcc::RequantizeOp> {
   LogicalResult
   matchAndRewrite(tcc::RequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType resultType = convertedType(op.getResult());
     Type resultElement = op.getType().getElementType();
-    int64_t rank = resultType.getRank();
-    Value init = emptyTensor(rewriter, loc, resultType.getShape(),
-                             resultType.getElementType());
-    Value result = buildGeneric(
-        rewriter, loc,
-        ValueRange{adaptor.getInput(), adaptor.getMultiplier(),
-                   adaptor.getZeroPoint()},
-        init,
-        affineQuantMaps(rewriter.getContext(), rank, adaptor.getMultiplier(),
-                        op.getAxis()),
-        iteratorTypes(rank),
-        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-          Value multiplier = promote(b, l, args[1]);
-          Value acc =
-              b.create<arith::SIToFPOp>(l, multiplier.getType(), args[0]);
-          Value scaled = b.create<arith::MulFOp>(l, acc, multiplier);
-          return {roundToQuantized(b, l, toF64(b, l, scaled), args[2],
-                                   resultElement)};
-        })[0];
+    Value result = buildQuantGeneric(
+        rewriter, op.getLoc(), convertedType(op.getResult()),
+        adaptor.getInput(), adaptor.getMultiplier(), adaptor.getZeroPoint(),
+        op.getAxis(),
+        [&](OpBuilder &b, Location l, Value acc, Value multiplier, Value zp) {
+          // ScalarOps.h's requantize: T(acc) * multiplier in the
+          // multiplier's compute type, then rounded to the result.
+          Value m = promote(b, l, multiplier);
+          Value scaled = b.create<arith::MulFOp>(
+              l, b.create<arith::SIToFPOp>(l, m.getType(), acc), m);
+          return roundToQuantized(b, l, toF64(b, l, scaled), zp, resultElement);
+        });
     rewriter.replaceOp(op, result);
     return success();
   }
