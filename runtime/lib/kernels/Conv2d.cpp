@@ -130,29 +130,22 @@ tcc_kernel_status check_shape(const tcc_conv2d_args *a, ConvShape *s) {
   if (a->layout != TCC_LAYOUT_NCHW && a->layout != TCC_LAYOUT_NHWC)
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "conv2d: unknown layout %d",
                 a->layout);
-  struct Named {
-    const char *name;
-    int64_t value, min;
-  };
-  const Named sizes[] = {{"batch", a->batch, 0},
-                         {"in_channels", a->in_channels, 1},
-                         {"in_height", a->in_height, 1},
-                         {"in_width", a->in_width, 1},
-                         {"out_channels", a->out_channels, 1},
-                         {"kernel_height", a->kernel_height, 1},
-                         {"kernel_width", a->kernel_width, 1},
-                         {"stride_h", a->stride_h, 1},
-                         {"stride_w", a->stride_w, 1},
-                         {"pad_h", a->pad_h, 0},
-                         {"pad_w", a->pad_w, 0},
-                         {"dilation_h", a->dilation_h, 1},
-                         {"dilation_w", a->dilation_w, 1},
-                         {"groups", a->groups, 1}};
-  for (const Named &n : sizes)
-    if (n.value < n.min || n.value > INT32_MAX)
-      return fail(TCC_KERNEL_INVALID_ARGUMENT,
-                  "conv2d: %s is %lld, must be in [%lld, 2^31)", n.name,
-                  (long long)n.value, (long long)n.min);
+  if (tcc_kernel_status status =
+          check_sizes("conv2d", {{"batch", a->batch, 0},
+                                 {"in_channels", a->in_channels, 1},
+                                 {"in_height", a->in_height, 1},
+                                 {"in_width", a->in_width, 1},
+                                 {"out_channels", a->out_channels, 1},
+                                 {"kernel_height", a->kernel_height, 1},
+                                 {"kernel_width", a->kernel_width, 1},
+                                 {"stride_h", a->stride_h, 1},
+                                 {"stride_w", a->stride_w, 1},
+                                 {"pad_h", a->pad_h, 0},
+                                 {"pad_w", a->pad_w, 0},
+                                 {"dilation_h", a->dilation_h, 1},
+                                 {"dilation_w", a->dilation_w, 1},
+                                 {"groups", a->groups, 1}}))
+    return status;
   if (a->in_channels % a->groups || a->out_channels % a->groups)
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "conv2d: in_channels (%lld) and out_channels (%lld) must be "

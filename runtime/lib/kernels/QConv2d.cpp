@@ -21,8 +21,6 @@ namespace runtime {
 namespace kernels {
 namespace {
 
-constexpr int64_t kMaxSize = int64_t(1) << 31;
-
 struct Patches {
   const tcc_qconv2d_args *p;
   int64_t out_h, out_w;
@@ -103,27 +101,21 @@ tcc_kernel_status check(const tcc_qconv2d_args *p, int64_t &out_h,
                         int64_t &out_w) {
   if (!p)
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "qconv2d: args is NULL");
-  const struct {
-    const char *name;
-    int64_t value, min;
-  } sizes[] = {{"batch", p->batch, 0},
-               {"in_channels", p->in_channels, 0},
-               {"in_height", p->in_height, 0},
-               {"in_width", p->in_width, 0},
-               {"out_channels", p->out_channels, 0},
-               {"kernel_height", p->kernel_height, 1},
-               {"kernel_width", p->kernel_width, 1},
-               {"stride_h", p->stride_h, 1},
-               {"stride_w", p->stride_w, 1},
-               {"pad_h", p->pad_h, 0},
-               {"pad_w", p->pad_w, 0},
-               {"dilation_h", p->dilation_h, 1},
-               {"dilation_w", p->dilation_w, 1}};
-  for (const auto &s : sizes)
-    if (s.value < s.min || s.value >= kMaxSize)
-      return fail(TCC_KERNEL_INVALID_ARGUMENT,
-                  "qconv2d: %s (%lld) must be in [%lld, 2^31)", s.name,
-                  (long long)s.value, (long long)s.min);
+  if (tcc_kernel_status status =
+          check_sizes("qconv2d", {{"batch", p->batch, 0},
+                                  {"in_channels", p->in_channels, 0},
+                                  {"in_height", p->in_height, 0},
+                                  {"in_width", p->in_width, 0},
+                                  {"out_channels", p->out_channels, 0},
+                                  {"kernel_height", p->kernel_height, 1},
+                                  {"kernel_width", p->kernel_width, 1},
+                                  {"stride_h", p->stride_h, 1},
+                                  {"stride_w", p->stride_w, 1},
+                                  {"pad_h", p->pad_h, 0},
+                                  {"pad_w", p->pad_w, 0},
+                                  {"dilation_h", p->dilation_h, 1},
+                                  {"dilation_w", p->dilation_w, 1}}))
+    return status;
   const int64_t span_h = p->dilation_h * (p->kernel_height - 1) + 1,
                 span_w = p->dilation_w * (p->kernel_width - 1) + 1;
   if (p->in_height + 2 * p->pad_h < span_h ||

@@ -22,7 +22,6 @@ namespace kernels {
 namespace {
 
 constexpr int64_t kChannelBlock = 256;
-constexpr int64_t kMaxSize = int64_t(1) << 31;
 
 struct QDepthwise {
   const tcc_qdepthwise_args *p;
@@ -92,26 +91,20 @@ tcc_kernel_status check(const tcc_qdepthwise_args *p,
     return fail(TCC_KERNEL_INVALID_ARGUMENT, "qdepthwise: args is NULL");
   if (tcc_kernel_status s = check_parallel(parallel))
     return s;
-  const struct {
-    const char *name;
-    int64_t value, min;
-  } sizes[] = {{"batch", p->batch, 0},
-               {"channels", p->channels, 0},
-               {"in_height", p->in_height, 0},
-               {"in_width", p->in_width, 0},
-               {"kernel_height", p->kernel_height, 1},
-               {"kernel_width", p->kernel_width, 1},
-               {"stride_h", p->stride_h, 1},
-               {"stride_w", p->stride_w, 1},
-               {"pad_h", p->pad_h, 0},
-               {"pad_w", p->pad_w, 0},
-               {"dilation_h", p->dilation_h, 1},
-               {"dilation_w", p->dilation_w, 1}};
-  for (const auto &s : sizes)
-    if (s.value < s.min || s.value >= kMaxSize)
-      return fail(TCC_KERNEL_INVALID_ARGUMENT,
-                  "qdepthwise: %s (%lld) must be in [%lld, 2^31)", s.name,
-                  (long long)s.value, (long long)s.min);
+  if (tcc_kernel_status status =
+          check_sizes("qdepthwise", {{"batch", p->batch, 0},
+                                     {"channels", p->channels, 0},
+                                     {"in_height", p->in_height, 0},
+                                     {"in_width", p->in_width, 0},
+                                     {"kernel_height", p->kernel_height, 1},
+                                     {"kernel_width", p->kernel_width, 1},
+                                     {"stride_h", p->stride_h, 1},
+                                     {"stride_w", p->stride_w, 1},
+                                     {"pad_h", p->pad_h, 0},
+                                     {"pad_w", p->pad_w, 0},
+                                     {"dilation_h", p->dilation_h, 1},
+                                     {"dilation_w", p->dilation_w, 1}}))
+    return status;
   if (p->kernel_height * p->kernel_width > TCC_INT8_MAX_K)
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "qdepthwise: a %lld x %lld filter exceeds %d taps",

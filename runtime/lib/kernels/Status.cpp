@@ -22,6 +22,16 @@ tcc_kernel_status fail(tcc_kernel_status status, const char *format, ...) {
   return status;
 }
 
+tcc_kernel_status check_sizes(const char *kernel,
+                              std::initializer_list<SizeArg> sizes) {
+  for (const SizeArg &s : sizes)
+    if (s.value < s.min || s.value > INT32_MAX)
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "%s: %s (%lld) must be in [%lld, 2^31)", kernel, s.name,
+                  (long long)s.value, (long long)s.min);
+  return TCC_KERNEL_OK;
+}
+
 } // namespace kernels
 } // namespace runtime
 } // namespace tcc

@@ -411,8 +411,8 @@ TEST(Conv2d, RejectsInvalidArguments) {
   const Bad cases[] = {
       {"groups", [](tcc_conv2d_args &a) { a.groups = 2; },
        "divisible by groups"},
-      {"stride 0", [](tcc_conv2d_args &a) { a.stride_h = 0; }, "stride_h is 0"},
-      {"negative pad", [](tcc_conv2d_args &a) { a.pad_w = -1; }, "pad_w is -1"},
+      {"stride 0", [](tcc_conv2d_args &a) { a.stride_h = 0; }, "stride_h (0)"},
+      {"negative pad", [](tcc_conv2d_args &a) { a.pad_w = -1; }, "pad_w (-1)"},
       {"kernel too big", [](tcc_conv2d_args &a) { a.kernel_height = 9; },
        "smaller than the dilated kernel"},
       {"huge size", [](tcc_conv2d_args &a) { a.in_width = int64_t(1) << 40; },
