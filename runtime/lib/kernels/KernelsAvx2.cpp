@@ -51,10 +51,6 @@ TCC_INLINE M vlt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 TCC_INLINE M vgt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 TCC_INLINE M visnan(V v) { return _mm256_cmp_ps(v, v, _CMP_UNORD_Q); }
 TCC_INLINE V vselect(M m, V yes, V no) { return _mm256_blendv_ps(no, yes, m); }
-TCC_INLINE bool vany(M m) { return _mm256_movemask_ps(m) != 0; }
-// rcpps: relative error at most 1.5 * 2^-12
-constexpr int kRcpNewtonSteps = 2;
-TCC_INLINE V vrcp(V d) { return _mm256_rcp_ps(d); }
 
 #include "VecMath.inc"
 

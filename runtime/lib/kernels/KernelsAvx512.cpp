@@ -65,9 +65,6 @@ TCC_INLINE M visnan(V v) { return _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q); }
 TCC_INLINE V vselect(M m, V yes, V no) {
   return _mm512_mask_blend_ps(m, no, yes);
 }
-TCC_INLINE bool vany(M m) { return m != 0; }
-constexpr int kRcpNewtonSteps = 1; // rcp14: relative error below 2^-14
-TCC_INLINE V vrcp(V d) { return _mm512_rcp14_ps(d); }
 
 #include "VecMath.inc"
 

@@ -53,11 +53,6 @@ TCC_INLINE M vlt(V a, V b) { return vcltq_f32(a, b); }
 TCC_INLINE M vgt(V a, V b) { return vcgtq_f32(a, b); }
 TCC_INLINE M visnan(V v) { return vmvnq_u32(vceqq_f32(v, v)); }
 TCC_INLINE V vselect(M m, V yes, V no) { return vbslq_f32(m, yes, no); }
-TCC_INLINE bool vany(M m) { return vmaxvq_u32(m) != 0; }
-// frecpe has 8 bits: one Newton step would not reach 1 ulp, and vdivq is
-// fast enough on the cores that run this variant.
-constexpr int kRcpNewtonSteps = 0;
-TCC_INLINE V vrcp(V d) { return vdivq_f32(vdupq_n_f32(1.0f), d); }
 
 #include "VecMath.inc"
 

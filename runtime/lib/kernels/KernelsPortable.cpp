@@ -89,9 +89,6 @@ TCC_INLINE M vlt(V a, V b) { return a < b; }
 TCC_INLINE M vgt(V a, V b) { return a > b; }
 TCC_INLINE M visnan(V v) { return v != v; }
 TCC_INLINE V vselect(M m, V yes, V no) { return m ? yes : no; }
-TCC_INLINE bool vany(M m) { return m; }
-constexpr int kRcpNewtonSteps = 0;
-TCC_INLINE V vrcp(V d) { return 1.0f / d; }
 
 #include "VecMath.inc"
 

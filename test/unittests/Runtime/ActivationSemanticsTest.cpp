@@ -154,13 +154,11 @@ std::vector<std::pair<float, float>> sweep(int act) {
   return result;
 }
 
-// Sigmoid's reciprocal is an estimate refined by Newton steps on x86
-// (VecMath.inc's vrecip_ge1), not a divide. Sigmoid and silu are held to
-// 4.5 ulp of float64 wherever the result is a normal float (see below), the
-// bound of compiled exp (docs/reliability.md): the worst case, silu near x =
-// -88.4, is exp's error just below its overflow, the same on every ISA.
-// Past x = 18, where float64's result rounds to 1 or x, they must give
-// exactly that.
+// Sigmoid and silu are held to 4.5 ulp of float64 wherever the result is a
+// normal float (see below), the bound of compiled exp (docs/reliability.md):
+// the worst case, silu near x = -88.4, is exp's error just below its
+// overflow, the same on every ISA. Past x = 18, where float64's result
+// rounds to 1 or x, they must give exactly that.
 TEST(ActivationSemantics, SigmoidAndSiluAgreeWithFloat64) {
   for (int act : {TCC_ACTIVATION_SIGMOID, TCC_ACTIVATION_SILU}) {
     double worst = 0;
