@@ -66,6 +66,9 @@ TCC_INLINE V vselect(M m, V yes, V no) {
   return _mm512_mask_blend_ps(m, no, yes);
 }
 
+#define TCC_HAS_VSCALEF
+TCC_INLINE V vscalef(V p, V n) { return _mm512_scalef_ps(p, n); }
+
 #include "VecMath.inc"
 
 TCC_INLINE float vhsum(V v) { return _mm512_reduce_add_ps(v); }
