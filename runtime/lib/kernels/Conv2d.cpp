@@ -392,7 +392,8 @@ void depthwise_nchw_plane(const Depthwise &d, int64_t plane) {
 }
 
 // NHWC channels per work item: whole rows, unless the batch has too few
-// rows to share among threads (7x7 outputs), then chunks of 64 channels.
+// rows to share among threads (7x7 outputs), then chunks of at least 64
+// channels (a multiple of 16, the widest vector).
 int64_t nhwc_channel_chunk(const ConvShape &s) {
   constexpr int64_t kMinItems = 32, kMinChunk = 64;
   const int64_t rows = s.batch * s.out_h;
