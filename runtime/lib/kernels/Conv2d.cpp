@@ -372,6 +372,7 @@ struct Depthwise {
   const float *input, *weight; // NHWC: weight as [ky][kx][channel]
   float *output;
   Epilogue epilogue;
+  int64_t channel_chunk; // NHWC: channels per work item
   int64_t tasks;
 };
 
@@ -390,28 +391,53 @@ void depthwise_nchw_plane(const Depthwise &d, int64_t plane) {
   }
 }
 
-// One output row (image, oy) of NHWC.
-void depthwise_nhwc_row(const Depthwise &d, int64_t image_row) {
+// NHWC channels per work item: whole rows, unless the batch has too few
+// rows to share among threads (7x7 outputs), then chunks of at least 64
+// channels (a multiple of 16, the widest vector).
+int64_t nhwc_channel_chunk(const ConvShape &s) {
+  constexpr int64_t kMinItems = 32, kMinChunk = 64;
+  const int64_t rows = s.batch * s.out_h;
+  if (rows >= kMinItems || s.channels <= kMinChunk)
+    return s.channels;
+  const int64_t chunks = std::min((s.channels + kMinChunk - 1) / kMinChunk,
+                                  (kMinItems + rows - 1) / rows);
+  return round_up((s.channels + chunks - 1) / chunks, 16);
+}
+
+// Channels [chunk * channel_chunk, ...) of one output row (image, oy) of
+// NHWC.
+void depthwise_nhwc_item(const Depthwise &d, int64_t item) {
   const ConvShape &s = *d.s;
+  const int64_t chunks = (s.channels + d.channel_chunk - 1) / d.channel_chunk;
+  const int64_t image_row = item / chunks, chunk = item % chunks;
   const int64_t image = image_row / s.out_h, oy = image_row % s.out_h;
+  const int64_t c0 = chunk * d.channel_chunk;
+  const int64_t c1 = std::min(s.channels, c0 + d.channel_chunk);
   const int64_t offset = image_row * s.out_w * s.channels;
-  d.isa->depthwise_nhwc_row(d.shape,
-                            d.input + image * s.height * s.width * s.channels,
-                            d.weight, oy, d.output + offset);
   const Epilogue &e = d.epilogue;
-  for (int64_t ox = 0; ox < s.out_w; ++ox)
-    e.apply(*d.isa, d.output + offset + ox * s.channels, s.channels, e.bias, 1,
-            e.residual ? e.residual + offset + ox * s.channels : nullptr);
+  const DepthwiseEpilogue de{e.alpha,      e.beta,      e.bias,
+                             e.activation, e.clamp_min, e.clamp_max};
+  d.isa->depthwise_nhwc_row(
+      d.shape, d.input + image * s.height * s.width * s.channels, d.weight, oy,
+      c0, c1, de, d.output + offset,
+      e.residual ? e.residual + offset : nullptr);
+}
+
+int64_t depthwise_items(const Depthwise &d) {
+  const ConvShape &s = *d.s;
+  if (!s.nhwc)
+    return s.batch * s.channels;
+  return s.batch * s.out_h *
+         ((s.channels + d.channel_chunk - 1) / d.channel_chunk);
 }
 
 void depthwise_task(void *arg, int64_t task) {
   const Depthwise &d = *static_cast<const Depthwise *>(arg);
-  const ConvShape &s = *d.s;
-  int64_t items = s.nhwc ? s.batch * s.out_h : s.batch * s.channels;
+  int64_t items = depthwise_items(d);
   int64_t per = (items + d.tasks - 1) / d.tasks;
   int64_t end = std::min(items, (task + 1) * per);
   for (int64_t i = task * per; i < end; ++i)
-    s.nhwc ? depthwise_nhwc_row(d, i) : depthwise_nchw_plane(d, i);
+    d.s->nhwc ? depthwise_nhwc_item(d, i) : depthwise_nchw_plane(d, i);
 }
 
 // --- the GEMM paths
@@ -629,8 +655,15 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
   if (path != ConvPath::Depthwise)
     return gemm_conv(args, s, path, parallel);
 
-  Depthwise d{&s,           geometry(s),  &active_kernels(),        args->input,
-              args->weight, args->output, Epilogue(args->epilogue), 0};
+  Depthwise d{&s,
+              geometry(s),
+              &active_kernels(),
+              args->input,
+              args->weight,
+              args->output,
+              Epilogue(args->epilogue),
+              nhwc_channel_chunk(s),
+              0};
   if (s.nhwc) { // weights [channel][ky][kx] -> [ky][kx][channel]
     float *w = static_cast<float *>(args->workspace);
     for (int64_t c = 0; c < s.channels; ++c)
@@ -638,8 +671,7 @@ extern "C" tcc_kernel_status tcc_conv2d(const tcc_conv2d_args *args,
         w[i * s.channels + c] = args->weight[c * s.kh * s.kw + i];
     d.weight = w;
   }
-  d.tasks = task_count(parallel,
-                       s.nhwc ? s.batch * s.out_h : s.batch * s.channels,
+  d.tasks = task_count(parallel, depthwise_items(d),
                        s.batch * s.channels * s.pixels * s.kh * s.kw);
   parallel_run(parallel, d.tasks, depthwise_task, &d);
   return TCC_KERNEL_OK;

@@ -158,9 +158,8 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
     _mm256_maskstore_ps(cr + kWidth, m1, x1);
   }
   if (st.activation != TCC_ACTIVATION_NONE && !in_registers)
-    for (int r = 0; r < R; ++r)
-      activate(st.c + r * st.ldc, cols, st.activation, st.clamp_min,
-               st.clamp_max);
+    activate_rows(st.c, st.ldc, R, cols, st.activation, st.clamp_min,
+                  st.clamp_max);
 }
 
 using RowKernel = void (*)(int64_t, const float *, int64_t, const float *,

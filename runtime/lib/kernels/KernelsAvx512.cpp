@@ -66,6 +66,9 @@ TCC_INLINE V vselect(M m, V yes, V no) {
   return _mm512_mask_blend_ps(m, no, yes);
 }
 
+#define TCC_HAS_VSCALEF
+TCC_INLINE V vscalef(V p, V n) { return _mm512_scalef_ps(p, n); }
+
 #include "VecMath.inc"
 
 TCC_INLINE float vhsum(V v) { return _mm512_reduce_add_ps(v); }
@@ -167,9 +170,8 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
     _mm512_mask_storeu_ps(cr + kWidth, m1, x1);
   }
   if (st.activation != TCC_ACTIVATION_NONE && !in_registers)
-    for (int r = 0; r < R; ++r)
-      activate(st.c + r * st.ldc, cols, st.activation, st.clamp_min,
-               st.clamp_max);
+    activate_rows(st.c, st.ldc, R, cols, st.activation, st.clamp_min,
+                  st.clamp_max);
 }
 
 #include "Transpose16x16.inc"

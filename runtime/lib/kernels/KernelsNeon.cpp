@@ -186,9 +186,8 @@ void microkernel(int64_t kc, const float *a, int64_t lda, const float *b,
     }
   }
   if (st.activation != TCC_ACTIVATION_NONE && !in_registers)
-    for (int r = 0; r < R; ++r)
-      activate(st.c + r * st.ldc, cols, st.activation, st.clamp_min,
-               st.clamp_max);
+    activate_rows(st.c, st.ldc, R, cols, st.activation, st.clamp_min,
+                  st.clamp_max);
 }
 
 using RowKernel = void (*)(int64_t, const float *, int64_t, const float *,

@@ -116,11 +116,27 @@ using ConvColumnsFn = void (*)(const ConvGeometry &s, const float *input,
                                int64_t k0, int64_t kc, int64_t first, int cols,
                                float *dst);
 
-/// Output row oy, without epilogue. NCHW: one channel's plane and kh x kw
-/// filter, out_w outputs. NHWC: one image (height x width x channels), the
-/// filters as [ky][kx][channel], out_w x channels outputs.
+/// NCHW output row oy, without epilogue: one channel's plane and kh x kw
+/// filter, out_w outputs.
 using DepthwiseRowFn = void (*)(const ConvGeometry &s, const float *input,
                                 const float *weight, int64_t oy, float *out);
+
+/// out = activation(alpha * acc + bias[c] + beta * residual), per output.
+struct DepthwiseEpilogue {
+  float alpha, beta;
+  const float *bias; // per channel, or null
+  int activation;
+  float clamp_min, clamp_max;
+};
+
+/// NHWC output row oy, channels [c0, c1), epilogue applied: one image
+/// (height x width x channels), the filters as [ky][kx][channel]; out and
+/// residual (null, or shaped as out) point at the row's first output.
+using DepthwiseNhwcRowFn = void (*)(const ConvGeometry &s, const float *image,
+                                    const float *weight, int64_t oy,
+                                    int64_t c0, int64_t c1,
+                                    const DepthwiseEpilogue &e, float *out,
+                                    const float *residual);
 
 struct IsaKernels {
   Isa isa;
@@ -138,7 +154,7 @@ struct IsaKernels {
   SmallGemmFn small_dots;
   SmallGemmFn small_panels;
   DepthwiseRowFn depthwise_nchw_row;
-  DepthwiseRowFn depthwise_nhwc_row;
+  DepthwiseNhwcRowFn depthwise_nhwc_row;
 };
 
 /// The variants; each is defined only where its ISA can run (the x86 ones

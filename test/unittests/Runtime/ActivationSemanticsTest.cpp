@@ -18,6 +18,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -105,6 +108,84 @@ TEST(ActivationSemantics, EveryActivationFollowsTheDefinitionAtTheEdges) {
     ++checked;
   }
   EXPECT_GT(checked, 1);
+}
+
+/// |got - want| in units of the float spacing at want (2^-149 below the
+/// smallest normal).
+double ulps(float got, double want) {
+  int exponent = 0;
+  std::frexp(want, &exponent);
+  const double spacing = std::ldexp(1.0, std::max(exponent - 24, -149));
+  return std::fabs(double(got) - want) / spacing;
+}
+
+/// act(x) for every 256th float bit pattern with |x| <= 100, through a
+/// 1 x n x 1 GEMM's epilogue.
+std::vector<std::pair<float, float>> sweep(int act) {
+  std::vector<float> xs;
+  for (uint32_t bits = 0; bits < 0x80000000u; bits += 256) {
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (x > 100.0f)
+      break;
+    xs.push_back(x);
+    xs.push_back(-x);
+  }
+  std::vector<float> out(xs.size());
+  float one = 1.0f;
+  tcc_epilogue e{};
+  e.alpha = 1.0f;
+  e.activation = act;
+  tcc_sgemm_args p{};
+  p.m = 1;
+  p.n = int64_t(xs.size());
+  p.k = 1;
+  p.a = &one;
+  p.lda = 1;
+  p.b = xs.data();
+  p.ldb = p.n;
+  p.c = out.data();
+  p.ldc = p.n;
+  p.epilogue = &e;
+  EXPECT_EQ(tcc_sgemm(&p, nullptr), TCC_KERNEL_OK);
+  std::vector<std::pair<float, float>> result;
+  for (size_t i = 0; i < xs.size(); ++i)
+    result.push_back({xs[i], out[i]});
+  return result;
+}
+
+// Sigmoid and silu are held to 4.5 ulp of float64 wherever the result is a
+// normal float (see below), the bound of compiled exp (docs/reliability.md):
+// the worst case, silu near x = -88.4, is exp's error just below its
+// overflow, the same on every ISA. Past x = 18, where float64's result
+// rounds to 1 or x, they must give exactly that.
+TEST(ActivationSemantics, SigmoidAndSiluAgreeWithFloat64) {
+  for (int act : {TCC_ACTIVATION_SIGMOID, TCC_ACTIVATION_SILU}) {
+    double worst = 0;
+    float worst_x = 0;
+    for (auto [x, got] : sweep(act)) {
+      const double want = definition(act, x);
+      // Results below the smallest normal may flush to zero, and so does
+      // sigmoid once exp(-x) overflows (x < -88.72), which leaves silu -0
+      // down to -91.8, where float64's silu is still normal
+      // (docs/reliability.md).
+      if (std::fabs(want) < std::numeric_limits<float>::min() || x < -88.72f)
+        continue;
+      if (x > 18.0f) {
+        ASSERT_EQ(got, float(want)) << act << " at x = " << x;
+        continue;
+      }
+      const double err = ulps(got, want);
+      if (err > worst) {
+        worst = err;
+        worst_x = x;
+      }
+    }
+    if (std::getenv("TCC_PRINT_ERRORS"))
+      std::printf("activation %d: %.3f ulp at x = %.9g\n", act, worst,
+                  double(worst_x));
+    EXPECT_LE(worst, 4.5) << "activation " << act << " at x = " << worst_x;
+  }
 }
 
 } // namespace

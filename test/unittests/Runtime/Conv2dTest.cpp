@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 using namespace tcc_test;
@@ -20,6 +22,7 @@ struct ConvCase {
   bool bias = false, residual = false;
   float alpha = 1.0f, beta = 0.0f;
   int activation = TCC_ACTIVATION_NONE;
+  float clamp_min = 0.0f, clamp_max = 6.0f; // TCC_ACTIVATION_CLAMP: ReLU6
 
   int64_t out_h() const {
     return (height + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
@@ -80,6 +83,8 @@ struct ConvRun {
     epilogue.residual = cs.residual ? res_l.data() : nullptr;
     epilogue.beta = cs.beta;
     epilogue.activation = cs.activation;
+    epilogue.clamp_min = cs.clamp_min;
+    epilogue.clamp_max = cs.clamp_max;
   }
 
   std::vector<float> to_layout(const std::vector<float> &t, int64_t n,
@@ -303,11 +308,78 @@ TEST(Conv2d, ResNetShapedLayers) {
                            TCC_ACTIVATION_CLAMP));
 }
 
+// The depthwise shapes of MobileNetV2 and EfficientNet-B0 (3x3 and 5x5,
+// stride 1 and 2, same padding) with the activations they fuse (ReLU6 as
+// clamp, SiLU), at channel counts that leave vector tails on every ISA; the
+// NHWC outputs of fewer than 32 rows split their channels among tasks.
+TEST(Conv2d, DepthwiseShapesOfMobileNets) {
+  struct Shape {
+    int64_t batch, channels, size, k, stride;
+  };
+  const Shape shapes[] = {{1, 19, 12, 3, 1},  {2, 37, 13, 3, 2},
+                          {1, 150, 7, 5, 1},  {1, 83, 9, 5, 2},
+                          {1, 96, 14, 3, 1},  {1, 1, 6, 3, 2},
+                          {1, 200, 3, 5, 1},  {1, 130, 4, 3, 2},
+                          {1, 17, 2, 5, 1}};
+  for (const Shape &sh : shapes) {
+    const int64_t c = sh.channels, pad = sh.k / 2;
+    ConvCase cs{sh.batch, c,         sh.size, sh.size, c, sh.k, sh.k,
+                sh.stride, sh.stride, pad,    pad,     1, 1,    c};
+    cs.bias = true;
+    for (int act : {TCC_ACTIVATION_CLAMP, TCC_ACTIVATION_SILU}) {
+      cs.activation = act;
+      check_case(cs);
+    }
+    check_case(with_epilogue(cs, TCC_ACTIVATION_SIGMOID));
+  }
+  // Dilated and asymmetric: 3x3 dilation 2, padding (2, 1); 5x3 stride
+  // (2, 1) without padding.
+  check_case(with_epilogue({1, 21, 11, 10, 21, 3, 3, 1, 1, 2, 1, 2, 2, 21},
+                           TCC_ACTIVATION_CLAMP));
+  check_case(with_epilogue({1, 35, 12, 9, 35, 5, 3, 2, 1, 0, 0, 1, 1, 35},
+                           TCC_ACTIVATION_SILU));
+}
+
+// A NaN and an infinity in one channel each reach exactly the outputs whose
+// window holds them, through the interior and the border columns.
+TEST(Conv2d, DepthwiseNanAndInfinityStayInTheirWindows) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const ConvCase cs{1, 21, 8, 9, 21, 3, 3, 1, 1, 1, 1, 1, 1, 21};
+  for (int layout : {TCC_LAYOUT_NCHW, TCC_LAYOUT_NHWC}) {
+    ConvRun run(cs, layout);
+    auto at = [&](int64_t c, int64_t y, int64_t x) {
+      return size_t((c * cs.height + y) * cs.width + x);
+    };
+    run.input[at(5, 2, 4)] = nan;
+    run.input[at(17, 7, 0)] = inf; // bottom-left corner
+    run.in_l = run.to_layout(run.input, 1, cs.channels, cs.height, cs.width);
+    ASSERT_EQ(run.run(), TCC_KERNEL_OK) << tcc_kernels_last_error();
+    for (int64_t c = 0; c < cs.channels; ++c)
+      for (int64_t y = 0; y < run.oh; ++y)
+        for (int64_t x = 0; x < run.ow; ++x) {
+          const float got = run.out_at(0, c, y, x);
+          const bool sees_nan = c == 5 && std::abs(y - 2) <= 1 &&
+                                std::abs(x - 4) <= 1;
+          const bool sees_inf = c == 17 && y >= 6 && x <= 1;
+          if (sees_nan)
+            EXPECT_TRUE(std::isnan(got)) << c << "," << y << "," << x;
+          else if (sees_inf)
+            EXPECT_TRUE(std::isinf(got)) << c << "," << y << "," << x;
+          else
+            EXPECT_TRUE(std::isfinite(got)) << c << "," << y << "," << x;
+        }
+  }
+}
+
 TEST(Conv2d, ThreadCountDoesNotChangeTheBits) {
   const ConvCase cases[] = {
       with_epilogue({2, 16, 20, 20, 24, 3, 3, 1, 1, 1, 1}, TCC_ACTIVATION_SILU),
       with_epilogue({2, 24, 13, 13, 24, 3, 3, 1, 1, 1, 1, 1, 1, 24},
                     TCC_ACTIVATION_RELU),
+      // NHWC: 7 rows x 3 chunks of channels as work items
+      with_epilogue({1, 150, 7, 7, 150, 5, 5, 1, 1, 2, 2, 1, 1, 150},
+                    TCC_ACTIVATION_SILU),
       {1, 64, 16, 16, 32, 1, 1}};
   for (const ConvCase &cs : cases)
     for (int layout : {TCC_LAYOUT_NCHW, TCC_LAYOUT_NHWC}) {
