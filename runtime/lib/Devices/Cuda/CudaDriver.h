@@ -33,8 +33,33 @@ namespace cuda {
   X(cuMemAlloc, "cuMemAlloc_v2")                                               \
   X(cuMemFree, "cuMemFree_v2")                                                 \
   X(cuMemAllocHost, "cuMemAllocHost_v2")                                       \
-  X(cuMemFreeHost, "cuMemFreeHost")
+  X(cuMemFreeHost, "cuMemFreeHost")                                            \
+  X(cuMemGetInfo, "cuMemGetInfo_v2")                                           \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                           \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                 \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                 \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                 \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
+  X(cuModuleUnload, "cuModuleUnload")                                          \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                \
+  X(cuLaunchKernel, "cuLaunchKernel")                                          \
+  X(cuStreamCreate, "cuStreamCreate")                                          \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                \
+  X(cuEventCreate, "cuEventCreate")                                            \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                       \
+  X(cuEventRecord, "cuEventRecord")                                            \
+  X(cuEventSynchronize, "cuEventSynchronize")                                  \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")                           \
+  X(cuStreamEndCapture, "cuStreamEndCapture")                                  \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags")                \
+  X(cuGraphLaunch, "cuGraphLaunch")                                            \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
+  X(cuGraphDestroy, "cuGraphDestroy")
 
+// A table of function pointers, filled by dlsym from the driver (open) or,
+// in tests, by hand with fakes that record the calls.
 struct Driver {
   void *library = nullptr;
 #define TCC_CUDA_DECLARE(name, symbol) decltype(&::name) name = nullptr;
