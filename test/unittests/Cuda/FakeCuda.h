@@ -38,6 +38,8 @@ struct FakeCuda {
   uint64_t memoryLimit = UINT64_MAX; // a larger cuMemAlloc fails: OOM
   std::map<std::string, Kernel> kernels;
   std::string failLaunch; // a function whose launches fail
+  // cuModuleGetFunction finds any name, as a kernel that does nothing.
+  bool anyFunction = false;
   float stepMilliseconds = 0.25f; // what cuEventElapsedTime reports
 
   // Recorded: every call by name, the image cuModuleLoadDataEx got.
