@@ -198,6 +198,9 @@ TEST(ModuleDevices, ADeviceThatRunsProgramsRunsTheWholePlan) {
     ASSERT_TCC_OK(session.stepTimes(&ns, &runs));
     EXPECT_EQ(ns, (std::vector<uint64_t>{2000, 2000}));
     EXPECT_EQ(runs, 2u);
+    EXPECT_TCC_ERROR(Status(tcc_session_set_tracing(session.get(), 1)),
+                     TCC_STATUS_UNIMPLEMENTED,
+                     "the model's device runs its plan as a whole");
   }
   EXPECT_EQ(callTestDevice("program", "tcc_test_device_live_programs"), 100);
 }
