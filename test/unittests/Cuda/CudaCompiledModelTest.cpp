@@ -27,7 +27,9 @@ using tcc::cuda::CudaSession;
 
 namespace {
 
-// The number of parameters of PTX entry `name`.
+// The number of parameters of PTX entry `name`, each a 64-bit value (a
+// bare pointer: the device passes each as 8 bytes); -1 when there is no
+// such entry or a parameter of another type.
 int ptxParams(const std::string &ptx, const std::string &name) {
   size_t at = ptx.find(".entry " + name + "(");
   if (at == std::string::npos)
@@ -35,8 +37,10 @@ int ptxParams(const std::string &ptx, const std::string &name) {
   size_t end = ptx.find(')', at);
   int n = 0;
   for (size_t p = ptx.find(".param", at); p < end;
-       p = ptx.find(".param", p + 1))
-    ++n;
+       p = ptx.find(".param", p + 1), ++n)
+    if (ptx.compare(p, 12, ".param .u64 ") != 0 &&
+        ptx.compare(p, 12, ".param .b64 ") != 0)
+      return -1;
   return n;
 }
 

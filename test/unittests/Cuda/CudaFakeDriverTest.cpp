@@ -194,6 +194,20 @@ TEST_F(CudaFakeDriver, RunsEagerThenCapturesThenReplaysTheGraph) {
   EXPECT_EQ(fake.liveAllocations, 0u);
 }
 
+TEST_F(CudaFakeDriver, MoreThan48KiBOfSharedMemoryIsOptedInAtLoad) {
+  LinearModel small = linearModel();
+  std::unique_ptr<CudaProgram> program;
+  ASSERT_TRUE(load(small, &program).ok());
+  EXPECT_EQ(fake.count("cuFuncSetAttribute"), 0u);
+  LinearModel large = linearModel(nullptr, {"sm_80", "sm_90"}, 64 * 1024);
+  ASSERT_TRUE(load(large, &program).ok());
+  EXPECT_EQ(fake.count("cuFuncSetAttribute"), 1u);
+  EXPECT_EQ(fake.maxDynamicShared, 64 * 1024);
+  std::unique_ptr<CudaSession> session;
+  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
+  runAndCheck(*session, large, 1);
+}
+
 TEST_F(CudaFakeDriver, ATimedRunTimesEachStepWithEventsAndCapturesNothing) {
   LinearModel m = linearModel();
   std::unique_ptr<CudaProgram> program;

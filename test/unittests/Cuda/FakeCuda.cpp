@@ -211,10 +211,20 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
     *f = handle<CUfunction>(functionNames.size());
     return CUDA_SUCCESS;
   };
+  d->cuFuncSetAttribute = [](CUfunction, CUfunction_attribute attribute,
+                             int value) {
+    record("cuFuncSetAttribute");
+    if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+      active->maxDynamicShared = value;
+    return CUDA_SUCCESS;
+  };
   d->cuLaunchKernel = [](CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                         unsigned bx, unsigned by, unsigned bz, unsigned,
-                         CUstream, void **params, void **) {
+                         unsigned bx, unsigned by, unsigned bz,
+                         unsigned shared, CUstream, void **params, void **) {
     record("cuLaunchKernel");
+    // As the driver: more than 48 KiB only after the function's opt-in.
+    if (shared > 48 * 1024 && int(shared) > active->maxDynamicShared)
+      return CUDA_ERROR_INVALID_VALUE;
     std::string name = functionNames[reinterpret_cast<uintptr_t>(f) - 1];
     if (name == active->failLaunch)
       return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;

@@ -46,6 +46,7 @@ struct FakeCuda {
   std::vector<std::string> calls;
   std::string loadedImage;
   uint64_t liveAllocations = 0;
+  int maxDynamicShared = 48 * 1024; // cuFuncSetAttribute's opt-in
 
   // Fills the tables; one FakeCuda is active at a time.
   void install(cuda::Driver *driver, cuda::CublasLt *lt);

@@ -10,7 +10,8 @@ namespace tcc {
 namespace test {
 
 LinearModel linearModel(const std::vector<std::vector<uint8_t>> *images,
-                        const std::vector<std::string> &archs) {
+                        const std::vector<std::string> &archs,
+                        uint32_t sharedBytes) {
   LinearModel m;
   for (int64_t i = 0; i < N * K; ++i)
     m.w.push_back(0.1f * float(i % 7) - 0.3f);
@@ -71,6 +72,7 @@ LinearModel linearModel(const std::vector<std::vector<uint8_t>> *images,
   launch->grid = {1, 1, 1};
   launch->block = {uint32_t(M * N), 1, 1};
   launch->args = {2, 0, 1}; // y, t, c
+  launch->shared_bytes = sharedBytes;
   b.model().kernels[mul]->gpu_launches.push_back(std::move(launch));
   b.addKernelCall(mul, {t, c, y}, {"tcc.mul"});
   b.model().plan.back()->code_module = module;

@@ -28,10 +28,12 @@ struct LinearModel {
 
 // With `images`, the cuda module has these PTX images, one per `archs`;
 // without, TestModels' placeholder PTX and cubin per architecture.
+// `sharedBytes` is the launch's dynamic shared memory.
 LinearModel linearModel(const std::vector<std::vector<uint8_t>> *images =
                             nullptr,
                         const std::vector<std::string> &archs = {"sm_80",
-                                                                 "sm_90"});
+                                                                 "sm_90"},
+                        uint32_t sharedBytes = 0);
 
 // Inputs from `seed`, and the outputs in float64.
 void linearInputs(int seed, std::vector<float> *x, std::vector<float> *r);

@@ -18,7 +18,9 @@ namespace tcc {
 namespace cuda {
 
 // The driver functions the plugin calls, by the names of their current ABI
-// versions (cuda.h maps cuMemAlloc to cuMemAlloc_v2 and so on).
+// versions (cuda.h maps cuMemAlloc to cuMemAlloc_v2 and so on); a driver
+// older than CUDA 12.8 lacks cuEventElapsedTime_v2, and open() takes its
+// cuEventElapsedTime, of the same signature, instead.
 #define TCC_CUDA_DRIVER_FUNCTIONS(X)                                           \
   X(cuInit, "cuInit")                                                          \
   X(cuGetErrorName, "cuGetErrorName")                                          \
@@ -42,6 +44,7 @@ namespace cuda {
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
   X(cuModuleUnload, "cuModuleUnload")                                          \
   X(cuModuleGetFunction, "cuModuleGetFunction")                                \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
   X(cuLaunchKernel, "cuLaunchKernel")                                          \
   X(cuStreamCreate, "cuStreamCreate")                                          \
   X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \

@@ -19,7 +19,15 @@ Status Gpu::openCublasLt() {
   std::lock_guard<std::mutex> lock(ltMutex_);
   if (!ltTried_ && !lt.isOpen()) {
     ltTried_ = true;
-    ltError_ = lt.open(ltLibrary);
+    // TCC_CUBLASLT names the library; else the loader's search, then the
+    // toolkit's default folder, which is often not in it.
+    const char *chosen = std::getenv("TCC_CUBLASLT");
+    ltError_ = lt.open(chosen ? chosen : ltLibrary);
+    if (!chosen && !lt.isOpen()) {
+      std::string fallback = std::string("/usr/local/cuda/lib64/") + ltLibrary;
+      if (lt.open(fallback.c_str()).empty())
+        ltError_.clear();
+    }
   }
   if (lt.isOpen())
     return Status();
@@ -122,6 +130,20 @@ Status CudaProgram::loadModule(const uint8_t *file) {
                          stepWhere(i, steps[i].name) + ", function '" +
                              launch.function + "'",
                          "cuModuleGetFunction");
+      // More than 48 KiB of dynamic shared memory needs an opt-in per
+      // function (the launch fails without it).
+      if (launch.sharedBytes > 48 * 1024) {
+        r = gpu.driver.cuFuncSetAttribute(
+            function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            int(launch.sharedBytes));
+        if (r != CUDA_SUCCESS)
+          return driverError(r, gpu.errorName(r),
+                             stepWhere(i, steps[i].name) + ", function '" +
+                                 launch.function + "', " +
+                                 std::to_string(launch.sharedBytes) +
+                                 " bytes of shared memory",
+                             "cuFuncSetAttribute");
+      }
       functions.back().push_back(function);
     }
   }
