@@ -19,8 +19,9 @@
 #   models/NAME/expected/outputN.npy  the reference interpreter's outputs
 #                              (`tcc run-ir` on the same inputs)
 #   MANIFEST   the commit, the models and what the binaries need (glibc)
-# The models are those whose PTX CudaPtxasAcceptsKernels checks; their
-# constants are small, so the artifacts carry them.
+# The models are those whose PTX CudaPtxasAcceptsKernels checks, and
+# test/Cuda/Inputs/gemms.mlir (cuBLASLt alone); their constants are small,
+# so the artifacts carry them.
 #
 # As a check of the harness itself, each model is also compiled for this
 # CPU and its outputs compared with the references under the tolerances the
@@ -33,7 +34,7 @@ npy="python3 $root/scripts/device_check_npy.py"
 
 models=(
   test/Cuda/Inputs/elementwise.mlir test/Cuda/Inputs/reductions.mlir
-  test/Cuda/Inputs/nn.mlir test/Cuda/Inputs/mlp.mlir
+  test/Cuda/Inputs/nn.mlir test/Cuda/Inputs/mlp.mlir test/Cuda/Inputs/gemms.mlir
   test/Tools/Inputs/attention-heads.mlir test/Tools/Inputs/chain4.mlir
   test/Tools/Inputs/linear.mlir test/Tools/Inputs/mul-relu.mlir
   test/Tools/Inputs/qkv-attention.mlir test/Tools/Inputs/sigmoid-add.mlir

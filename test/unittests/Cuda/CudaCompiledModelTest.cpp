@@ -16,10 +16,11 @@
 #include "TestModels.h"
 
 #include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
-#include <sstream>
+#include <cmath>
 
 using namespace tcc;
 using tcc::cuda::CudaProgram;
@@ -110,6 +111,74 @@ TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
 
 INSTANTIATE_TEST_SUITE_P(TestCudaInputs, CudaCompiledModel,
                          ::testing::Values("elementwise", "reductions", "nn",
-                                           "mlp"));
+                                           "mlp", "gemms"));
+
+// gemms.mlir's steps are all cuBLASLt matmuls, which the fake computes as
+// cuBLASLt documents them: its outputs must be the CPU target's (tcc's own
+// microkernels) on the same inputs, whether run step by step, captured or
+// replayed.
+TEST(CudaCompiledGemms, MatchTheCpuTargetOnTheFakeCublasLt) {
+  std::string dir = TCC_CUDA_TEST_ARTIFACTS;
+  std::vector<uint8_t> file = test::readFile(dir + "/gemms.bin");
+  std::unique_ptr<runtime::Artifact> artifact;
+  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
+                                            &artifact)
+                  .ok());
+  test::FakeCuda fake;
+  cuda::Gpu gpu;
+  fake.install(&gpu.driver, &gpu.lt);
+  gpu.major = 9;
+  std::unique_ptr<CudaProgram> program;
+  ASSERT_TRUE(CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
+                                artifact->constants(), &program)
+                  .ok());
+  for (const cuda::DeviceStep &step : program->steps)
+    ASSERT_EQ(step.kind, cuda::DeviceStep::Kind::Gemm);
+  std::unique_ptr<CudaSession> session;
+  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
+
+  std::vector<uint8_t> cpuFile = test::readFile(dir + "/gemms.cpu.bin");
+  runtime::Model cpu;
+  ASSERT_TRUE(
+      runtime::Model::loadMemory(cpuFile.data(), cpuFile.size(), &cpu).ok());
+  runtime::Session cpuSession;
+  ASSERT_TRUE(cpu.createSession(nullptr, &cpuSession).ok());
+
+  const artifact::Model &m = artifact->model();
+  auto bytesOf = [&](const artifact::TensorSpec *spec) {
+    return m.buffers()->Get(spec->buffer())->byte_size();
+  };
+  for (int run = 0; run < 3; ++run) {
+    std::vector<std::vector<float>> in, out, expected;
+    std::vector<const void *> inPtrs;
+    std::vector<void *> outPtrs;
+    for (uint32_t i = 0; i < m.inputs()->size(); ++i) {
+      in.emplace_back(bytesOf(m.inputs()->Get(i)) / 4);
+      for (size_t e = 0; e < in.back().size(); ++e)
+        in.back()[e] = float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f -
+                       1.0f;
+      inPtrs.push_back(in.back().data());
+      ASSERT_TRUE(cpuSession.bindInput(i, in.back().data(),
+                                       in.back().size() * 4)
+                      .ok());
+    }
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      out.emplace_back(bytesOf(m.outputs()->Get(i)) / 4, -7.0f);
+      outPtrs.push_back(out.back().data());
+    }
+    runtime::Status s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(cpuSession.run().ok());
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      const float *reference = nullptr;
+      ASSERT_TRUE(cpuSession.output(i, &reference).ok());
+      for (size_t e = 0; e < out[i].size(); ++e)
+        EXPECT_NEAR(out[i][e], reference[e],
+                    1e-5 + 1e-4 * std::abs(reference[e]))
+            << "output " << i << " element " << e << " run " << run;
+    }
+  }
+  EXPECT_TRUE(session->policy().hasGraph());
+}
 
 } // namespace

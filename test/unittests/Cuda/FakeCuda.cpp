@@ -104,6 +104,37 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
   *d = cuda::Driver();
   *lt = cuda::CublasLt();
   d->cuInit = [](unsigned) { return CUDA_SUCCESS; };
+  d->cuDriverGetVersion = [](int *version) {
+    *version = CUDA_VERSION;
+    return CUDA_SUCCESS;
+  };
+  d->cuDeviceGetCount = [](int *count) {
+    *count = 1;
+    return CUDA_SUCCESS;
+  };
+  d->cuDeviceGet = [](CUdevice *device, int ordinal) {
+    *device = ordinal;
+    return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+  };
+  d->cuDeviceGetAttribute = [](int *value, CUdevice_attribute attribute,
+                               CUdevice) {
+    if (attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+      *value = active->major;
+    else if (attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+      *value = active->minor;
+    else
+      return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+  };
+  d->cuDevicePrimaryCtxRetain = [](CUcontext *context, CUdevice) {
+    record("cuDevicePrimaryCtxRetain");
+    *context = handle<CUcontext>(5);
+    return CUDA_SUCCESS;
+  };
+  d->cuDevicePrimaryCtxRelease = [](CUdevice) {
+    record("cuDevicePrimaryCtxRelease");
+    return CUDA_SUCCESS;
+  };
   d->cuGetErrorName = [](CUresult r, const char **name) {
     switch (r) {
     case CUDA_ERROR_OUT_OF_MEMORY: *name = "CUDA_ERROR_OUT_OF_MEMORY"; break;
