@@ -48,9 +48,8 @@ int ptxParams(const std::string &ptx, const std::string &name) {
 class CudaCompiledModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
-  std::vector<uint8_t> file =
-      test::readFile(std::string(TCC_CUDA_TEST_ARTIFACTS) + "/" + GetParam() +
-                     ".bin");
+  std::vector<uint8_t> file = test::readFile(
+      std::string(TCC_CUDA_TEST_ARTIFACTS) + "/" + GetParam() + ".bin");
   std::unique_ptr<runtime::Artifact> artifact;
   ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
                                             &artifact)
@@ -62,9 +61,9 @@ TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
   gpu.major = 8; // sm_89: no cubin, so the sm_80 PTX (JIT)
   gpu.minor = 9;
   std::unique_ptr<CudaProgram> program;
-  runtime::Status s = CudaProgram::load(gpu, artifact->model(),
-                                        artifact->fileData(),
-                                        artifact->constants(), &program);
+  runtime::Status s =
+      CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
+                        artifact->constants(), &program);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_TRUE(program->image.jit);
   EXPECT_EQ(program->imageArch, "sm_80");
@@ -90,11 +89,15 @@ TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
   std::vector<const void *> inPtrs;
   std::vector<void *> outPtrs;
   for (uint32_t i = 0; inputs && i < inputs->size(); ++i)
-    in.emplace_back(
-        artifact->model().buffers()->Get(inputs->Get(i)->buffer())->byte_size());
+    in.emplace_back(artifact->model()
+                        .buffers()
+                        ->Get(inputs->Get(i)->buffer())
+                        ->byte_size());
   for (uint32_t i = 0; outputs && i < outputs->size(); ++i)
-    out.emplace_back(
-        artifact->model().buffers()->Get(outputs->Get(i)->buffer())->byte_size());
+    out.emplace_back(artifact->model()
+                         .buffers()
+                         ->Get(outputs->Get(i)->buffer())
+                         ->byte_size());
   for (auto &b : in)
     inPtrs.push_back(b.data());
   for (auto &b : out)
@@ -155,12 +158,11 @@ TEST(CudaCompiledGemms, MatchTheCpuTargetOnTheFakeCublasLt) {
     for (uint32_t i = 0; i < m.inputs()->size(); ++i) {
       in.emplace_back(bytesOf(m.inputs()->Get(i)) / 4);
       for (size_t e = 0; e < in.back().size(); ++e)
-        in.back()[e] = float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f -
-                       1.0f;
+        in.back()[e] =
+            float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f - 1.0f;
       inPtrs.push_back(in.back().data());
-      ASSERT_TRUE(cpuSession.bindInput(i, in.back().data(),
-                                       in.back().size() * 4)
-                      .ok());
+      ASSERT_TRUE(
+          cpuSession.bindInput(i, in.back().data(), in.back().size() * 4).ok());
     }
     for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
       out.emplace_back(bytesOf(m.outputs()->Get(i)) / 4, -7.0f);

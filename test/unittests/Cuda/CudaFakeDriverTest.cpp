@@ -44,9 +44,8 @@ protected:
 
   runtime::Status load(const LinearModel &m,
                        std::unique_ptr<CudaProgram> *out) {
-    TCC_RETURN_IF_ERROR(
-        runtime::Artifact::fromMemory(m.file.data(), m.file.size(), nullptr,
-                                      &artifact));
+    TCC_RETURN_IF_ERROR(runtime::Artifact::fromMemory(
+        m.file.data(), m.file.size(), nullptr, &artifact));
     gpu.major = fake.major;
     gpu.minor = fake.minor;
     return CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
@@ -85,7 +84,8 @@ TEST_F(CudaFakeDriver, LoadTakesTheGpusCubinAndCopiesConstantsOnce) {
   std::unique_ptr<CudaProgram> program;
   runtime::Status s = load(m, &program);
   ASSERT_TRUE(s.ok()) << s.message();
-  EXPECT_EQ(fake.loadedImage, "\x7f" "ELF");
+  EXPECT_EQ(fake.loadedImage, "\x7f"
+                              "ELF");
   EXPECT_EQ(program->imageArch, "sm_90");
   EXPECT_FALSE(program->image.jit);
   EXPECT_EQ(fake.calls,
@@ -116,8 +116,7 @@ TEST_F(CudaFakeDriver, AnOlderGpuIsRefusedBeforeTheDriverSeesTheModule) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), TCC_STATUS_FAILED_PRECONDITION);
   EXPECT_NE(s.message().find("sm_75"), std::string::npos) << s.message();
-  EXPECT_NE(s.message().find("sm_80, sm_90"), std::string::npos)
-      << s.message();
+  EXPECT_NE(s.message().find("sm_80, sm_90"), std::string::npos) << s.message();
   EXPECT_EQ(fake.count("cuModuleLoadDataEx"), 0u);
 }
 
@@ -170,11 +169,11 @@ TEST_F(CudaFakeDriver, RunsEagerThenCapturesThenReplaysTheGraph) {
   runAndCheck(*session, m, 2);
   EXPECT_EQ(callsSince(before),
             (std::vector<std::string>{
-                "cuCtxPushCurrent", "cuStreamBeginCapture",
-                "cuMemcpyHtoDAsync", "cublasLtMatmul", "cuLaunchKernel",
-                "cuMemcpyDtoDAsync", "cuMemcpyDtoHAsync", "cuStreamEndCapture",
-                "cuGraphInstantiate", "cuGraphLaunch", "cuEventRecord",
-                "cuEventSynchronize", "cuCtxPopCurrent"}));
+                "cuCtxPushCurrent", "cuStreamBeginCapture", "cuMemcpyHtoDAsync",
+                "cublasLtMatmul", "cuLaunchKernel", "cuMemcpyDtoDAsync",
+                "cuMemcpyDtoHAsync", "cuStreamEndCapture", "cuGraphInstantiate",
+                "cuGraphLaunch", "cuEventRecord", "cuEventSynchronize",
+                "cuCtxPopCurrent"}));
   EXPECT_TRUE(session->policy().hasGraph());
 
   // New inputs, one graph launch: the graph reads the staging buffers.

@@ -76,8 +76,8 @@ protected:
     std::vector<std::vector<uint8_t>> images = {
         std::vector<uint8_t>(ptx.begin(), ptx.end())};
     m = linearModel(&images, {"sm_80"});
-    Status loaded{tcc_model_load_memory(m.file.data(), m.file.size(), nullptr,
-                                        &model)};
+    Status loaded{
+        tcc_model_load_memory(m.file.data(), m.file.size(), nullptr, &model)};
     ASSERT_TRUE(loaded.ok()) << loaded.message();
     tcc_session_options_t options;
     tcc_session_options_initialize(&options);

@@ -59,8 +59,8 @@ TEST(CudaImageChoice, ANewerGpuJitsTheNewestPtxNotNewerThanItself) {
 }
 
 TEST(CudaImageChoice, AnOlderGpuIsRefusedNamingBothArchitectures) {
-  std::vector<ImageInfo> images = {{"sm_90", false}, {"sm_80", false},
-                                   {"sm_90", true}};
+  std::vector<ImageInfo> images = {
+      {"sm_90", false}, {"sm_80", false}, {"sm_90", true}};
   ImageChoice choice;
   runtime::Status s = chooseImage(images, 7, 5, &choice);
   ASSERT_FALSE(s.ok());
@@ -93,8 +93,8 @@ runtime::ArtifactBuilder layoutModel() {
 TEST(CudaMemoryLayout, RegionsAndOffsetsFollowTheMemoryPlan) {
   std::vector<uint8_t> file = layoutModel().finish();
   const Model *model = nullptr;
-  ASSERT_TRUE(runtime::verifyArtifactBytes(file.data(), file.size(), &model)
-                  .ok());
+  ASSERT_TRUE(
+      runtime::verifyArtifactBytes(file.data(), file.size(), &model).ok());
   MemoryLayout layout;
   ASSERT_TRUE(layOutMemory(*model, &layout).ok());
   // Arenas one after another, each at a multiple of 256.
@@ -121,11 +121,15 @@ TEST(CudaMemoryLayout, RegionsAndOffsetsFollowTheMemoryPlan) {
     case Storage::Arena:
       expected = 0x20000 + (b->space() ? 256 : 0) + b->offset();
       break;
-    case Storage::Constant: expected = 0x10000 + b->offset() - 64; break;
+    case Storage::Constant:
+      expected = 0x10000 + b->offset() - 64;
+      break;
     case Storage::Input:
       expected = 0x30000 + (b->index() ? 256 : 0) + b->offset();
       break;
-    case Storage::Output: expected = 0x40000 + b->offset(); break;
+    case Storage::Output:
+      expected = 0x40000 + b->offset();
+      break;
     }
     EXPECT_EQ(a[i], expected) << "buffer " << i;
   }
@@ -307,13 +311,13 @@ TEST(CudaErrors, CodesSayWhatTheCallerCanDo) {
 TEST(CudaErrors, MessagesNameTheErrorTheCallAndTheStep) {
   runtime::Status s =
       driverError(CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED",
-                stepWhere(3, "kernel 'k3_add'"), "cuLaunchKernel");
+                  stepWhere(3, "kernel 'k3_add'"), "cuLaunchKernel");
   EXPECT_EQ(s.code(), TCC_STATUS_INTERNAL);
   EXPECT_EQ(s.message(), "cuda: plan step 3 (kernel 'k3_add'): cuLaunchKernel: "
                          "CUDA_ERROR_LAUNCH_FAILED");
   runtime::Status oom =
       driverError(CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY",
-                "allocating the arena", "cuMemAlloc", "8 bytes asked for");
+                  "allocating the arena", "cuMemAlloc", "8 bytes asked for");
   EXPECT_EQ(oom.code(), TCC_STATUS_RESOURCE_EXHAUSTED);
   EXPECT_EQ(oom.message(), "cuda: allocating the arena: cuMemAlloc: "
                            "CUDA_ERROR_OUT_OF_MEMORY (8 bytes asked for)");

@@ -69,8 +69,8 @@ protected:
 TEST_F(CudaPlugin, RunsTheLinearModelThroughTheCApi) {
   LinearModel m = linearModel();
   tcc_model_t *model = nullptr;
-  Status loaded{tcc_model_load_memory(m.file.data(), m.file.size(), nullptr,
-                                      &model)};
+  Status loaded{
+      tcc_model_load_memory(m.file.data(), m.file.size(), nullptr, &model)};
   ASSERT_TRUE(loaded.ok()) << loaded.message();
   tcc_session_t *s = session(model);
   ASSERT_NE(s, nullptr);
@@ -104,8 +104,8 @@ TEST_F(CudaPlugin, RunsTheLinearModelThroughTheCApi) {
 TEST_F(CudaPlugin, ProfilingReportsTheDevicesStepTimes) {
   LinearModel m = linearModel();
   tcc_model_t *model = nullptr;
-  Status loaded{tcc_model_load_memory(m.file.data(), m.file.size(), nullptr,
-                                      &model)};
+  Status loaded{
+      tcc_model_load_memory(m.file.data(), m.file.size(), nullptr, &model)};
   ASSERT_TRUE(loaded.ok()) << loaded.message();
   tcc_session_t *s = session(model);
   ASSERT_NE(s, nullptr);
@@ -137,8 +137,8 @@ TEST_F(CudaPlugin, AModelForANewerGpuIsRefusedAtLoadNamingBoth) {
       std::vector<uint8_t>(ptx.begin(), ptx.end())};
   LinearModel m = linearModel(&images, {"sm_100"});
   tcc_model_t *model = nullptr;
-  Status loaded{tcc_model_load_memory(m.file.data(), m.file.size(), nullptr,
-                                      &model)};
+  Status loaded{
+      tcc_model_load_memory(m.file.data(), m.file.size(), nullptr, &model)};
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(tcc_status_code(loaded.s), TCC_STATUS_FAILED_PRECONDITION);
   EXPECT_NE(loaded.message().find("the GPU is sm_90 (compute capability 9.0), "

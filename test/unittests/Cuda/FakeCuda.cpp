@@ -62,10 +62,10 @@ void matmul(const Desc &d, float alpha, const float *a, const Layout &la,
       for (uint64_t j = 0; j < n; ++j) {
         double sum = 0;
         for (uint64_t p = 0; p < k; ++p) {
-          double av = d.transA == CUBLAS_OP_N ? A[i + p * la.ld]
-                                              : A[p + i * la.ld];
-          double bv = d.transB == CUBLAS_OP_N ? B[p + j * lb.ld]
-                                              : B[j + p * lb.ld];
+          double av =
+              d.transA == CUBLAS_OP_N ? A[i + p * la.ld] : A[p + i * la.ld];
+          double bv =
+              d.transB == CUBLAS_OP_N ? B[p + j * lb.ld] : B[j + p * lb.ld];
           sum += av * bv;
         }
         double v = alpha * sum;
@@ -137,12 +137,18 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
   };
   d->cuGetErrorName = [](CUresult r, const char **name) {
     switch (r) {
-    case CUDA_ERROR_OUT_OF_MEMORY: *name = "CUDA_ERROR_OUT_OF_MEMORY"; break;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      *name = "CUDA_ERROR_OUT_OF_MEMORY";
+      break;
     case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
       *name = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
       break;
-    case CUDA_ERROR_INVALID_PTX: *name = "CUDA_ERROR_INVALID_PTX"; break;
-    default: *name = "CUDA_ERROR_UNKNOWN"; break;
+    case CUDA_ERROR_INVALID_PTX:
+      *name = "CUDA_ERROR_INVALID_PTX";
+      break;
+    default:
+      *name = "CUDA_ERROR_UNKNOWN";
+      break;
     }
     return CUDA_SUCCESS;
   };
@@ -159,7 +165,8 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
     record("cuMemAlloc");
     if (bytes > active->memoryLimit)
       return CUDA_ERROR_OUT_OF_MEMORY;
-    *p = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, (bytes + 255) / 256 * 256));
+    *p = reinterpret_cast<CUdeviceptr>(
+        std::aligned_alloc(256, (bytes + 255) / 256 * 256));
     ++active->liveAllocations;
     return CUDA_SUCCESS;
   };
@@ -207,8 +214,8 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
                             CUstream) {
     record("cuMemcpyDtoDAsync");
     enqueue([=] {
-      std::memcpy(reinterpret_cast<void *>(dst),
-                  reinterpret_cast<void *>(src), bytes);
+      std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<void *>(src),
+                  bytes);
     });
     return CUDA_SUCCESS;
   };
@@ -250,8 +257,8 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
     return CUDA_SUCCESS;
   };
   d->cuLaunchKernel = [](CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                         unsigned bx, unsigned by, unsigned bz,
-                         unsigned shared, CUstream, void **params, void **) {
+                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                         CUstream, void **params, void **) {
     record("cuLaunchKernel");
     // As the driver: more than 48 KiB only after the function's opt-in.
     if (shared > 48 * 1024 && int(shared) > active->maxDynamicShared)
@@ -370,15 +377,20 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
                                           const void *value, size_t size) {
     Desc &d = *reinterpret_cast<Desc *>(desc);
     switch (attr) {
-    case CUBLASLT_MATMUL_DESC_TRANSA: std::memcpy(&d.transA, value, size); break;
-    case CUBLASLT_MATMUL_DESC_TRANSB: std::memcpy(&d.transB, value, size); break;
+    case CUBLASLT_MATMUL_DESC_TRANSA:
+      std::memcpy(&d.transA, value, size);
+      break;
+    case CUBLASLT_MATMUL_DESC_TRANSB:
+      std::memcpy(&d.transB, value, size);
+      break;
     case CUBLASLT_MATMUL_DESC_EPILOGUE:
       std::memcpy(&d.epilogue, value, size);
       break;
     case CUBLASLT_MATMUL_DESC_BIAS_POINTER:
       std::memcpy(&d.bias, value, size);
       break;
-    default: return CUBLAS_STATUS_INVALID_VALUE;
+    default:
+      return CUBLAS_STATUS_INVALID_VALUE;
     }
     return CUBLAS_STATUS_SUCCESS;
   };
@@ -398,18 +410,18 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
     delete reinterpret_cast<Layout *>(l);
     return CUBLAS_STATUS_SUCCESS;
   };
-  lt->cublasLtMatrixLayoutSetAttribute = [](cublasLtMatrixLayout_t l,
-                                            cublasLtMatrixLayoutAttribute_t attr,
-                                            const void *value, size_t size) {
-    Layout &layout = *reinterpret_cast<Layout *>(l);
-    if (attr == CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT)
-      std::memcpy(&layout.batch, value, size);
-    else if (attr == CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET)
-      std::memcpy(&layout.stride, value, size);
-    else
-      return CUBLAS_STATUS_INVALID_VALUE;
-    return CUBLAS_STATUS_SUCCESS;
-  };
+  lt->cublasLtMatrixLayoutSetAttribute =
+      [](cublasLtMatrixLayout_t l, cublasLtMatrixLayoutAttribute_t attr,
+         const void *value, size_t size) {
+        Layout &layout = *reinterpret_cast<Layout *>(l);
+        if (attr == CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT)
+          std::memcpy(&layout.batch, value, size);
+        else if (attr == CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET)
+          std::memcpy(&layout.stride, value, size);
+        else
+          return CUBLAS_STATUS_INVALID_VALUE;
+        return CUBLAS_STATUS_SUCCESS;
+      };
   lt->cublasLtMatmulPreferenceCreate = [](cublasLtMatmulPreference_t *p) {
     *p = handle<cublasLtMatmulPreference_t>(10);
     return CUBLAS_STATUS_SUCCESS;
@@ -422,8 +434,8 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
          const void *, size_t) { return CUBLAS_STATUS_SUCCESS; };
   lt->cublasLtMatmulAlgoGetHeuristic =
       [](cublasLtHandle_t, cublasLtMatmulDesc_t, cublasLtMatrixLayout_t,
-         cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
-         cublasLtMatrixLayout_t, cublasLtMatmulPreference_t, int,
+         cublasLtMatrixLayout_t, cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
+         cublasLtMatmulPreference_t, int,
          cublasLtMatmulHeuristicResult_t *results, int *found) {
         record("cublasLtMatmulAlgoGetHeuristic");
         results[0] = cublasLtMatmulHeuristicResult_t{};

@@ -64,9 +64,9 @@ LinearModel linearModel(const std::vector<std::vector<uint8_t>> *images,
   b.addStep(std::move(gemm), {"tcc.linear"}, module);
 
   uint64_t bytes = M * N * 4;
-  uint32_t mul = b.addKernel(
-      "k_mul", {reads(bytes), reads(bytes), writes(bytes)},
-      1, {"tcc.mul"}, module);
+  uint32_t mul =
+      b.addKernel("k_mul", {reads(bytes), reads(bytes), writes(bytes)}, 1,
+                  {"tcc.mul"}, module);
   auto launch = std::make_unique<GpuLaunchT>();
   launch->function = "k_mul_fn";
   launch->grid = {1, 1, 1};
@@ -89,8 +89,8 @@ LinearModel linearModel(const std::vector<std::vector<uint8_t>> *images,
 }
 
 void linearReference(const LinearModel &m, const std::vector<float> &x,
-               const std::vector<float> &r, std::vector<double> *y,
-               std::vector<double> *z) {
+                     const std::vector<float> &r, std::vector<double> *y,
+                     std::vector<double> *z) {
   y->assign(M * N, 0);
   z->assign(M * N, 0);
   for (int64_t i = 0; i < M; ++i)

@@ -1,4 +1,5 @@
-//===- LinearModel.h - a small cuda model for the plugin's tests -*- C++ -*-===//
+//===- LinearModel.h - a small cuda model for the plugin's tests -*- C++
+//-*-===//
 //
 // y = relu(x W^T + bias + 0.5 r) * c and z = relu(x W^T + bias + 0.5 r), for
 // x of 4x3 and r of 4x5, as three steps on a cuda module:
@@ -29,11 +30,10 @@ struct LinearModel {
 // With `images`, the cuda module has these PTX images, one per `archs`;
 // without, TestModels' placeholder PTX and cubin per architecture.
 // `sharedBytes` is the launch's dynamic shared memory.
-LinearModel linearModel(const std::vector<std::vector<uint8_t>> *images =
-                            nullptr,
-                        const std::vector<std::string> &archs = {"sm_80",
-                                                                 "sm_90"},
-                        uint32_t sharedBytes = 0);
+LinearModel
+linearModel(const std::vector<std::vector<uint8_t>> *images = nullptr,
+            const std::vector<std::string> &archs = {"sm_80", "sm_90"},
+            uint32_t sharedBytes = 0);
 
 // Inputs from `seed`, and the outputs in float64.
 void linearInputs(int seed, std::vector<float> *x, std::vector<float> *r);

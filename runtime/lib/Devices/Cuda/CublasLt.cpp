@@ -15,7 +15,7 @@ std::string CublasLt::open(const char *path) {
            (error ? error : "dlopen failed") + ")";
   }
 #define TCC_CUBLASLT_LOAD(name)                                                \
-  name = reinterpret_cast<decltype(name)>(dlsym(library, #name));             \
+  name = reinterpret_cast<decltype(name)>(dlsym(library, #name));              \
   if (!name) {                                                                 \
     close();                                                                   \
     return std::string(path) + " lacks " #name;                                \
@@ -32,8 +32,8 @@ void CublasLt::close() {
 }
 
 std::string CublasLt::statusName(cublasStatus_t status) const {
-  const char *name = cublasLtGetStatusName ? cublasLtGetStatusName(status)
-                                           : nullptr;
+  const char *name =
+      cublasLtGetStatusName ? cublasLtGetStatusName(status) : nullptr;
   return name ? name : "cuBLAS status " + std::to_string(int(status));
 }
 

@@ -29,7 +29,7 @@ std::string Driver::open(const char *path) {
            (error ? error : "dlopen failed") + ")";
   }
 #define TCC_CUDA_LOAD(name, symbol)                                            \
-  name = reinterpret_cast<decltype(name)>(lookup(library, symbol));           \
+  name = reinterpret_cast<decltype(name)>(lookup(library, symbol));            \
   if (!name) {                                                                 \
     close();                                                                   \
     return std::string("the CUDA driver ") + path + " lacks " + symbol +       \

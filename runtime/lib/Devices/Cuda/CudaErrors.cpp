@@ -38,8 +38,8 @@ tcc_status_code_t statusCodeOf(cublasStatus_t status) {
 }
 
 runtime::Status driverError(CUresult result, const std::string &errorName,
-                          const std::string &where, const std::string &call,
-                          const std::string &detail) {
+                            const std::string &where, const std::string &call,
+                            const std::string &detail) {
   std::string message = "cuda: " + where + ": " + call + ": " + errorName;
   if (!detail.empty())
     message += " (" + detail + ")";
@@ -50,8 +50,7 @@ runtime::Status driverError(CUresult result, const std::string &errorName,
 
 runtime::Status cublasError(cublasStatus_t status,
                             const std::string &statusName,
-                            const std::string &where,
-                            const std::string &call) {
+                            const std::string &where, const std::string &call) {
   tcc_status_code_t code = statusCodeOf(status);
   return runtime::Status(code == TCC_STATUS_OK ? TCC_STATUS_INTERNAL : code,
                          "cuda: " + where + ": " + call + ": " + statusName);

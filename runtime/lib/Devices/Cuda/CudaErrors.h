@@ -29,12 +29,11 @@ tcc_status_code_t statusCodeOf(cublasStatus_t status);
 
 // "cuda: <where>: <call>: <errorName>", with `detail` after it when given.
 runtime::Status driverError(CUresult result, const std::string &errorName,
-                          const std::string &where, const std::string &call,
-                          const std::string &detail = "");
+                            const std::string &where, const std::string &call,
+                            const std::string &detail = "");
 runtime::Status cublasError(cublasStatus_t status,
                             const std::string &statusName,
-                            const std::string &where,
-                            const std::string &call);
+                            const std::string &where, const std::string &call);
 
 // Where a plan step's error happened: "plan step 3 (kernel 'k3_add')".
 std::string stepWhere(uint32_t step, const std::string &name);

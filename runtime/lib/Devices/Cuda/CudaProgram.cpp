@@ -13,7 +13,8 @@ namespace cuda {
 using namespace tcc::artifact;
 using runtime::Status;
 
-//===- Gpu -----------------------------------------------------------------===//
+//===- Gpu
+//-----------------------------------------------------------------===//
 
 Status Gpu::openCublasLt() {
   std::lock_guard<std::mutex> lock(ltMutex_);
@@ -45,10 +46,10 @@ Status Gpu::allocate(uint64_t bytes, const std::string &what,
   size_t free = 0, total = 0;
   if (r == CUDA_ERROR_OUT_OF_MEMORY &&
       driver.cuMemGetInfo(&free, &total) == CUDA_SUCCESS)
-    detail += ", " + std::to_string(free) + " bytes free of " +
-              std::to_string(total);
+    detail +=
+        ", " + std::to_string(free) + " bytes free of " + std::to_string(total);
   return driverError(r, errorName(r), "allocating " + what, "cuMemAlloc",
-                   detail);
+                     detail);
 }
 
 Status Gpu::allocatePinned(uint64_t bytes, const std::string &what,
@@ -58,7 +59,7 @@ Status Gpu::allocatePinned(uint64_t bytes, const std::string &what,
   if (r == CUDA_SUCCESS)
     return Status();
   return driverError(r, errorName(r), "allocating " + what, "cuMemAllocHost",
-                   std::to_string(bytes) + " bytes asked for");
+                     std::to_string(bytes) + " bytes asked for");
 }
 
 ContextScope::ContextScope(Gpu &gpu) : gpu_(gpu) {
@@ -71,7 +72,8 @@ ContextScope::~ContextScope() {
     gpu_.driver.cuCtxPopCurrent(&popped);
 }
 
-//===- CudaProgram ---------------------------------------------------------===//
+//===- CudaProgram
+//---------------------------------------------------------===//
 
 Status CudaProgram::loadModule(const uint8_t *file) {
   // The plan is on one cuda module (the runtime checked that every step is
@@ -90,8 +92,8 @@ Status CudaProgram::loadModule(const uint8_t *file) {
                                                "cuda module");
   std::vector<ImageInfo> infos;
   for (const CudaImage *image : *cuda->cuda()->images())
-    infos.push_back({image->arch()->str(),
-                     image->format() == CudaImageFormat::Cubin});
+    infos.push_back(
+        {image->arch()->str(), image->format() == CudaImageFormat::Cubin});
   TCC_RETURN_IF_ERROR(chooseImage(infos, gpu.major, gpu.minor, &image));
   const CudaImage *chosen = cuda->cuda()->images()->Get(uint32_t(image.index));
   imageArch = chosen->arch()->str();
@@ -102,22 +104,21 @@ Status CudaProgram::loadModule(const uint8_t *file) {
   bytes.push_back('\0');
 
   char errorLog[8192] = {0}, infoLog[8192] = {0};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
-                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                            CU_JIT_INFO_LOG_BUFFER,
-                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {errorLog, reinterpret_cast<void *>(sizeof(errorLog) - 1),
                     infoLog, reinterpret_cast<void *>(sizeof(infoLog) - 1)};
-  CUresult r = gpu.driver.cuModuleLoadDataEx(&module, bytes.data(), 4, options,
-                                             values);
+  CUresult r =
+      gpu.driver.cuModuleLoadDataEx(&module, bytes.data(), 4, options, values);
   if (r != CUDA_SUCCESS) {
     module = nullptr;
     std::string log = errorLog[0] ? errorLog : infoLog;
     return driverError(r, gpu.errorName(r),
-                     "loading the " + imageArch +
-                         (image.jit ? " PTX (JIT)" : " cubin") + " on sm_" +
-                         std::to_string(gpu.major * 10 + gpu.minor),
-                     "cuModuleLoadDataEx", log.empty() ? "" : "log: " + log);
+                       "loading the " + imageArch +
+                           (image.jit ? " PTX (JIT)" : " cubin") + " on sm_" +
+                           std::to_string(gpu.major * 10 + gpu.minor),
+                       "cuModuleLoadDataEx", log.empty() ? "" : "log: " + log);
   }
   for (uint32_t i = 0; i < steps.size(); ++i) {
     functions.emplace_back();
@@ -127,9 +128,9 @@ Status CudaProgram::loadModule(const uint8_t *file) {
                                          launch.function.c_str());
       if (r != CUDA_SUCCESS)
         return driverError(r, gpu.errorName(r),
-                         stepWhere(i, steps[i].name) + ", function '" +
-                             launch.function + "'",
-                         "cuModuleGetFunction");
+                           stepWhere(i, steps[i].name) + ", function '" +
+                               launch.function + "'",
+                           "cuModuleGetFunction");
       // More than 48 KiB of dynamic shared memory needs an opt-in per
       // function (the launch fails without it).
       if (launch.sharedBytes > 48 * 1024) {
@@ -169,7 +170,7 @@ Status CudaProgram::load(Gpu &gpu, const Model &model, const uint8_t *file,
         p->constants, constantBytes + p->layout.constantsBegin, bytes);
     if (r != CUDA_SUCCESS)
       return driverError(r, gpu.errorName(r), "copying the constants",
-                       "cuMemcpyHtoD");
+                         "cuMemcpyHtoD");
   }
   *out = std::move(p);
   return Status();
@@ -183,7 +184,8 @@ CudaProgram::~CudaProgram() {
     gpu.driver.cuModuleUnload(module);
 }
 
-//===- CudaSession ---------------------------------------------------------===//
+//===- CudaSession
+//---------------------------------------------------------===//
 
 Status CudaSession::check(CUresult result, const std::string &where,
                           const std::string &call) const {
@@ -201,10 +203,9 @@ Status CudaSession::prepareGemm(uint32_t step, const LtGemm &g) {
                ? Status()
                : cublasError(s, lt.statusName(s), where, call);
   };
-  TCC_RETURN_IF_ERROR(ok(lt.cublasLtMatmulDescCreate(&out.desc,
-                                                     CUBLAS_COMPUTE_32F,
-                                                     CUDA_R_32F),
-                         "cublasLtMatmulDescCreate"));
+  TCC_RETURN_IF_ERROR(
+      ok(lt.cublasLtMatmulDescCreate(&out.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+         "cublasLtMatmulDescCreate"));
   auto setDesc = [&](cublasLtMatmulDescAttributes_t attr, const void *value,
                      size_t size) {
     return ok(lt.cublasLtMatmulDescSetAttribute(out.desc, attr, value, size),
@@ -212,30 +213,30 @@ Status CudaSession::prepareGemm(uint32_t step, const LtGemm &g) {
   };
   int32_t transA = g.transA, transB = g.transB;
   uint32_t epilogue = g.epilogue;
-  TCC_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_TRANSA, &transA,
-                              sizeof(transA)));
-  TCC_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_TRANSB, &transB,
-                              sizeof(transB)));
-  TCC_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
-                              sizeof(epilogue)));
+  TCC_RETURN_IF_ERROR(
+      setDesc(CUBLASLT_MATMUL_DESC_TRANSA, &transA, sizeof(transA)));
+  TCC_RETURN_IF_ERROR(
+      setDesc(CUBLASLT_MATMUL_DESC_TRANSB, &transB, sizeof(transB)));
+  TCC_RETURN_IF_ERROR(
+      setDesc(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));
   if (g.bias >= 0) {
     // The bias is the same for every batch (stride 0, cuBLASLt's default).
     void *bias = reinterpret_cast<void *>(addresses_[uint32_t(g.bias)]);
-    TCC_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
-                                sizeof(bias)));
+    TCC_RETURN_IF_ERROR(
+        setDesc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
   }
   auto layout = [&](cublasLtMatrixLayout_t *l, uint64_t rows, uint64_t cols,
                     int64_t ld, int64_t stride) {
-    TCC_RETURN_IF_ERROR(ok(lt.cublasLtMatrixLayoutCreate(l, CUDA_R_32F, rows,
-                                                         cols, ld),
-                           "cublasLtMatrixLayoutCreate"));
+    TCC_RETURN_IF_ERROR(
+        ok(lt.cublasLtMatrixLayoutCreate(l, CUDA_R_32F, rows, cols, ld),
+           "cublasLtMatrixLayoutCreate"));
     if (g.batch == 1)
       return Status();
     int32_t batch = g.batch;
-    TCC_RETURN_IF_ERROR(ok(lt.cublasLtMatrixLayoutSetAttribute(
-                               *l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch,
-                               sizeof(batch)),
-                           "cublasLtMatrixLayoutSetAttribute"));
+    TCC_RETURN_IF_ERROR(
+        ok(lt.cublasLtMatrixLayoutSetAttribute(
+               *l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof(batch)),
+           "cublasLtMatrixLayoutSetAttribute"));
     return ok(lt.cublasLtMatrixLayoutSetAttribute(
                   *l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride,
                   sizeof(stride)),
@@ -257,9 +258,9 @@ Status CudaSession::prepareGemm(uint32_t step, const LtGemm &g) {
                     &workspace, sizeof(workspace)),
                 "cublasLtMatmulPreferenceSetAttribute");
   if (s.ok())
-    s = ok(lt.cublasLtMatmulAlgoGetHeuristic(lt_, out.desc, out.a, out.b,
-                                             out.c, out.c, preference, 1,
-                                             &result, &found),
+    s = ok(lt.cublasLtMatmulAlgoGetHeuristic(lt_, out.desc, out.a, out.b, out.c,
+                                             out.c, preference, 1, &result,
+                                             &found),
            "cublasLtMatmulAlgoGetHeuristic");
   lt.cublasLtMatmulPreferenceDestroy(preference);
   TCC_RETURN_IF_ERROR(std::move(s));
@@ -282,17 +283,17 @@ Status CudaSession::create(CudaProgram &program,
       layout.arenaBytes,
       "the session's " + std::to_string(layout.arenaBytes) + "-byte arena",
       &s->arena_));
-  TCC_RETURN_IF_ERROR(gpu.allocate(layout.inputsBytes, "the inputs",
-                                   &s->inputs_));
-  TCC_RETURN_IF_ERROR(gpu.allocate(layout.outputsBytes, "the outputs",
-                                   &s->outputs_));
+  TCC_RETURN_IF_ERROR(
+      gpu.allocate(layout.inputsBytes, "the inputs", &s->inputs_));
+  TCC_RETURN_IF_ERROR(
+      gpu.allocate(layout.outputsBytes, "the outputs", &s->outputs_));
   TCC_RETURN_IF_ERROR(gpu.allocatePinned(
       layout.inputsBytes, "the inputs' staging buffer", &s->stagingIn_));
   TCC_RETURN_IF_ERROR(gpu.allocatePinned(
       layout.outputsBytes, "the outputs' staging buffer", &s->stagingOut_));
-  TCC_RETURN_IF_ERROR(s->check(
-      gpu.driver.cuStreamCreate(&s->stream_, CU_STREAM_NON_BLOCKING),
-      "creating the session's stream", "cuStreamCreate"));
+  TCC_RETURN_IF_ERROR(
+      s->check(gpu.driver.cuStreamCreate(&s->stream_, CU_STREAM_NON_BLOCKING),
+               "creating the session's stream", "cuStreamCreate"));
   TCC_RETURN_IF_ERROR(
       s->check(gpu.driver.cuEventCreate(&s->done_, CU_EVENT_DISABLE_TIMING),
                "creating the session's event", "cuEventCreate"));
@@ -315,8 +316,7 @@ Status CudaSession::create(CudaProgram &program,
                          "cublasLtCreate");
     }
     TCC_RETURN_IF_ERROR(gpu.allocate(kGemmWorkspaceBytes,
-                                     "the cuBLASLt workspace",
-                                     &s->workspace_));
+                                     "the cuBLASLt workspace", &s->workspace_));
     for (uint32_t i = 0; i < steps.size(); ++i)
       if (steps[i].kind == DeviceStep::Kind::Gemm)
         TCC_RETURN_IF_ERROR(s->prepareGemm(i, steps[i].gemm));
@@ -373,8 +373,8 @@ Status CudaSession::enqueueStep(uint32_t i) {
           launch.sharedBytes, stream_, args_[i][l]->params.data(), nullptr);
       if (r != CUDA_SUCCESS)
         return check(r,
-                     stepWhere(i, step.name) + ", launch " +
-                         std::to_string(l) + " '" + launch.function + "'",
+                     stepWhere(i, step.name) + ", launch " + std::to_string(l) +
+                         " '" + launch.function + "'",
                      "cuLaunchKernel");
     }
     return Status();
@@ -383,11 +383,11 @@ Status CudaSession::enqueueStep(uint32_t i) {
     const Gemm &lt = gemms_[i];
     if (g.rows == 0 || g.cols == 0)
       return Status();
-    CUdeviceptr c = g.residual >= 0 ? addresses_[uint32_t(g.residual)]
-                                    : addresses_[g.d];
+    CUdeviceptr c =
+        g.residual >= 0 ? addresses_[uint32_t(g.residual)] : addresses_[g.d];
     cublasStatus_t s = gpu_.lt.cublasLtMatmul(
-        lt_, lt.desc, &g.alpha, reinterpret_cast<void *>(addresses_[g.a]),
-        lt.a, reinterpret_cast<void *>(addresses_[g.b]), lt.b, &g.beta,
+        lt_, lt.desc, &g.alpha, reinterpret_cast<void *>(addresses_[g.a]), lt.a,
+        reinterpret_cast<void *>(addresses_[g.b]), lt.b, &g.beta,
         reinterpret_cast<void *>(c), lt.c,
         reinterpret_cast<void *>(addresses_[g.d]), lt.c, &lt.algo,
         reinterpret_cast<void *>(workspace_), kGemmWorkspaceBytes, stream_);
@@ -399,9 +399,8 @@ Status CudaSession::enqueueStep(uint32_t i) {
   case DeviceStep::Kind::Copy:
     if (!step.bytes)
       return Status();
-    return check(d.cuMemcpyDtoDAsync(addresses_[step.dst],
-                                     addresses_[step.src], step.bytes,
-                                     stream_),
+    return check(d.cuMemcpyDtoDAsync(addresses_[step.dst], addresses_[step.src],
+                                     step.bytes, stream_),
                  stepWhere(i, step.name), "cuMemcpyDtoDAsync");
   }
   return Status();
@@ -411,10 +410,9 @@ Status CudaSession::enqueue(bool timed) {
   Driver &d = gpu_.driver;
   const MemoryLayout &layout = program_.layout;
   if (layout.inputsBytes)
-    TCC_RETURN_IF_ERROR(check(d.cuMemcpyHtoDAsync(inputs_, stagingIn_,
-                                                  layout.inputsBytes, stream_),
-                              "copying the inputs to the GPU",
-                              "cuMemcpyHtoDAsync"));
+    TCC_RETURN_IF_ERROR(check(
+        d.cuMemcpyHtoDAsync(inputs_, stagingIn_, layout.inputsBytes, stream_),
+        "copying the inputs to the GPU", "cuMemcpyHtoDAsync"));
   if (timed)
     TCC_RETURN_IF_ERROR(check(d.cuEventRecord(stepEvents_[0], stream_),
                               "timing the steps", "cuEventRecord"));
@@ -430,8 +428,7 @@ Status CudaSession::enqueue(bool timed) {
   }
   if (layout.outputsBytes)
     TCC_RETURN_IF_ERROR(check(d.cuMemcpyDtoHAsync(stagingOut_, outputs_,
-                                                  layout.outputsBytes,
-                                                  stream_),
+                                                  layout.outputsBytes, stream_),
                               "copying the outputs from the GPU",
                               "cuMemcpyDtoHAsync"));
   return Status();
@@ -508,9 +505,9 @@ Status CudaSession::run(const void *const *inputs, void *const *outputs,
     CUresult r = d.cuEventSynchronize(done_);
     if (r != CUDA_SUCCESS)
       s = driverError(r, gpu_.errorName(r), "running the plan",
-                    "cuEventSynchronize",
-                    "a kernel, matmul or copy failed; TCC_CUDA_SYNC_STEPS=1 "
-                    "names the step");
+                      "cuEventSynchronize",
+                      "a kernel, matmul or copy failed; TCC_CUDA_SYNC_STEPS=1 "
+                      "names the step");
   }
   if (!syncSteps_)
     policy_.ran(mode, s.ok(), captured);
@@ -519,9 +516,9 @@ Status CudaSession::run(const void *const *inputs, void *const *outputs,
   if (timed)
     for (size_t i = 0; i < program_.steps.size(); ++i) {
       float ms = 0;
-      TCC_RETURN_IF_ERROR(check(
-          d.cuEventElapsedTime(&ms, stepEvents_[i], stepEvents_[i + 1]),
-          "timing the steps", "cuEventElapsedTime"));
+      TCC_RETURN_IF_ERROR(
+          check(d.cuEventElapsedTime(&ms, stepEvents_[i], stepEvents_[i + 1]),
+                "timing the steps", "cuEventElapsedTime"));
       stepNs[i] += uint64_t(double(ms) * 1e6);
     }
   for (size_t i = 0; i < layout.outputBytes.size(); ++i)

@@ -2,7 +2,6 @@
 
 #include "DeviceSteps.h"
 
-
 #include <limits>
 
 namespace tcc {

@@ -45,7 +45,7 @@ struct LtGemm {
   int64_t lda = 0, ldb = 0, ldc = 0;
   int32_t batch = 1;
   int64_t strideA = 0, strideB = 0, strideC = 0;
-  uint32_t a = 0, b = 0, d = 0; // buffers: cuBLASLt's A (tcc's b), B, D
+  uint32_t a = 0, b = 0, d = 0;     // buffers: cuBLASLt's A (tcc's b), B, D
   int32_t bias = -1, residual = -1; // buffers, -1: none
   float alpha = 1, beta = 0;        // beta is 0 without a residual
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
@@ -57,8 +57,8 @@ runtime::Status planLtGemm(const tcc::artifact::Sgemm &sgemm, LtGemm *out);
 
 struct DeviceStep {
   enum class Kind { Launches, Gemm, Copy } kind = Kind::Launches;
-  std::string name;     // for errors: "kernel 'k3_add'", "sgemm", "copy"
-  uint32_t kernel = 0;  // Launches: index into Model.kernels
+  std::string name;    // for errors: "kernel 'k3_add'", "sgemm", "copy"
+  uint32_t kernel = 0; // Launches: index into Model.kernels
   std::vector<Launch> launches;
   LtGemm gemm;
   uint32_t src = 0, dst = 0; // Copy: buffers

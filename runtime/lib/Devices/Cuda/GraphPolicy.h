@@ -1,4 +1,4 @@
-//===- GraphPolicy.h - when a session captures and replays a graph -*- C++ -*-===//
+//===- GraphPolicy.h - when a session captures a graph ----------*- C++ -*-===//
 //
 // A session's first run enqueues the plan step by step (it also loads
 // whatever the driver loads lazily, which a capture must not see); the

@@ -17,8 +17,8 @@ namespace {
 // Appends `bytes` to a block of `*size` bytes at an aligned offset; false on
 // overflow.
 bool append(uint64_t bytes, uint64_t *size, uint64_t *offset) {
-  uint64_t aligned = (*size + kDeviceAlignment - 1) / kDeviceAlignment *
-                     kDeviceAlignment;
+  uint64_t aligned =
+      (*size + kDeviceAlignment - 1) / kDeviceAlignment * kDeviceAlignment;
   if (aligned < *size || aligned + bytes < aligned)
     return false;
   *offset = aligned;
@@ -32,9 +32,9 @@ Status tooLarge(const char *what) {
                     " overflow 64-bit sizes");
 }
 
-std::vector<uint64_t> tensorBytes(
-    const Model &model,
-    const flatbuffers::Vector<flatbuffers::Offset<TensorSpec>> *specs) {
+std::vector<uint64_t>
+tensorBytes(const Model &model,
+            const flatbuffers::Vector<flatbuffers::Offset<TensorSpec>> *specs) {
   std::vector<uint64_t> bytes;
   for (uint32_t i = 0; specs && i < specs->size(); ++i)
     bytes.push_back(model.buffers()->Get(specs->Get(i)->buffer())->byte_size());
@@ -78,8 +78,8 @@ Status layOutMemory(const Model &model, MemoryLayout *out) {
   }
   if (end) {
     // From the artifact's alignment boundary, so alignments hold on the GPU.
-    out->constantsBegin = first / runtime::kArtifactAlignment *
-                          runtime::kArtifactAlignment;
+    out->constantsBegin =
+        first / runtime::kArtifactAlignment * runtime::kArtifactAlignment;
     out->constantsEnd = end;
   }
   for (uint32_t i = 0; buffers && i < buffers->size(); ++i) {
@@ -118,10 +118,18 @@ std::vector<uint64_t> bufferAddresses(const MemoryLayout &layout,
   for (const Placement &p : layout.buffers) {
     uint64_t base = 0;
     switch (p.region) {
-    case Region::Constants: base = bases.constants; break;
-    case Region::Arena: base = bases.arena; break;
-    case Region::Inputs: base = bases.inputs; break;
-    case Region::Outputs: base = bases.outputs; break;
+    case Region::Constants:
+      base = bases.constants;
+      break;
+    case Region::Arena:
+      base = bases.arena;
+      break;
+    case Region::Inputs:
+      base = bases.inputs;
+      break;
+    case Region::Outputs:
+      base = bases.outputs;
+      break;
     }
     addresses.push_back(base + p.offset);
   }
