@@ -478,6 +478,12 @@ tcc_status_t tcc_session_set_tracing(tcc_session_t *session, int enabled) {
     if (!session)
       return nullArgument("session");
     TCC_RETURN_IF_ERROR(checkIdle(session));
+    // A device that runs the whole plan times its steps itself (profiling);
+    // the host sees no step to trace.
+    if (enabled && session->program)
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    "tracing: the model's device runs its plan as a whole; "
+                    "profiling gives the device's step times");
     session->tracing = enabled != 0;
     if (session->tracing)
       session->trace.restart();

@@ -15,8 +15,9 @@
 // and constant copies) from it. The step kinds all run on the host, so a
 // kernel step calls what its executable resolves as a host function and
 // every buffer a step touches must be host-visible. A GPU device (issue 16)
-// still has to add step kinds of its own (kernel launches on its queue),
-// copies into memory the host cannot address, and device inputs/outputs.
+// instead runs whole plans (Program): the runtime hands it a model whose
+// steps are all on its modules, and each session's runs, with the inputs
+// and outputs in host memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,7 @@ struct CodeModule;
 } // namespace artifact
 
 namespace runtime {
+class Artifact;
 namespace detail {
 
 // Loaded code of one module.
@@ -68,6 +70,24 @@ public:
 // lets the thread end on its own.
 std::unique_ptr<Queue> makeHostQueue();
 
+// A device's run of a model's whole plan (tcc_device_plugin.h, "Programs"):
+// one per session, which owns what a run writes.
+class ProgramSession {
+public:
+  virtual ~ProgramSession() = default;
+  // Runs the plan on host inputs and outputs; with `stepNs`, adds each
+  // step's device time to stepNs[step].
+  virtual Status run(const void *const *inputs, void *const *outputs,
+                     uint64_t *stepNs) = 0;
+};
+
+// A model loaded by a device that runs its plan itself.
+class Program {
+public:
+  virtual ~Program() = default;
+  virtual Status createSession(std::unique_ptr<ProgramSession> *out) = 0;
+};
+
 class Device {
 public:
   virtual ~Device() = default;
@@ -88,6 +108,17 @@ public:
                                 std::unique_ptr<Executable> *out) = 0;
 
   virtual Status createQueue(std::unique_ptr<Queue> *out) = 0;
+
+  // Whether the device runs the plans of its modules itself (a GPU): the
+  // runtime then hands it the model (loadProgram) rather than running steps
+  // on the host.
+  virtual bool runsPrograms() const { return false; }
+  virtual Status loadProgram(const Artifact &artifact,
+                             std::unique_ptr<Program> *out) {
+    (void)artifact;
+    (void)out;
+    return Status(TCC_STATUS_UNIMPLEMENTED, "the device runs no programs");
+  }
 };
 
 // Memory allocated from a device and freed through it when this goes; the

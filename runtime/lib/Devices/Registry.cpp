@@ -12,6 +12,7 @@
 
 #include "../Artifact/Checks.h"
 
+#include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
 #include "tcc/runtime/artifact_generated.h"
 #include "tcc/runtime/tcc_device_plugin.h"
@@ -88,6 +89,42 @@ private:
   void *queue_;
 };
 
+class PluginProgramSession final : public ProgramSession {
+public:
+  PluginProgramSession(const tcc_device_plugin_t &plugin, void *session)
+      : plugin_(plugin), session_(session) {}
+  ~PluginProgramSession() override {
+    plugin_.program_session_destroy(plugin_.self, session_);
+  }
+  Status run(const void *const *inputs, void *const *outputs,
+             uint64_t *stepNs) override {
+    return Status(
+        plugin_.program_run(plugin_.self, session_, inputs, outputs, stepNs));
+  }
+
+private:
+  const tcc_device_plugin_t &plugin_;
+  void *session_;
+};
+
+class PluginProgram final : public Program {
+public:
+  PluginProgram(const tcc_device_plugin_t &plugin, void *program)
+      : plugin_(plugin), program_(program) {}
+  ~PluginProgram() override { plugin_.program_unload(plugin_.self, program_); }
+  Status createSession(std::unique_ptr<ProgramSession> *out) override {
+    void *session = nullptr;
+    TCC_RETURN_IF_ERROR(Status(
+        plugin_.program_session_create(plugin_.self, program_, &session)));
+    out->reset(new PluginProgramSession(plugin_, session));
+    return Status();
+  }
+
+private:
+  const tcc_device_plugin_t &plugin_;
+  void *program_;
+};
+
 class PluginDevice final : public Device {
 public:
   PluginDevice(std::string name, void *library,
@@ -140,6 +177,22 @@ public:
     void *queue = nullptr;
     TCC_RETURN_IF_ERROR(Status(plugin_.queue_create(plugin_.self, &queue)));
     out->reset(new PluginQueue(plugin_, queue));
+    return Status();
+  }
+
+  bool runsPrograms() const override { return plugin_.program_load; }
+  Status loadProgram(const Artifact &artifact,
+                     std::unique_ptr<Program> *out) override {
+    tcc_device_program_source_t source{};
+    source.file = artifact.fileData();
+    source.file_size = artifact.fileSize();
+    source.model = &artifact.model();
+    source.constants = artifact.constants();
+    source.constant_bytes = size_t(artifact.constantBytes());
+    void *program = nullptr;
+    TCC_RETURN_IF_ERROR(
+        Status(plugin_.program_load(plugin_.self, &source, &program)));
+    out->reset(new PluginProgram(plugin_, program));
     return Status();
   }
 
@@ -234,6 +287,14 @@ Status openPlugin(const std::string &name, std::unique_ptr<Device> *out) {
       plugin.destroy(plugin.self);
     s = Status(TCC_STATUS_DATA_LOSS,
                cat(path, " lacks host_visible, allocate or free"));
+  } else if (s.ok() && plugin.program_load &&
+             (!plugin.program_unload || !plugin.program_session_create ||
+              !plugin.program_session_destroy || !plugin.program_run)) {
+    if (plugin.destroy)
+      plugin.destroy(plugin.self);
+    s = Status(TCC_STATUS_DATA_LOSS,
+               cat(path, " has program_load but lacks another program "
+                         "function"));
   }
   if (!s.ok()) {
     dlclose(library);

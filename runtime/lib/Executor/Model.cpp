@@ -117,6 +117,14 @@ Status tcc_model_s::create(std::unique_ptr<tcc::runtime::Artifact> artifact,
   model->artifact = std::move(artifact);
   TCC_RETURN_IF_ERROR(
       tcc::runtime::detail::ModelDevices::open(m, &model->devices));
+  if (tcc::runtime::detail::Device *device = model->devices.programDevice()) {
+    TCC_RETURN_IF_ERROR(device->loadProgram(*model->artifact, &model->program)
+                            .withContext(cat("device '", device->name(), "'")));
+    model->inputs = tensorInfos(m.inputs());
+    model->outputs = tensorInfos(m.outputs());
+    *out = model.release();
+    return Status();
+  }
   uint32_t numModules = m.code_modules() ? m.code_modules()->size() : 0;
   for (uint32_t i = 0; i < numModules; ++i) {
     std::unique_ptr<tcc::runtime::detail::Executable> code;

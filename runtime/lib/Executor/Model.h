@@ -56,6 +56,9 @@ struct tcc_model_s {
   // empty for spaces whose constants are read from the segment itself.
   std::vector<tcc::runtime::detail::DeviceMemory> deviceConstants;
   std::vector<uint64_t> constantsFirst;
+  // The plan as a device runs it, when devices.programDevice(): then code,
+  // kernels, deviceConstants and plan are empty.
+  std::unique_ptr<tcc::runtime::detail::Program> program;
   std::vector<tcc_kernel_fn> kernels; // by index of Model.kernels
   std::vector<tcc::runtime::detail::TensorInfo> inputs, outputs;
   // By plan step: its kind's run function, resolved at load so that a run
@@ -95,6 +98,8 @@ struct tcc_session_s {
   // and tracing are refused while it is not 0 (the queue's thread reads them).
   std::atomic<uint32_t> runsInFlight{0};
 
+  // The device's run of the plan, when the model has a program.
+  std::unique_ptr<tcc::runtime::detail::ProgramSession> program;
   std::vector<uint8_t *> arenas; // by memory space; null when empty
   // By memory space: a device space's arena, which arenas[] points into.
   std::vector<tcc::runtime::detail::DeviceMemory> deviceArenas;
@@ -139,6 +144,8 @@ struct tcc_session_s {
 
 private:
   tcc::runtime::Status prepareOutputs();
+  // A run of the model's program on its device.
+  tcc::runtime::Status runProgram();
 };
 
 #endif // TCC_RUNTIME_LIB_EXECUTOR_MODEL_H

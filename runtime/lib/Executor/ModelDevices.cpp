@@ -45,7 +45,30 @@ Status ModelDevices::open(const Model &model, ModelDevices *out) {
                                 ? out->byModule_[space->code_module()]
                                 : nullptr);
   }
-  return out->checkHostSteps(model);
+  TCC_RETURN_IF_ERROR(out->findProgramDevice(model));
+  return out->program_ ? Status() : out->checkHostSteps(model);
+}
+
+Status ModelDevices::findProgramDevice(const Model &model) {
+  const auto *plan = model.plan();
+  int32_t first = -1; // the first step on a device that runs programs
+  for (uint32_t i = 0; plan && i < plan->size(); ++i) {
+    Device *device = byModule_[plan->Get(i)->code_module()]; // validated
+    if (device->runsPrograms() && first < 0) {
+      first = int32_t(i);
+      program_ = device;
+    }
+  }
+  for (uint32_t i = 0; program_ && i < plan->size(); ++i) {
+    Device *device = byModule_[plan->Get(i)->code_module()];
+    if (device != program_)
+      return Status(TCC_STATUS_UNIMPLEMENTED,
+                    cat("plan step ", first, " runs on device '",
+                        program_->name(), "', which runs whole plans, but "
+                        "plan step ", i, " on device '", device->name(),
+                        "': a plan cannot be split between them yet"));
+  }
+  return Status();
 }
 
 Status ModelDevices::checkHostSteps(const Model &model) const {

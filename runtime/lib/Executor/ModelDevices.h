@@ -27,7 +27,8 @@ class ModelDevices {
 public:
   // Opens the devices of `model`'s code modules (validated) and checks that
   // every buffer a plan step touches is memory the host can address (every
-  // step kind runs on the host); errors name the module, or the step and
+  // step kind runs on the host), unless the plan runs on a device that runs
+  // whole plans (programDevice); errors name the module, or the step and
   // the memory space.
   static Status open(const tcc::artifact::Model &model, ModelDevices *out);
 
@@ -35,13 +36,20 @@ public:
   // The device whose memory `space` is, or nullptr for host memory (which
   // sessions take from their allocator).
   Device *ofSpace(uint32_t space) const { return bySpace_[space]; }
+  // The device that runs the whole plan (Device::runsPrograms), or nullptr
+  // when the steps run on the host.
+  Device *programDevice() const { return program_; }
 
 private:
   Status checkHostSteps(const tcc::artifact::Model &model) const;
+  // Sets program_ when a step is on a device that runs programs; then every
+  // step must be.
+  Status findProgramDevice(const tcc::artifact::Model &model);
 
   std::vector<std::unique_ptr<Device>> devices_; // one per module kind
   std::vector<Device *> byModule_;               // by Model.code_modules
   std::vector<Device *> bySpace_;                // by Model.memory_spaces
+  Device *program_ = nullptr;
 };
 
 } // namespace detail

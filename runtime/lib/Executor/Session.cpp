@@ -53,6 +53,14 @@ Status tcc_session_s::create(tcc_model_s *model,
                                   nullptr);
   session->bindings.assign(model->maxBindings, nullptr);
 
+  if (model->program) { // the device owns arenas and constants
+    TCC_RETURN_IF_ERROR(model->program->createSession(&session->program));
+    tcc_model_retain(model);
+    session->model = model;
+    *out = session.release();
+    return Status();
+  }
+
   const tcc_allocator_t &a = session->allocator;
   // Host spaces' arenas come from the allocator, device spaces' from their
   // devices (host-visible where a step touches them: the model's load
@@ -123,6 +131,7 @@ Status tcc_session_s::create(tcc_model_s *model,
 
 tcc_session_s::~tcc_session_s() {
   queue.reset(); // nothing is queued: each queued run holds a reference
+  program.reset(); // while the model, which owns its device, lives
   for (tcc_buffer_s *buffer : inputBuffers)
     tcc_buffer_release(buffer);
   for (tcc_buffer_s *buffer : outputBuffers)
@@ -163,6 +172,8 @@ Status tcc_session_s::run() {
           TCC_STATUS_FAILED_PRECONDITION,
           cat("input ", i, " '", model->inputs[i].name, "' is not bound"));
   TCC_RETURN_IF_ERROR(prepareOutputs());
+  if (program)
+    return runProgram();
 
   const auto *buffers = model->header().buffers();
   for (uint32_t i : ioBuffers) {
@@ -199,5 +210,19 @@ Status tcc_session_s::run() {
     ++profiledRuns;
   if (tracing)
     trace.endRun();
+  return Status();
+}
+
+Status tcc_session_s::runProgram() {
+  std::vector<void *> outputs(ownOutputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    outputs[i] = outputAddress(i);
+  // The device times steps with its own events; the host's trace of a
+  // device's plan would only show the whole run.
+  TCC_RETURN_IF_ERROR(program->run(inputs.data(), outputs.data(),
+                                   profiling ? stepNanoseconds.data()
+                                             : nullptr));
+  if (profiling)
+    ++profiledRuns;
   return Status();
 }

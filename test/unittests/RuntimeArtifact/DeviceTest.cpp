@@ -60,9 +60,9 @@ TEST(Device, PluginsAreCheckedForTheirEntryPointAndAbiVersion) {
   useTestDevices();
   Device device;
   EXPECT_TCC_ERROR(Device::open("badabi", &device), TCC_STATUS_UNIMPLEMENTED,
-                   "is built for device plugin ABI 999, this runtime speaks 1");
+                   "is built for device plugin ABI 999, this runtime speaks 2");
   EXPECT_TCC_ERROR(Device::open("noentry", &device), TCC_STATUS_NOT_FOUND,
-                   "does not export tcc_device_plugin_v1");
+                   "does not export tcc_device_plugin_v2");
   ASSERT_TCC_OK(Device::open("fake", &device));
   EXPECT_EQ(device.name(), "fake");
 }

@@ -165,4 +165,53 @@ TEST(ModuleDevices, HostStepsMayNotTouchMemoryTheHostCannotAddress) {
                    "'hidden' that the host cannot address");
 }
 
+// deviceModel with both steps on module 1, of kind "program": its device
+// runs the whole plan (the plugin ABI's programs), so no step runs on the
+// host and memory the host cannot address is the device's business.
+std::vector<uint8_t> programModel() {
+  return deviceModel("program").finish(
+      [](ModelT &m) { m.plan[1]->code_module = 1; });
+}
+
+TEST(ModuleDevices, ADeviceThatRunsProgramsRunsTheWholePlan) {
+  useTestDevices();
+  Model model = loadModel(programModel());
+  ASSERT_TRUE(model.get());
+  EXPECT_EQ(callTestDevice("program", "tcc_test_device_live_programs"), 100);
+  {
+    Session session;
+    ASSERT_TCC_OK(model.createSession(nullptr, &session));
+    EXPECT_EQ(callTestDevice("program", "tcc_test_device_live_programs"),
+              101);
+    ASSERT_TCC_OK(session.setProfiling(true));
+    std::vector<float> x = {1.5f, -2, 3, 0.25f};
+    ASSERT_TCC_OK(session.bindInput(0, x.data(), 16));
+    ASSERT_TCC_OK(session.run());
+    ASSERT_TCC_OK(session.run());
+    const float *z = nullptr;
+    ASSERT_TCC_OK(session.output(0, &z));
+    EXPECT_EQ(std::vector<float>(z, z + 4),
+              (std::vector<float>{3, -4, 6, 0.5f}));
+    // The device's own step times, summed over the profiled runs.
+    std::vector<uint64_t> ns;
+    uint64_t runs = 0;
+    ASSERT_TCC_OK(session.stepTimes(&ns, &runs));
+    EXPECT_EQ(ns, (std::vector<uint64_t>{2000, 2000}));
+    EXPECT_EQ(runs, 2u);
+    EXPECT_TCC_ERROR(Status(tcc_session_set_tracing(session.get(), 1)),
+                     TCC_STATUS_UNIMPLEMENTED,
+                     "the model's device runs its plan as a whole");
+  }
+  EXPECT_EQ(callTestDevice("program", "tcc_test_device_live_programs"), 100);
+}
+
+TEST(ModuleDevices, APlanIsNotSplitBetweenAProgramDeviceAndTheHost) {
+  useTestDevices();
+  EXPECT_TCC_ERROR(load(deviceModel("program").finish()),
+                   TCC_STATUS_UNIMPLEMENTED,
+                   "plan step 0 runs on device 'program', which runs whole "
+                   "plans, but plan step 1 on device 'cpu': a plan cannot be "
+                   "split between them yet");
+}
+
 } // namespace

@@ -11,6 +11,10 @@
  *  - libtcc_device_hidden.so: loads "hidden" modules like the test device,
  *    but its device memory is not host-visible;
  *  - libtcc_device_mismatch.so: named "mismatch", loads "test" modules;
+ *  - libtcc_device_program.so: loads "program" modules by running whole
+ *    plans (the ABI's programs): a run writes 2 * x into the output for a
+ *    model with one f32[4] input and output, and reports 1000 ns per step
+ *    of a two-step plan;
  *  - libtcc_device_badabi.so: reports ABI version 999;
  *  - libtcc_device_noentry.so: exports no entry point.
  *===----------------------------------------------------------------------===*/
@@ -169,8 +173,64 @@ __attribute__((visibility("default"))) int tcc_test_fake_device_flush(void) {
   return n;
 }
 
+#ifdef TCC_TEST_PLUGIN_PROGRAMS
+static int g_live_programs, g_live_program_sessions;
+
+__attribute__((visibility("default"))) int tcc_test_device_live_programs(void) {
+  return g_live_programs * 100 + g_live_program_sessions;
+}
+
+static tcc_status_t program_load(void *self,
+                                 const tcc_device_program_source_t *source,
+                                 void **out_program) {
+  (void)self;
+  if (!source->file || !source->model || !source->file_size)
+    return tcc_status_make(TCC_STATUS_INVALID_ARGUMENT,
+                           "fake device: no artifact");
+  ++g_live_programs;
+  *out_program = &g_live_programs;
+  return NULL;
+}
+
+static void program_unload(void *self, void *program) {
+  (void)self;
+  (void)program;
+  --g_live_programs;
+}
+
+static tcc_status_t program_session_create(void *self, void *program,
+                                           void **out_session) {
+  (void)self;
+  ++g_live_program_sessions;
+  *out_session = program;
+  return NULL;
+}
+
+static void program_session_destroy(void *self, void *session) {
+  (void)self;
+  (void)session;
+  --g_live_program_sessions;
+}
+
+static tcc_status_t program_run(void *self, void *session,
+                                const void *const *inputs,
+                                void *const *outputs, uint64_t *step_ns) {
+  (void)self;
+  (void)session;
+  const float *x = (const float *)inputs[0];
+  float *z = (float *)outputs[0];
+  for (int i = 0; i < 4; ++i)
+    z[i] = 2 * x[i];
+  if (step_ns) {
+    step_ns[0] += 1000;
+    step_ns[1] += 1000;
+  }
+  return NULL;
+}
+#endif
+
 __attribute__((visibility("default"))) tcc_status_t
-tcc_device_plugin_v1(uint32_t runtime_abi_version,
+tcc_device_plugin_v2(uint32_t runtime_abi_version,
                      tcc_device_plugin_t *out_plugin) {
   if (runtime_abi_version != TCC_DEVICE_PLUGIN_ABI_VERSION)
     return tcc_status_make(TCC_STATUS_UNIMPLEMENTED, "fake device: ABI");
@@ -190,6 +250,13 @@ tcc_device_plugin_v1(uint32_t runtime_abi_version,
   out_plugin->queue_create = queue_create;
   out_plugin->queue_destroy = queue_destroy;
   out_plugin->queue_submit = queue_submit;
+#ifdef TCC_TEST_PLUGIN_PROGRAMS
+  out_plugin->program_load = program_load;
+  out_plugin->program_unload = program_unload;
+  out_plugin->program_session_create = program_session_create;
+  out_plugin->program_session_destroy = program_session_destroy;
+  out_plugin->program_run = program_run;
+#endif
   return NULL;
 }
 

@@ -23,8 +23,17 @@
 extern "C" {
 #endif
 
-#define TCC_DEVICE_PLUGIN_ABI_VERSION 1u
-#define TCC_DEVICE_PLUGIN_ENTRY "tcc_device_plugin_v1"
+#define TCC_DEVICE_PLUGIN_ABI_VERSION 2u
+#define TCC_DEVICE_PLUGIN_ENTRY "tcc_device_plugin_v2"
+
+/* What program_load gets: the verified artifact, which outlives the program. */
+typedef struct tcc_device_program_source_t {
+  const void *file; /* the artifact's bytes */
+  size_t file_size;
+  const void *model; /* its header, a tcc::artifact::Model (artifact.fbs) */
+  const void *constants; /* the constants segment, 64-byte aligned, or NULL */
+  size_t constant_bytes;
+} tcc_device_program_source_t;
 
 typedef struct tcc_device_plugin_t {
   uint32_t abi_version; /* TCC_DEVICE_PLUGIN_ABI_VERSION of the plugin */
@@ -69,6 +78,28 @@ typedef struct tcc_device_plugin_t {
                                tcc_status_t (*work)(void *arg),
                                void (*done)(void *arg, tcc_status_t status),
                                void *arg);
+
+  /* Programs: a device whose code the host cannot call (a GPU) runs the
+   * plan of a model whose steps are all on its modules itself. The runtime
+   * keeps the model's inputs and outputs in host memory and hands them to
+   * each run; the device owns everything else (constants, arenas, staging
+   * buffers, streams). Optional, as a group: without program_load, models
+   * run on the host as described above.
+   *
+   * program_run runs the plan once: `inputs[i]` and `outputs[i]` hold the
+   * model's inputs and outputs (their byte sizes are the model's). With
+   * `step_ns` (one counter per plan step) it adds each step's device time to
+   * its counter. It returns when the outputs are written. */
+  tcc_status_t (*program_load)(void *self,
+                               const tcc_device_program_source_t *source,
+                               void **out_program);
+  void (*program_unload)(void *self, void *program);
+  tcc_status_t (*program_session_create)(void *self, void *program,
+                                         void **out_session);
+  void (*program_session_destroy)(void *self, void *session);
+  tcc_status_t (*program_run)(void *self, void *session,
+                              const void *const *inputs, void *const *outputs,
+                              uint64_t *step_ns);
 } tcc_device_plugin_t;
 
 /* The entry point: fills *out_plugin (zeroed by the caller) for a device

@@ -1,18 +1,13 @@
 //===- CudaDevice.cpp - the device plugin "cuda" --------------------------===//
 //
 // libtcc_device_cuda.so: NVIDIA GPUs through the CUDA driver API, opened at
-// run time (CudaDriver.h), on the first GPU the driver reports.
-//
-// What exists: opening the driver, with "no CUDA driver" when it is absent
-// or the toolkit's stub; device memory (cuMemAlloc) and pinned host memory
-// (cuMemAllocHost). Not yet (issue 16): loading cuda modules (choosing the
-// image for the device's architecture), kernel launches as steps, cuBLASLt,
-// streams, events and graphs. Loading a cuda module says so rather than
-// pretending to run it.
+// run time (CudaDriver.h), on the first GPU the driver reports. It runs the
+// plans of cuda models itself (the plugin ABI's programs): CudaProgram.h.
+// Device memory is cuMemAlloc, host memory pinned (cuMemAllocHost).
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaDriver.h"
+#include "CudaProgram.h"
 
 #include "tcc/runtime/ArtifactFormat.h"
 #include "tcc/runtime/tcc_device_plugin.h"
@@ -23,50 +18,35 @@
 
 namespace {
 
-using tcc::cuda::Driver;
-
-struct CudaDevice {
-  Driver driver;
-  CUdevice device = 0;
-  CUcontext context = nullptr;
-  int major = 0, minor = 0;
-};
+using tcc::cuda::ContextScope;
+using tcc::cuda::CudaProgram;
+using tcc::cuda::CudaSession;
+using tcc::cuda::Gpu;
+using tcc::runtime::Status;
 
 tcc_status_t status(tcc_status_code_t code, const std::string &message) {
   return tcc_status_make(code, message.c_str());
 }
 
-tcc_status_t driverError(const CudaDevice &d, CUresult result,
-                         const std::string &what) {
-  return status(result == CUDA_ERROR_OUT_OF_MEMORY
-                    ? TCC_STATUS_RESOURCE_EXHAUSTED
-                    : TCC_STATUS_INTERNAL,
-                "cuda: " + what + ": " + d.driver.errorName(result));
+// Runs `body`, turning exceptions (std::bad_alloc) into statuses: nothing
+// may unwind through the C ABI.
+template <typename F> tcc_status_t guarded(F &&body) {
+  try {
+    return body().release();
+  } catch (const std::bad_alloc &) {
+    return status(TCC_STATUS_RESOURCE_EXHAUSTED, "cuda: out of host memory");
+  } catch (const std::exception &e) {
+    return status(TCC_STATUS_INTERNAL, std::string("cuda: ") + e.what());
+  }
 }
 
-// Makes the device's context current for a scope.
-class ContextScope {
-public:
-  explicit ContextScope(CudaDevice &d) : d_(d) {
-    ok_ = d.driver.cuCtxPushCurrent(d.context) == CUDA_SUCCESS;
-  }
-  ~ContextScope() {
-    CUcontext popped;
-    if (ok_)
-      d_.driver.cuCtxPopCurrent(&popped);
-  }
-
-private:
-  CudaDevice &d_;
-  bool ok_ = false;
-};
-
 void destroy(void *self) {
-  auto *d = static_cast<CudaDevice *>(self);
-  if (d->context)
-    d->driver.cuDevicePrimaryCtxRelease(d->device);
-  d->driver.close();
-  delete d;
+  auto *gpu = static_cast<Gpu *>(self);
+  if (gpu->context)
+    gpu->driver.cuDevicePrimaryCtxRelease(gpu->device);
+  gpu->lt.close();
+  gpu->driver.close();
+  delete gpu;
 }
 
 // Pinned host memory is the host's; device memory is not.
@@ -76,58 +56,89 @@ int hostVisible(void *, tcc_memory_kind_t kind) {
 
 tcc_status_t allocate(void *self, tcc_memory_kind_t kind, size_t bytes,
                       size_t alignment, void **out) {
-  auto *d = static_cast<CudaDevice *>(self);
+  auto *gpu = static_cast<Gpu *>(self);
   // Both allocators align to at least 256 bytes.
   if (alignment > 256)
     return status(TCC_STATUS_INVALID_ARGUMENT,
                   "cuda: alignment " + std::to_string(alignment) +
                       " exceeds the driver's 256 bytes");
-  ContextScope scope(*d);
-  size_t size = bytes ? bytes : 1;
-  CUresult result;
-  if (kind == TCC_MEMORY_DEVICE) {
-    CUdeviceptr address = 0;
-    result = d->driver.cuMemAlloc(&address, size);
-    *out = reinterpret_cast<void *>(address);
-  } else {
-    result = d->driver.cuMemAllocHost(out, size);
-  }
-  if (result != CUDA_SUCCESS)
-    return driverError(*d, result,
-                       "allocating " + std::to_string(bytes) + " bytes of " +
-                           (kind == TCC_MEMORY_DEVICE ? "device"
-                                                      : "pinned host") +
-                           " memory");
-  return nullptr;
+  ContextScope scope(*gpu);
+  std::string what = std::to_string(bytes) + " bytes of " +
+                     (kind == TCC_MEMORY_DEVICE ? "device" : "pinned host") +
+                     " memory";
+  if (kind != TCC_MEMORY_DEVICE)
+    return gpu->allocatePinned(bytes, what, out).release();
+  CUdeviceptr address = 0;
+  Status s = gpu->allocate(bytes, what, &address);
+  *out = reinterpret_cast<void *>(address);
+  return s.release();
 }
 
 void release(void *self, tcc_memory_kind_t kind, void *address) {
-  auto *d = static_cast<CudaDevice *>(self);
-  ContextScope scope(*d);
+  auto *gpu = static_cast<Gpu *>(self);
+  ContextScope scope(*gpu);
   if (kind == TCC_MEMORY_DEVICE)
-    d->driver.cuMemFree(reinterpret_cast<CUdeviceptr>(address));
+    gpu->driver.cuMemFree(reinterpret_cast<CUdeviceptr>(address));
   else
-    d->driver.cuMemFreeHost(address);
+    gpu->driver.cuMemFreeHost(address);
 }
 
-tcc_status_t loadExecutable(void *self, const void *, size_t, void **) {
-  auto *d = static_cast<CudaDevice *>(self);
+// A cuda module has no host code to load: its images load with the
+// program.
+tcc_status_t loadExecutable(void *, const void *, size_t, void **) {
   return status(TCC_STATUS_UNIMPLEMENTED,
-                "cuda: found sm_" + std::to_string(d->major * 10 + d->minor) +
-                    ", but running cuda modules is not implemented yet "
-                    "(docs/cuda.md)");
+                "cuda: a cuda module runs as a program, not host code");
+}
+
+tcc_status_t loadProgram(void *self, const tcc_device_program_source_t *source,
+                         void **out) {
+  return guarded([&] {
+    std::unique_ptr<CudaProgram> program;
+    TCC_RETURN_IF_ERROR(CudaProgram::load(
+        *static_cast<Gpu *>(self),
+        *static_cast<const tcc::artifact::Model *>(source->model),
+        static_cast<const uint8_t *>(source->file),
+        static_cast<const uint8_t *>(source->constants), &program));
+    *out = program.release();
+    return Status();
+  });
+}
+
+void unloadProgram(void *, void *program) {
+  delete static_cast<CudaProgram *>(program);
+}
+
+tcc_status_t createSession(void *, void *program, void **out) {
+  return guarded([&] {
+    std::unique_ptr<CudaSession> session;
+    TCC_RETURN_IF_ERROR(
+        CudaSession::create(*static_cast<CudaProgram *>(program), &session));
+    *out = session.release();
+    return Status();
+  });
+}
+
+void destroySession(void *, void *session) {
+  delete static_cast<CudaSession *>(session);
+}
+
+tcc_status_t runProgram(void *, void *session, const void *const *inputs,
+                        void *const *outputs, uint64_t *stepNs) {
+  return guarded([&] {
+    return static_cast<CudaSession *>(session)->run(inputs, outputs, stepNs);
+  });
 }
 
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) tcc_status_t
-tcc_device_plugin_v1(uint32_t runtimeAbi, tcc_device_plugin_t *out) {
+tcc_device_plugin_v2(uint32_t runtimeAbi, tcc_device_plugin_t *out) {
   if (runtimeAbi != TCC_DEVICE_PLUGIN_ABI_VERSION)
     return status(TCC_STATUS_UNIMPLEMENTED,
                   "cuda: built for device plugin ABI " +
                       std::to_string(TCC_DEVICE_PLUGIN_ABI_VERSION) +
                       ", the runtime speaks " + std::to_string(runtimeAbi));
-  auto *d = new (std::nothrow) CudaDevice;
+  auto *d = new (std::nothrow) Gpu;
   if (!d)
     return status(TCC_STATUS_RESOURCE_EXHAUSTED, "cuda: out of memory");
   // TCC_CUDA_DRIVER names another driver file: tests point it at the
@@ -164,5 +175,10 @@ tcc_device_plugin_v1(uint32_t runtimeAbi, tcc_device_plugin_t *out) {
   out->free = release;
   out->module_kind = tcc::runtime::kCudaModuleKind;
   out->executable_load = loadExecutable;
+  out->program_load = loadProgram;
+  out->program_unload = unloadProgram;
+  out->program_session_create = createSession;
+  out->program_session_destroy = destroySession;
+  out->program_run = runProgram;
   return nullptr;
 }

@@ -4,8 +4,22 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
+
 namespace tcc {
 namespace cuda {
+namespace {
+
+// `symbol`; for cuEventElapsedTime_v2 (CUDA 12.8), an older driver's
+// cuEventElapsedTime, which has the same signature.
+void *lookup(void *library, const char *symbol) {
+  void *address = dlsym(library, symbol);
+  if (!address && std::strcmp(symbol, "cuEventElapsedTime_v2") == 0)
+    address = dlsym(library, "cuEventElapsedTime");
+  return address;
+}
+
+} // namespace
 
 std::string Driver::open(const char *path) {
   library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -15,7 +29,7 @@ std::string Driver::open(const char *path) {
            (error ? error : "dlopen failed") + ")";
   }
 #define TCC_CUDA_LOAD(name, symbol)                                            \
-  name = reinterpret_cast<decltype(name)>(dlsym(library, symbol));            \
+  name = reinterpret_cast<decltype(name)>(lookup(library, symbol));            \
   if (!name) {                                                                 \
     close();                                                                   \
     return std::string("the CUDA driver ") + path + " lacks " + symbol +       \

@@ -18,7 +18,9 @@ namespace tcc {
 namespace cuda {
 
 // The driver functions the plugin calls, by the names of their current ABI
-// versions (cuda.h maps cuMemAlloc to cuMemAlloc_v2 and so on).
+// versions (cuda.h maps cuMemAlloc to cuMemAlloc_v2 and so on); a driver
+// older than CUDA 12.8 lacks cuEventElapsedTime_v2, and open() takes its
+// cuEventElapsedTime, of the same signature, instead.
 #define TCC_CUDA_DRIVER_FUNCTIONS(X)                                           \
   X(cuInit, "cuInit")                                                          \
   X(cuGetErrorName, "cuGetErrorName")                                          \
@@ -33,8 +35,34 @@ namespace cuda {
   X(cuMemAlloc, "cuMemAlloc_v2")                                               \
   X(cuMemFree, "cuMemFree_v2")                                                 \
   X(cuMemAllocHost, "cuMemAllocHost_v2")                                       \
-  X(cuMemFreeHost, "cuMemFreeHost")
+  X(cuMemFreeHost, "cuMemFreeHost")                                            \
+  X(cuMemGetInfo, "cuMemGetInfo_v2")                                           \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                           \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                 \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                 \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                 \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
+  X(cuModuleUnload, "cuModuleUnload")                                          \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
+  X(cuLaunchKernel, "cuLaunchKernel")                                          \
+  X(cuStreamCreate, "cuStreamCreate")                                          \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                \
+  X(cuEventCreate, "cuEventCreate")                                            \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                       \
+  X(cuEventRecord, "cuEventRecord")                                            \
+  X(cuEventSynchronize, "cuEventSynchronize")                                  \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")                           \
+  X(cuStreamEndCapture, "cuStreamEndCapture")                                  \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags")                \
+  X(cuGraphLaunch, "cuGraphLaunch")                                            \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
+  X(cuGraphDestroy, "cuGraphDestroy")
 
+// A table of function pointers, filled by dlsym from the driver (open) or,
+// in tests, by hand with fakes that record the calls.
 struct Driver {
   void *library = nullptr;
 #define TCC_CUDA_DECLARE(name, symbol) decltype(&::name) name = nullptr;

@@ -1,0 +1,186 @@
+//===- CudaCompiledModelTest.cpp - compiled cuda artifacts, faked ---------===//
+//
+// The models of test/Cuda/Inputs, compiled by `tcc compile --target cuda
+// --gpu sm_80,sm_90` at build time, loaded and run three times on the fake
+// driver (FakeCuda: kernels do nothing, cuBLASLt computes): every step kind
+// the compiler writes is one the device runs, cuBLASLt accepts every
+// matmul's layouts, and each launch passes as many parameters as its PTX
+// entry declares. What the kernels compute only a GPU can say
+// (scripts/device-check.sh).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaProgram.h"
+#include "FakeCuda.h"
+
+#include "TestModels.h"
+
+#include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tcc;
+using tcc::cuda::CudaProgram;
+using tcc::cuda::CudaSession;
+
+namespace {
+
+// The number of parameters of PTX entry `name`, each a 64-bit value (a
+// bare pointer: the device passes each as 8 bytes); -1 when there is no
+// such entry or a parameter of another type.
+int ptxParams(const std::string &ptx, const std::string &name) {
+  size_t at = ptx.find(".entry " + name + "(");
+  if (at == std::string::npos)
+    return -1;
+  size_t end = ptx.find(')', at);
+  int n = 0;
+  for (size_t p = ptx.find(".param", at); p < end;
+       p = ptx.find(".param", p + 1), ++n)
+    if (ptx.compare(p, 12, ".param .u64 ") != 0 &&
+        ptx.compare(p, 12, ".param .b64 ") != 0)
+      return -1;
+  return n;
+}
+
+class CudaCompiledModel : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
+  std::vector<uint8_t> file = test::readFile(
+      std::string(TCC_CUDA_TEST_ARTIFACTS) + "/" + GetParam() + ".bin");
+  std::unique_ptr<runtime::Artifact> artifact;
+  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
+                                            &artifact)
+                  .ok());
+  test::FakeCuda fake;
+  fake.anyFunction = true;
+  cuda::Gpu gpu;
+  fake.install(&gpu.driver, &gpu.lt);
+  gpu.major = 8; // sm_89: no cubin, so the sm_80 PTX (JIT)
+  gpu.minor = 9;
+  std::unique_ptr<CudaProgram> program;
+  runtime::Status s =
+      CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
+                        artifact->constants(), &program);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(program->image.jit);
+  EXPECT_EQ(program->imageArch, "sm_80");
+  ASSERT_NE(fake.loadedImage.find(".target sm_80"), std::string::npos);
+  size_t launches = 0, gemms = 0;
+  for (const cuda::DeviceStep &step : program->steps) {
+    gemms += step.kind == cuda::DeviceStep::Kind::Gemm;
+    for (const cuda::Launch &launch : step.launches) {
+      ++launches;
+      EXPECT_EQ(ptxParams(fake.loadedImage, launch.function),
+                int(launch.args.size()))
+          << launch.function;
+    }
+  }
+  EXPECT_GT(launches + gemms, 0u);
+
+  std::unique_ptr<CudaSession> session;
+  s = CudaSession::create(*program, &session);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const auto *inputs = artifact->model().inputs();
+  const auto *outputs = artifact->model().outputs();
+  std::vector<std::vector<uint8_t>> in, out;
+  std::vector<const void *> inPtrs;
+  std::vector<void *> outPtrs;
+  for (uint32_t i = 0; inputs && i < inputs->size(); ++i)
+    in.emplace_back(artifact->model()
+                        .buffers()
+                        ->Get(inputs->Get(i)->buffer())
+                        ->byte_size());
+  for (uint32_t i = 0; outputs && i < outputs->size(); ++i)
+    out.emplace_back(artifact->model()
+                         .buffers()
+                         ->Get(outputs->Get(i)->buffer())
+                         ->byte_size());
+  for (auto &b : in)
+    inPtrs.push_back(b.data());
+  for (auto &b : out)
+    outPtrs.push_back(b.data());
+  for (int run = 0; run < 3; ++run) {
+    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
+  }
+  EXPECT_TRUE(session->policy().hasGraph());
+  EXPECT_EQ(fake.count("cuLaunchKernel"), 2 * launches); // eager, capture
+  EXPECT_EQ(fake.count("cublasLtMatmul"), 2 * gemms);
+  EXPECT_EQ(fake.count("cuGraphLaunch"), 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestCudaInputs, CudaCompiledModel,
+                         ::testing::Values("elementwise", "reductions", "nn",
+                                           "mlp", "gemms"));
+
+// gemms.mlir's steps are all cuBLASLt matmuls, which the fake computes as
+// cuBLASLt documents them: its outputs must be the CPU target's (tcc's own
+// microkernels) on the same inputs, whether run step by step, captured or
+// replayed.
+TEST(CudaCompiledGemms, MatchTheCpuTargetOnTheFakeCublasLt) {
+  std::string dir = TCC_CUDA_TEST_ARTIFACTS;
+  std::vector<uint8_t> file = test::readFile(dir + "/gemms.bin");
+  std::unique_ptr<runtime::Artifact> artifact;
+  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
+                                            &artifact)
+                  .ok());
+  test::FakeCuda fake;
+  cuda::Gpu gpu;
+  fake.install(&gpu.driver, &gpu.lt);
+  gpu.major = 9;
+  std::unique_ptr<CudaProgram> program;
+  ASSERT_TRUE(CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
+                                artifact->constants(), &program)
+                  .ok());
+  for (const cuda::DeviceStep &step : program->steps)
+    ASSERT_EQ(step.kind, cuda::DeviceStep::Kind::Gemm);
+  std::unique_ptr<CudaSession> session;
+  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
+
+  std::vector<uint8_t> cpuFile = test::readFile(dir + "/gemms.cpu.bin");
+  runtime::Model cpu;
+  ASSERT_TRUE(
+      runtime::Model::loadMemory(cpuFile.data(), cpuFile.size(), &cpu).ok());
+  runtime::Session cpuSession;
+  ASSERT_TRUE(cpu.createSession(nullptr, &cpuSession).ok());
+
+  const artifact::Model &m = artifact->model();
+  auto bytesOf = [&](const artifact::TensorSpec *spec) {
+    return m.buffers()->Get(spec->buffer())->byte_size();
+  };
+  for (int run = 0; run < 3; ++run) {
+    std::vector<std::vector<float>> in, out, expected;
+    std::vector<const void *> inPtrs;
+    std::vector<void *> outPtrs;
+    for (uint32_t i = 0; i < m.inputs()->size(); ++i) {
+      in.emplace_back(bytesOf(m.inputs()->Get(i)) / 4);
+      for (size_t e = 0; e < in.back().size(); ++e)
+        in.back()[e] =
+            float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f - 1.0f;
+      inPtrs.push_back(in.back().data());
+      ASSERT_TRUE(
+          cpuSession.bindInput(i, in.back().data(), in.back().size() * 4).ok());
+    }
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      out.emplace_back(bytesOf(m.outputs()->Get(i)) / 4, -7.0f);
+      outPtrs.push_back(out.back().data());
+    }
+    runtime::Status s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(cpuSession.run().ok());
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      const float *reference = nullptr;
+      ASSERT_TRUE(cpuSession.output(i, &reference).ok());
+      for (size_t e = 0; e < out[i].size(); ++e)
+        EXPECT_NEAR(out[i][e], reference[e],
+                    1e-5 + 1e-4 * std::abs(reference[e]))
+            << "output " << i << " element " << e << " run " << run;
+    }
+  }
+  EXPECT_TRUE(session->policy().hasGraph());
+}
+
+} // namespace
