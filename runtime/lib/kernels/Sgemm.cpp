@@ -54,21 +54,6 @@ void write_packed_b_header(int64_t k, int64_t n, void *packed) {
 
 namespace {
 
-// Pre-packed B of at least this many floats (16 MiB) is taken to come from
-// memory on every call.
-constexpr int64_t kPrefetchPackedBFloats = int64_t(4) << 20;
-
-// How the driver fetches pre-packed B's next panel while the microkernels
-// run over the current one.
-enum class PanelPrefetch {
-  None,
-  // Into the L2, over the first block of rows only (later blocks find the
-  // panels in the L2): for weights that may be in the L3 or not.
-  FirstRowsToL2,
-  // Into the L1, over every block of rows: for weights from memory.
-  AllToL1,
-};
-
 // Where B's panels come from. B is never read in place: the microkernel's
 // strided loads down 32-column panels miss without the overlap that packing
 // gets, even for a few rows of A (figures: docs/performance.md,
@@ -91,7 +76,6 @@ struct Gemm {
   const float *panels;          // pre-packed panel data
   const BPanelSource *custom_b; // packs B's panels instead of isa.pack_b
   BSource source;
-  PanelPrefetch prefetch_panels;
   float *c;
   int64_t ldc;
   float alpha, beta, clamp_min, clamp_max;
@@ -215,32 +199,11 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
           const float *bp = panel(q);
           const int64_t panel_end =
               std::min(c1, jc + (q + 1) * int64_t(kPanelWidth));
-          // The next panel's kc x kPanelWidth block, a share of its cache
-          // lines before each microkernel call over this panel's first
-          // nr columns.
-          const bool to_l1 = g.prefetch_panels == PanelPrefetch::AllToL1,
-                     prefetch = to_l1 || (g.prefetch_panels ==
-                                              PanelPrefetch::FirstRowsToL2 &&
-                                          ic == r0);
-          const float *next =
-              prefetch && q + 1 < panels ? panel(q + 1) : nullptr;
-          const int64_t lines = kc * kPanelWidth / 16,
-                        share = ceil_div(lines, ceil_div(mc, isa.mr));
-          for (int64_t j = jc + q * kPanelWidth; j < panel_end;
-               j += isa.nr, next = nullptr) {
+          for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
             int cols = int(std::min<int64_t>(isa.nr, panel_end - j));
             const float *bj = bp + (j - jc - q * kPanelWidth);
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
-              if (next)
-                for (int64_t l = ir / isa.mr * share,
-                             end = std::min(lines, l + share);
-                     l < end; ++l) {
-                  if (to_l1)
-                    __builtin_prefetch(next + l * 16, 0, 3);
-                  else
-                    __builtin_prefetch(next + l * 16, 0, 2);
-                }
               const float *ap =
                   g.direct_a ? g.a + (ic + ir) * g.a_row_stride + pc
                              : s.a + ir * kc;
@@ -503,19 +466,15 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.b_col_stride = p->trans_b ? p->ldb : 1;
   g.panels = nullptr;
   g.custom_b = custom_b;
-  g.prefetch_panels = PanelPrefetch::None;
   if (custom_b) {
     g.source = BSource::OnTheFly;
   } else if (p->packed_b) {
     g.source = BSource::PrePacked;
-    // Weights this large come from memory: their next panel goes to the L1
-    // over every block of rows. Smaller ones may sit in the L3, where that
-    // prefetch costs more than it saves: theirs goes to the L2 over the
-    // first block only, which later blocks then find there (figures:
+    // The panels are read without software prefetch: each kc-deep slice of
+    // a panel is contiguous, which the hardware prefetchers follow, and
+    // prefetching the next panel into the L1 or L2 measured slower on this
+    // machine whether the weights came from memory or the L3 (figures:
     // docs/performance.md, "Measurements behind choices in the code").
-    g.prefetch_panels = p->k * p->n >= kPrefetchPackedBFloats
-                            ? PanelPrefetch::AllToL1
-                            : PanelPrefetch::FirstRowsToL2;
     g.panels = reinterpret_cast<const float *>(
         static_cast<const char *>(p->packed_b) + sizeof(PackedBHeader));
   } else {
