@@ -127,6 +127,14 @@ struct ThreadScratch {
 };
 thread_local ThreadScratch tls_scratch;
 
+// This thread's scratch for `isa`'s largest blocks: mc x K block of A, and
+// a kc x nc block or one deep K block's panel of B.
+bool reserve_scratch(const IsaKernels &isa) {
+  return tls_scratch.reserve(
+      size_t(isa.mc) * isa.few_rows_kc,
+      std::max(size_t(isa.kc) * isa.nc, size_t(isa.few_rows_kc) * kPanelWidth));
+}
+
 TileStore tile_store(const Gemm &g, int64_t i, int64_t j, int64_t kb) {
   TileStore st;
   st.c = g.c + i * g.ldc + j;
@@ -156,7 +164,7 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
   const int64_t c0 = task % g.n_tasks * g.task_cols;
   const int64_t c1 = std::min(g.n, c0 + g.task_cols);
   // With one block of rows, each B panel is used right after it is packed:
-  // pack it into the same L1-sized slot instead of a whole L2-sized block.
+  // pack it into the same slot instead of a whole L2-sized block.
   const bool one_panel_at_a_time =
       g.source == BSource::OnTheFly && r1 - r0 <= s.mc;
   const int64_t nc_step = one_panel_at_a_time ? c1 - c0 : s.nc;
@@ -229,7 +237,7 @@ __attribute__((noinline)) void run_task_on_stack(const Gemm &g, int64_t task) {
 void gemm_task(void *arg, int64_t task) {
   const Gemm &g = *static_cast<const Gemm *>(arg);
   const IsaKernels &isa = *g.isa;
-  if (tls_scratch.reserve(size_t(isa.mc) * isa.kc, size_t(isa.kc) * isa.nc))
+  if (reserve_scratch(isa))
     run_task(g, task, Scratch{tls_scratch.a, tls_scratch.b, isa.mc, isa.nc});
   else
     run_task_on_stack(g, task);
@@ -263,7 +271,7 @@ void small_task(void *arg, int64_t task) {
   int64_t width = 256;
   g.acc = stack_acc;
   const IsaKernels &isa = *t.isa;
-  if (tls_scratch.reserve(size_t(isa.mc) * isa.kc, size_t(isa.kc) * isa.nc)) {
+  if (reserve_scratch(isa)) {
     g.acc = tls_scratch.b;
     width = int64_t(tls_scratch.b_floats) / kSmallM;
   }
@@ -494,7 +502,10 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.clamp_min = e ? e->clamp_min : 0.0f;
   g.clamp_max = e ? e->clamp_max : 0.0f;
 
-  g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, isa.kc));
+  // The K blocks depend only on the shape (never on the task grid or
+  // where B comes from), so every path gives the same bits.
+  const int64_t kc_max = g.m <= isa.mc ? isa.few_rows_kc : isa.kc;
+  g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, kc_max));
   g.kc = ceil_div(g.k, g.k_blocks); // equal blocks: no short tail
   // A few rows of A: stream B as stored (or as pre-packed) instead of
   // packing it. With B transposed that takes dot products, which need A's
