@@ -292,17 +292,6 @@ TEST(Conv2d, BatchInChunks) {
       with_epilogue({3, 64, 32, 32, 2, 5, 5, 1, 1, 2, 2}, TCC_ACTIVATION_RELU));
 }
 
-TEST(Conv2d, ResNetShapedLayers) {
-  // Several K blocks and column panels, like the layers the bench times.
-  check_case(with_epilogue({1, 64, 14, 14, 64, 3, 3, 1, 1, 1, 1},
-                           TCC_ACTIVATION_RELU));
-  check_case(with_epilogue({1, 32, 15, 15, 48, 3, 3, 2, 2, 1, 1},
-                           TCC_ACTIVATION_NONE));
-  check_case(with_epilogue({2, 96, 8, 8, 40, 1, 1}, TCC_ACTIVATION_GELU));
-  check_case(with_epilogue({1, 32, 12, 12, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32},
-                           TCC_ACTIVATION_CLAMP));
-}
-
 // Many rows of shallow columns (stems over RGB) run NHWC im2col and the
 // GEMM a block of rows at a time (Conv2d.cpp, im2col_block_rows): blocks
 // that cross images, a partial last block and column panel, with every
@@ -326,6 +315,17 @@ TEST(Conv2d, StemsInRowBlocks) {
           << cs.name(TCC_LAYOUT_NHWC) << " on " << threads << " threads";
     }
   }
+}
+
+TEST(Conv2d, ResNetShapedLayers) {
+  // Several K blocks and column panels, like the layers the bench times.
+  check_case(with_epilogue({1, 64, 14, 14, 64, 3, 3, 1, 1, 1, 1},
+                           TCC_ACTIVATION_RELU));
+  check_case(with_epilogue({1, 32, 15, 15, 48, 3, 3, 2, 2, 1, 1},
+                           TCC_ACTIVATION_NONE));
+  check_case(with_epilogue({2, 96, 8, 8, 40, 1, 1}, TCC_ACTIVATION_GELU));
+  check_case(with_epilogue({1, 32, 12, 12, 32, 3, 3, 1, 1, 1, 1, 1, 1, 32},
+                           TCC_ACTIVATION_CLAMP));
 }
 
 TEST(Conv2d, ThreadCountDoesNotChangeTheBits) {
