@@ -12,9 +12,10 @@
 //   (out = W x cols) never stores the columns: the GEMM builds each panel
 //   of them in cache as it packs B (an implicit GEMM, Im2col.inc). NHWC
 //   (out = cols x W^T) writes the columns of as many images as fit ~16 MiB
-//   to the workspace, runs one tall GEMM over them, and packs the weights
-//   once per call, unless they come packed (tcc_conv2d_pack_weight, at
-//   compile time for constant weights).
+//   to the workspace, runs one tall GEMM over them (or, for many rows of
+//   shallow columns, a block of rows at a time while they are in cache),
+//   and packs the weights once per call, unless they come packed
+//   (tcc_conv2d_pack_weight, at compile time for constant weights).
 // Each GEMM and each copy runs in parallel through tcc_parallel; NCHW
 // images whose GEMMs are too small to split run one per thread.
 //
@@ -273,12 +274,10 @@ struct Im2colNhwc {
   int64_t tasks;
 };
 
-void im2col_nhwc_task(void *arg, int64_t task) {
-  const Im2colNhwc &job = *static_cast<const Im2colNhwc *>(arg);
+// Rows [begin, end) of the columns.
+void im2col_nhwc_rows(const Im2colNhwc &job, int64_t begin, int64_t end) {
   const ConvShape &s = *job.s;
-  int64_t per = (job.rows + job.tasks - 1) / job.tasks;
-  int64_t end = std::min(job.rows, (task + 1) * per);
-  for (int64_t row = task * per; row < end; ++row) {
+  for (int64_t row = begin; row < end; ++row) {
     const int64_t image = row / s.pixels, p = row % s.pixels;
     const int64_t oy = p / s.out_w, ox = p % s.out_w;
     const float *input = job.input + image * s.height * s.width * s.channels;
@@ -322,6 +321,62 @@ void im2col_nhwc_task(void *arg, int64_t task) {
                       sizeof(float) * s.icg);
       }
   }
+}
+
+void im2col_nhwc_task(void *arg, int64_t task) {
+  const Im2colNhwc &job = *static_cast<const Im2colNhwc *>(arg);
+  int64_t per = (job.rows + job.tasks - 1) / job.tasks;
+  im2col_nhwc_rows(job, task * per, std::min(job.rows, (task + 1) * per));
+}
+
+// Many rows of shallow columns (a stem such as ResNet's 7x7 over RGB, K =
+// 147): each task writes a block of rows' columns and runs the GEMM over
+// them at once, while they are in its L2, instead of writing all columns
+// out to memory and reading them back. The block size depends only on the
+// shape, so the bits do not depend on the thread count.
+struct Im2colGemmBlocks {
+  Im2colNhwc columns;
+  const IsaKernels *isa;
+  tcc_sgemm_args gemm; // over all rows; each block takes its own
+  tcc_epilogue epilogue;
+  int64_t block_rows;
+  std::atomic<tcc_kernel_status> status{TCC_KERNEL_OK};
+};
+
+// Blocks of columns of about this many floats (256 KiB), in whole
+// micro-panels and more rows than one block of A (at most 512 rows);
+// blocked only when there are at least kMinIm2colBlocks of them, so that
+// the threads stay balanced.
+constexpr int64_t kIm2colBlockFloats = int64_t(1) << 16;
+constexpr int64_t kMaxIm2colBlockRows = 512;
+constexpr int64_t kMinIm2colBlocks = 16;
+
+int64_t im2col_block_rows(const IsaKernels &isa, int64_t rows, int64_t k) {
+  const int64_t block =
+      round_up(std::clamp<int64_t>(kIm2colBlockFloats / std::max<int64_t>(k, 1),
+                                   isa.mc + 1, kMaxIm2colBlockRows),
+               isa.mr);
+  return rows >= kMinIm2colBlocks * block ? block : 0;
+}
+
+void im2col_gemm_block(void *arg, int64_t block) {
+  Im2colGemmBlocks &job = *static_cast<Im2colGemmBlocks *>(arg);
+  const int64_t begin = block * job.block_rows;
+  const int64_t end = std::min(job.columns.rows, begin + job.block_rows);
+  im2col_nhwc_rows(job.columns, begin, end);
+  tcc_sgemm_args g = job.gemm;
+  tcc_epilogue e;
+  if (g.epilogue) {
+    e = job.epilogue;
+    if (e.residual)
+      e.residual += begin * e.ld_residual;
+    g.epilogue = &e;
+  }
+  g.m = end - begin;
+  g.a += begin * g.lda;
+  g.c += begin * g.ldc;
+  if (tcc_kernel_status st = sgemm_with(*job.isa, &g, nullptr))
+    job.status.store(st);
 }
 
 // --- the epilogue outside the GEMM (depthwise)
@@ -554,15 +609,26 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
             g.trans_b = 1;
           }
         } else {
-          Im2colNhwc job{&s, a->input + image * image_in + grp * s.icg, columns,
-                         images * s.pixels,
-                         task_count(parallel, images * s.pixels,
-                                    images * s.pixels * s.k)};
-          parallel_run(parallel, job.tasks, im2col_nhwc_task, &job);
+          Im2colNhwc job{
+              &s, a->input + image * image_in + grp * s.icg, columns,
+              images * s.pixels,
+              task_count(parallel, images * s.pixels, images * s.pixels * s.k)};
           g.m = images * s.pixels;
           g.a = columns;
           g.lda = s.k;
           g.packed_b = packed + grp * packed_stride;
+          if (user)
+            epilogue = shifted_epilogue(user, grp * s.ocg, false, out_offset,
+                                        s.out_channels);
+          if (int64_t block = im2col_block_rows(isa, g.m, s.k)) {
+            Im2colGemmBlocks blocks{job, &isa, g, epilogue, block};
+            parallel_run(parallel, ceil_div(g.m, block), im2col_gemm_block,
+                         &blocks);
+            if (tcc_kernel_status st = blocks.status.load())
+              return st;
+            continue;
+          }
+          parallel_run(parallel, job.tasks, im2col_nhwc_task, &job);
         }
         if (user)
           epilogue = shifted_epilogue(user, grp * s.ocg, false, out_offset,

@@ -266,14 +266,21 @@ TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
 // block and the 384 x 1024 B block both stay in L2; a larger K block means
 // fewer passes over C.
 constexpr int kKC = 384, kMC = 96, kNC = 1024;
-static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
-                  kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
+// A single block of rows (m <= kMC) takes K blocks of up to 1024: B's
+// panels then stream in 128 KiB runs instead of 48 KiB ones, which the
+// prefetchers follow better (figures: docs/performance.md, "Measurements
+// behind choices in the code"); the 96 x 1024 A block is 384 KiB.
+constexpr int kFewRowsKC = 1024;
+static_assert(kMR <= kMaxMr && kKC <= kFewRowsKC && kFewRowsKC <= kMaxKc &&
+                  kMC <= kMaxMc && kNC <= kMaxNc && kMC % kMR == 0 &&
+                  kNC % kPanelWidth == 0,
               "blocking must fit the scratch sizes of MicroKernel.h");
 
 const IsaKernels kKernels = {Isa::Avx512,
                              kMR,
                              kNR,
                              kKC,
+                             kFewRowsKC,
                              kMC,
                              kNC,
                              dispatch_microkernel,

@@ -210,15 +210,17 @@ void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
 // 256 x 16 strip of a B panel and a 6 x 256 micro-panel of A stay in L1,
 // the 96 x 256 A block and the 256 x 512 B block in L2.
 constexpr int kKC = 256, kMC = 96, kNC = 512;
-static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
-                  kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0 &&
-                  kPanelWidth % kNR == 0,
+constexpr int kFewRowsKC = kKC; // untuned: as deep as kKC
+static_assert(kMR <= kMaxMr && kKC <= kFewRowsKC && kFewRowsKC <= kMaxKc &&
+                  kMC <= kMaxMc && kNC <= kMaxNc && kMC % kMR == 0 &&
+                  kNC % kPanelWidth == 0 && kPanelWidth % kNR == 0,
               "blocking must fit the scratch sizes of MicroKernel.h");
 
 const IsaKernels kKernels = {Isa::Neon,
                              kMR,
                              kNR,
                              kKC,
+                             kFewRowsKC,
                              kMC,
                              kNC,
                              dispatch_microkernel,

@@ -154,14 +154,17 @@ void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
 }
 
 constexpr int kKC = 256, kMC = 128, kNC = 512;
-static_assert(kMR <= kMaxMr && kKC <= kMaxKc && kMC <= kMaxMc &&
-                  kNC <= kMaxNc && kMC % kMR == 0 && kNC % kPanelWidth == 0,
+constexpr int kFewRowsKC = kKC; // untuned: as deep as kKC
+static_assert(kMR <= kMaxMr && kKC <= kFewRowsKC && kFewRowsKC <= kMaxKc &&
+                  kMC <= kMaxMc && kNC <= kMaxNc && kMC % kMR == 0 &&
+                  kNC % kPanelWidth == 0,
               "blocking must fit the scratch sizes of MicroKernel.h");
 
 const IsaKernels kKernels = {Isa::Portable,
                              kMR,
                              kNR,
                              kKC,
+                             kFewRowsKC,
                              kMC,
                              kNC,
                              dispatch_microkernel,

@@ -143,6 +143,11 @@ struct IsaKernels {
   int mr; // rows per microkernel call
   int nr; // columns per microkernel call; divides kPanelWidth
   int kc; // K block: a kc x kPanelWidth B panel stays in L1
+  // K block of GEMMs whose rows fit one block of A (m <= mc): B then
+  // streams from the L3 or memory, each panel used ceil(m / mr) times, and
+  // deeper blocks make its slices longer contiguous runs for the hardware
+  // prefetchers (an mc x few_rows_kc block of A stays in L2). >= kc.
+  int few_rows_kc;
   int mc; // rows of A packed at once (multiple of mr): stays in L2
   int nc; // columns of B packed at once (multiple of kPanelWidth)
   MicroKernelFn microkernel;
@@ -168,7 +173,7 @@ const IsaKernels &active_kernels();
 
 /// Largest blocking over all variants, for sizing scratch memory.
 constexpr int kMaxMr = 12;
-constexpr int kMaxKc = 384;
+constexpr int kMaxKc = 1024;
 constexpr int kMaxMc = 384;
 constexpr int kMaxNc = 2048;
 

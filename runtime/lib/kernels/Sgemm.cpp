@@ -54,21 +54,6 @@ void write_packed_b_header(int64_t k, int64_t n, void *packed) {
 
 namespace {
 
-// Pre-packed B of at least this many floats (16 MiB) is taken to come from
-// memory on every call.
-constexpr int64_t kPrefetchPackedBFloats = int64_t(4) << 20;
-
-// How the driver fetches pre-packed B's next panel while the microkernels
-// run over the current one.
-enum class PanelPrefetch {
-  None,
-  // Into the L2, over the first block of rows only (later blocks find the
-  // panels in the L2): for weights that may be in the L3 or not.
-  FirstRowsToL2,
-  // Into the L1, over every block of rows: for weights from memory.
-  AllToL1,
-};
-
 // Where B's panels come from. B is never read in place: the microkernel's
 // strided loads down 32-column panels miss without the overlap that packing
 // gets, even for a few rows of A (figures: docs/performance.md,
@@ -91,7 +76,6 @@ struct Gemm {
   const float *panels;          // pre-packed panel data
   const BPanelSource *custom_b; // packs B's panels instead of isa.pack_b
   BSource source;
-  PanelPrefetch prefetch_panels;
   float *c;
   int64_t ldc;
   float alpha, beta, clamp_min, clamp_max;
@@ -143,6 +127,14 @@ struct ThreadScratch {
 };
 thread_local ThreadScratch tls_scratch;
 
+// This thread's scratch for `isa`'s largest blocks: mc x K block of A, and
+// a kc x nc block or one deep K block's panel of B.
+bool reserve_scratch(const IsaKernels &isa) {
+  return tls_scratch.reserve(
+      size_t(isa.mc) * isa.few_rows_kc,
+      std::max(size_t(isa.kc) * isa.nc, size_t(isa.few_rows_kc) * kPanelWidth));
+}
+
 TileStore tile_store(const Gemm &g, int64_t i, int64_t j, int64_t kb) {
   TileStore st;
   st.c = g.c + i * g.ldc + j;
@@ -172,7 +164,7 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
   const int64_t c0 = task % g.n_tasks * g.task_cols;
   const int64_t c1 = std::min(g.n, c0 + g.task_cols);
   // With one block of rows, each B panel is used right after it is packed:
-  // pack it into the same L1-sized slot instead of a whole L2-sized block.
+  // pack it into the same slot instead of a whole L2-sized block.
   const bool one_panel_at_a_time =
       g.source == BSource::OnTheFly && r1 - r0 <= s.mc;
   const int64_t nc_step = one_panel_at_a_time ? c1 - c0 : s.nc;
@@ -215,32 +207,11 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
           const float *bp = panel(q);
           const int64_t panel_end =
               std::min(c1, jc + (q + 1) * int64_t(kPanelWidth));
-          // The next panel's kc x kPanelWidth block, a share of its cache
-          // lines before each microkernel call over this panel's first
-          // nr columns.
-          const bool to_l1 = g.prefetch_panels == PanelPrefetch::AllToL1,
-                     prefetch = to_l1 || (g.prefetch_panels ==
-                                              PanelPrefetch::FirstRowsToL2 &&
-                                          ic == r0);
-          const float *next =
-              prefetch && q + 1 < panels ? panel(q + 1) : nullptr;
-          const int64_t lines = kc * kPanelWidth / 16,
-                        share = ceil_div(lines, ceil_div(mc, isa.mr));
-          for (int64_t j = jc + q * kPanelWidth; j < panel_end;
-               j += isa.nr, next = nullptr) {
+          for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
             int cols = int(std::min<int64_t>(isa.nr, panel_end - j));
             const float *bj = bp + (j - jc - q * kPanelWidth);
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
-              if (next)
-                for (int64_t l = ir / isa.mr * share,
-                             end = std::min(lines, l + share);
-                     l < end; ++l) {
-                  if (to_l1)
-                    __builtin_prefetch(next + l * 16, 0, 3);
-                  else
-                    __builtin_prefetch(next + l * 16, 0, 2);
-                }
               const float *ap =
                   g.direct_a ? g.a + (ic + ir) * g.a_row_stride + pc
                              : s.a + ir * kc;
@@ -266,7 +237,7 @@ __attribute__((noinline)) void run_task_on_stack(const Gemm &g, int64_t task) {
 void gemm_task(void *arg, int64_t task) {
   const Gemm &g = *static_cast<const Gemm *>(arg);
   const IsaKernels &isa = *g.isa;
-  if (tls_scratch.reserve(size_t(isa.mc) * isa.kc, size_t(isa.kc) * isa.nc))
+  if (reserve_scratch(isa))
     run_task(g, task, Scratch{tls_scratch.a, tls_scratch.b, isa.mc, isa.nc});
   else
     run_task_on_stack(g, task);
@@ -300,7 +271,7 @@ void small_task(void *arg, int64_t task) {
   int64_t width = 256;
   g.acc = stack_acc;
   const IsaKernels &isa = *t.isa;
-  if (tls_scratch.reserve(size_t(isa.mc) * isa.kc, size_t(isa.kc) * isa.nc)) {
+  if (reserve_scratch(isa)) {
     g.acc = tls_scratch.b;
     width = int64_t(tls_scratch.b_floats) / kSmallM;
   }
@@ -503,19 +474,15 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.b_col_stride = p->trans_b ? p->ldb : 1;
   g.panels = nullptr;
   g.custom_b = custom_b;
-  g.prefetch_panels = PanelPrefetch::None;
   if (custom_b) {
     g.source = BSource::OnTheFly;
   } else if (p->packed_b) {
     g.source = BSource::PrePacked;
-    // Weights this large come from memory: their next panel goes to the L1
-    // over every block of rows. Smaller ones may sit in the L3, where that
-    // prefetch costs more than it saves: theirs goes to the L2 over the
-    // first block only, which later blocks then find there (figures:
+    // The panels are read without software prefetch: each kc-deep slice of
+    // a panel is contiguous, which the hardware prefetchers follow, and
+    // prefetching the next panel into the L1 or L2 measured slower on this
+    // machine whether the weights came from memory or the L3 (figures:
     // docs/performance.md, "Measurements behind choices in the code").
-    g.prefetch_panels = p->k * p->n >= kPrefetchPackedBFloats
-                            ? PanelPrefetch::AllToL1
-                            : PanelPrefetch::FirstRowsToL2;
     g.panels = reinterpret_cast<const float *>(
         static_cast<const char *>(p->packed_b) + sizeof(PackedBHeader));
   } else {
@@ -535,7 +502,10 @@ tcc_kernel_status sgemm_with(const IsaKernels &isa, const tcc_sgemm_args *p,
   g.clamp_min = e ? e->clamp_min : 0.0f;
   g.clamp_max = e ? e->clamp_max : 0.0f;
 
-  g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, isa.kc));
+  // The K blocks depend only on the shape (never on the task grid or
+  // where B comes from), so every path gives the same bits.
+  const int64_t kc_max = g.m <= isa.mc ? isa.few_rows_kc : isa.kc;
+  g.k_blocks = std::max<int64_t>(1, ceil_div(g.k, kc_max));
   g.kc = ceil_div(g.k, g.k_blocks); // equal blocks: no short tail
   // A few rows of A: stream B as stored (or as pre-packed) instead of
   // packing it. With B transposed that takes dot products, which need A's

@@ -3,6 +3,7 @@
 #include "tcc/Codegen/ModelCompiler.h"
 
 #include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/kernels.h"
 #include "tcc/runtime/tcc_runtime.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -145,6 +146,7 @@ TEST_F(LibraryCallTest, SharedWeightBatchOfRowsIsOneGemm) {
   ASSERT_NE(gemm, nullptr);
   EXPECT_EQ(gemm->m(), S);
   EXPECT_EQ(gemm->batch(), 1);
+  EXPECT_TRUE(gemm->b_packed()); // W is constant: packed at compile time
   ASSERT_EQ(y.size(), size_t(S * N));
   for (int i = 0; i < S; ++i)
     for (int j = 0; j < N; ++j) {
@@ -153,6 +155,49 @@ TEST_F(LibraryCallTest, SharedWeightBatchOfRowsIsOneGemm) {
         acc += double(x[i * K + k]) * w[k * N + j];
       EXPECT_NEAR(y[i * N + j], acc, 1e-5) << i << "," << j;
     }
+}
+
+// A constant right operand is packed at compile time when more than
+// TCC_SGEMM_STREAMED_ROWS rows read it (tcc_sgemm streams it as stored for
+// fewer), and either way the product matches a float64 reference.
+TEST_F(LibraryCallTest, ConstantMatmulOperandIsPackedForManyRows) {
+  const int K = 37, N = 45;
+  std::vector<float> w = pattern(K * N, 0.125f, 4);
+  for (int rows : {TCC_SGEMM_STREAMED_ROWS - 1, TCC_SGEMM_STREAMED_ROWS + 1,
+                   29}) {
+    SCOPED_TRACE(rows);
+    const std::string x_type =
+        "tensor<" + std::to_string(rows) + "x" + std::to_string(K) + "xf32>";
+    const std::string y_type =
+        "tensor<" + std::to_string(rows) + "x" + std::to_string(N) + "xf32>";
+    const std::string w_type =
+        "tensor<" + std::to_string(K) + "x" + std::to_string(N) + "xf32>";
+    std::string source =
+        "func.func @main(%x: " + x_type + ") -> " + y_type + " {\n"
+        "  %w = tcc.constant " + dense(w) + " : " + w_type + "\n"
+        "  %0 = tcc.matmul %x, %w : (" + x_type + ", " + w_type + ") -> " +
+        y_type + "\n"
+        "  %1 = tcc.relu %0 : " + y_type + "\n"
+        "  return %1 : " + y_type + "\n}\n";
+    std::vector<float> x = pattern(size_t(rows) * K, 0.5f, rows);
+    std::vector<float> y = run(source, {x}, 2);
+    const ::tcc::artifact::Model *m = nullptr;
+    ASSERT_TRUE(::tcc::runtime::verifyArtifactBytes(artifact.data(),
+                                                  artifact.size(), &m)
+                    .ok());
+    ASSERT_EQ(m->plan()->size(), 1u);
+    const ::tcc::artifact::Sgemm *gemm = m->plan()->Get(0)->op_as_Sgemm();
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm->b_packed(), rows > TCC_SGEMM_STREAMED_ROWS);
+    ASSERT_EQ(y.size(), size_t(rows) * N);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < N; ++j) {
+        double acc = 0.0;
+        for (int k = 0; k < K; ++k)
+          acc += double(x[i * K + k]) * w[k * N + j];
+        EXPECT_NEAR(y[i * N + j], std::max(acc, 0.0), 1e-4) << i << "," << j;
+      }
+  }
 }
 
 TEST_F(LibraryCallTest, Conv2dWithBiasAndClampBothLayouts) {

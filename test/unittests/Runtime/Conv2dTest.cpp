@@ -297,6 +297,31 @@ TEST(Conv2d, BatchInChunks) {
       with_epilogue({3, 64, 32, 32, 2, 5, 5, 1, 1, 2, 2}, TCC_ACTIVATION_RELU));
 }
 
+// Many rows of shallow columns (stems over RGB) run NHWC im2col and the
+// GEMM a block of rows at a time (Conv2d.cpp, im2col_block_rows): blocks
+// that cross images, a partial last block and column panel, with every
+// epilogue option, against float64, and the same bits on any thread count.
+TEST(Conv2d, StemsInRowBlocks) {
+  const ConvCase stems[] = {
+      with_epilogue({2, 3, 120, 120, 20, 7, 7, 2, 2, 3, 3},
+                    TCC_ACTIVATION_RELU),
+      with_epilogue({1, 3, 92, 92, 8, 3, 3, 1, 1, 1, 1}, TCC_ACTIVATION_SILU)};
+  for (const ConvCase &cs : stems) {
+    check_case(cs);
+    ConvRun serial(cs, TCC_LAYOUT_NHWC);
+    ASSERT_EQ(serial.run(), TCC_KERNEL_OK);
+    for (int threads : {2, 3}) {
+      tcc::runtime::ThreadPool pool(threads);
+      tcc_parallel parallel = pool.c_parallel();
+      ConvRun run(cs, TCC_LAYOUT_NHWC);
+      ASSERT_EQ(run.run(&parallel), TCC_KERNEL_OK);
+      EXPECT_EQ(0, std::memcmp(serial.out_l.data(), run.out_l.data(),
+                               serial.out_l.size() * sizeof(float)))
+          << cs.name(TCC_LAYOUT_NHWC) << " on " << threads << " threads";
+    }
+  }
+}
+
 TEST(Conv2d, ResNetShapedLayers) {
   // Several K blocks and column panels, like the layers the bench times.
   check_case(with_epilogue({1, 64, 14, 14, 64, 3, 3, 1, 1, 1, 1},

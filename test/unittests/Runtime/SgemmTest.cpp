@@ -253,6 +253,40 @@ TEST(Sgemm, BlockedSizesWithStrides) {
     }
 }
 
+// GEMMs whose rows fit one block of A (96 rows on AVX-512 and AVX2) take
+// deeper K blocks where the ISA says so (IsaKernels::few_rows_kc): row
+// counts around the block, K over several deep blocks with an uneven tail,
+// every B source and transpose, against float64; packed and plain B and
+// every thread count give the same bits.
+TEST(Sgemm, FewRowsDeepKBlocks) {
+  for (int64_t m : {5, 49, 96, 97})
+    for (int t = 0; t < 8; ++t) {
+      GemmCase cs{m, 70, 2500};
+      cs.trans_a = t & 1;
+      cs.trans_b = t & 2;
+      cs.packed = t & 4;
+      cs.pad = 3;
+      cs.bias = Bias::PerColumn;
+      cs.activation = TCC_ACTIVATION_RELU;
+      GemmRun serial(cs);
+      ASSERT_EQ(serial.run(), TCC_KERNEL_OK) << tcc_kernels_last_error();
+      serial.expect_matches_reference();
+      cs.packed = !cs.packed;
+      GemmRun other_b(cs);
+      ASSERT_EQ(other_b.run(), TCC_KERNEL_OK);
+      EXPECT_EQ(0, std::memcmp(serial.c.data(), other_b.c.data(),
+                               serial.c.size() * sizeof(float)))
+          << cs.name() << " against the other B source";
+      tcc::runtime::ThreadPool pool(3);
+      tcc_parallel parallel = pool.c_parallel();
+      GemmRun threaded(cs);
+      ASSERT_EQ(threaded.run(&parallel), TCC_KERNEL_OK);
+      EXPECT_EQ(0, std::memcmp(serial.c.data(), threaded.c.data(),
+                               serial.c.size() * sizeof(float)))
+          << cs.name() << " on 3 threads";
+    }
+}
+
 TEST(Sgemm, EveryEpilogueOption) {
   const int activations[] = {TCC_ACTIVATION_NONE,      TCC_ACTIVATION_RELU,
                              TCC_ACTIVATION_CLAMP,     TCC_ACTIVATION_GELU,

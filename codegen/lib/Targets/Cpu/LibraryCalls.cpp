@@ -45,17 +45,20 @@ packAligned(size_t size, function_ref<bool(void *)> pack) {
   return std::vector<uint8_t>(bytes, bytes + size);
 }
 
-/// The packed form (tcc_sgemm_pack_b) of a constant fp32 weight [n, k]
-/// (B transposed).
+/// The packed form (tcc_sgemm_pack_b) of a constant fp32 B: a linear
+/// layer's weight [n, k] (transposed) or a matmul's right operand [k, n].
+/// The two are packed differently from the same bytes, hence their keys
+/// (convolutions key theirs by packed size, which exceeds both).
 static std::optional<uint32_t> packedWeight(PlanBuilder &plan, Value weight,
-                                            int64_t n, int64_t k) {
+                                            int64_t n, int64_t k,
+                                            bool transposed) {
   return plan.derivedConstant(
-      weight, /*key=*/0,
+      weight, /*key=*/transposed ? 0 : 1,
       [&](ArrayRef<uint8_t> raw) -> std::optional<std::vector<uint8_t>> {
         return packAligned(tcc_sgemm_packed_b_size(k, n), [&](void *dst) {
           return tcc_sgemm_pack_b(
-                     k, n, reinterpret_cast<const float *>(raw.data()), k,
-                     /*trans_b=*/1, dst) == TCC_KERNEL_OK;
+                     k, n, reinterpret_cast<const float *>(raw.data()),
+                     transposed ? k : n, transposed, dst) == TCC_KERNEL_OK;
         });
       });
 }
@@ -85,20 +88,34 @@ static std::optional<uint32_t> packedConvWeight(PlanBuilder &plan,
 /// transposes or reshapes of computed values (attention's heads) are read
 /// in place through lda/ldb, trans_a/trans_b and batch strides, and a
 /// result only transposed afterwards is written in place through ldc and
-/// its batch stride: those transposes are never computed.
+/// its batch stride: those transposes are never computed. A constant
+/// right operand (a projection's weight, as exporters write x @ W) is
+/// packed at compile time, as a linear layer's is, when one GEMM of more
+/// than TCC_SGEMM_STREAMED_ROWS rows reads it.
 static bool lowerMatmul(PlanBuilder &plan, MatmulOp op,
                         function_ref<Value(Value)> outside,
-                        artifact::EpilogueT epilogue, Value result) {
+                        artifact::EpilogueT epilogue, Value result,
+                        bool packWeights) {
   auto lhs = cast<RankedTensorType>(op.getLhs().getType());
   auto type = cast<RankedTensorType>(op.getType());
   if (lhs.getNumElements() == 0 || type.getNumElements() == 0 ||
       cast<RankedTensorType>(op.getRhs().getType()).getNumElements() == 0)
     return false;
   ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+  Value rhs = outside(op.getRhs());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  // Bound once it is known whether the packed form serves instead (a
+  // constant is stored plain only when read plain).
+  const bool packableRhs = packWeights && rhs.getDefiningOp<ConstantOp>() &&
+                           rhsType.getRank() == 2;
   MatrixBinding a, b;
-  if (!plan.bindMatrices(outside(op.getLhs()), batch, a) ||
-      !plan.bindMatrices(outside(op.getRhs()), batch, b))
+  if (!plan.bindMatrices(outside(op.getLhs()), batch, a))
     return false;
+  if (packableRhs) {
+    b.ld = rhsType.getDimSize(1);
+  } else if (!plan.bindMatrices(rhs, batch, b)) {
+    return false;
+  }
   artifact::SgemmT gemm;
   gemm.a = a.buffer;
   gemm.lda = a.ld;
@@ -136,6 +153,23 @@ static bool lowerMatmul(PlanBuilder &plan, MatmulOp op,
     gemm.a_batch_stride = gemm.m * gemm.lda;
     gemm.c_batch_stride = gemm.m * gemm.ldc;
   }
+  if (packableRhs) {
+    std::optional<uint32_t> packed;
+    if (gemm.batch == 1 && gemm.m > TCC_SGEMM_STREAMED_ROWS)
+      packed = packedWeight(plan, rhs, gemm.n, gemm.k, /*transposed=*/false);
+    if (packed) {
+      gemm.b = *packed;
+      gemm.b_packed = true;
+      gemm.b_batch_stride = 0;
+    } else {
+      if (!plan.bindMatrices(rhs, batch, b))
+        return false;
+      gemm.b = b.buffer;
+      gemm.ldb = b.ld;
+      gemm.trans_b = b.trans;
+      gemm.b_batch_stride = b.batchStride;
+    }
+  }
   artifact::OpUnion step;
   step.Set(std::move(gemm));
   plan.addLibraryStep(std::move(step));
@@ -163,7 +197,7 @@ static void lowerLinear(PlanBuilder &plan, LinearOp op,
   // than pre-packed panels. So W is packed only for more rows.
   std::optional<uint32_t> packed;
   if (packWeights && gemm.m > TCC_SGEMM_STREAMED_ROWS)
-    packed = packedWeight(plan, w, gemm.n, gemm.k);
+    packed = packedWeight(plan, w, gemm.n, gemm.k, /*transposed=*/true);
   if (packed) {
     gemm.b = *packed;
     gemm.b_packed = true;
@@ -272,7 +306,8 @@ bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
     plan.reads(epilogue.residual);
   }
   if (auto matmul = dyn_cast<MatmulOp>(e.anchor))
-    return lowerMatmul(plan, matmul, outside, epilogue, result);
+    return lowerMatmul(plan, matmul, outside, epilogue, result,
+                       options.packWeights);
   if (auto linear = dyn_cast<LinearOp>(e.anchor)) {
     lowerLinear(plan, linear, outside, epilogue, result,
                 options.packWeights);

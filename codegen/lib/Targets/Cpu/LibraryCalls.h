@@ -21,7 +21,8 @@ bool isLibraryCallAnchor(Operation *op);
 
 /// Which calls a target takes of those below.
 struct LibraryCallOptions {
-  /// Constant weights of large linears packed for tcc_sgemm (CPU only).
+  /// Constant weights of large linears and matmuls packed for tcc_sgemm
+  /// (CPU only).
   bool packWeights = true;
   /// Convolutions as tcc_conv2d calls.
   bool convolutions = true;
