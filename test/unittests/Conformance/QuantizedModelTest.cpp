@@ -467,6 +467,55 @@ TEST(QuantizedModel, ResidualAddInQdqFormFusesIntoTheConvolution) {
   EXPECT_EQ(residualLayouts(bytes), (std::vector<std::string>{"nchw"}));
 }
 
+TEST(QuantizedModel, MaxPoolOfQuantizedTensorsStaysInt8) {
+  // conv -> requantize -> dequantize -> max_pool2d -> reshape -> quantize
+  // with the same parameters -> linear, as calibration writes a CNN:
+  // tcc-fold-qdq moves the pool and the reshape to the 8-bit tensor and
+  // drops the dequantize/quantize pair, so the plan is the conv, one pool
+  // kernel and the GEMM, equal to the interpreter's float pool.
+  std::ostringstream ir;
+  ir << "func.func @main(%x: tensor<2x3x8x8xui8>) -> tensor<2x5xui8> {\n"
+     << constant("w", randomValues<int8_t>(6 * 3 * 9, -127, 127, 31),
+                 {6, 3, 3, 3}, "i8")
+     << constant("w2", randomValues<int8_t>(96 * 5, -127, 127, 32), {96, 5},
+                 "i8")
+     << R"(  %xzp = tcc.constant dense<128> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %m = tcc.constant dense<0.0037> : tensor<f32>
+  %m2 = tcc.constant dense<0.0011> : tensor<f32>
+  %hzp = tcc.constant dense<7> : tensor<ui8>
+  %hs = tcc.constant dense<0.061> : tensor<f32>
+  %a = tcc.conv2d_integer %x, %w, %xzp, %wzp {padding = array<i64: 1, 1>} : (tensor<2x3x8x8xui8>, tensor<6x3x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<2x6x8x8xi32>
+  %h = tcc.requantize %a, %m, %hzp : (tensor<2x6x8x8xi32>, tensor<f32>, tensor<ui8>) -> tensor<2x6x8x8xui8>
+  %hf = tcc.dequantize %h, %hs, %hzp : (tensor<2x6x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x6x8x8xf32>
+  %p = tcc.max_pool2d %hf {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<2x6x8x8xf32> -> tensor<2x6x4x4xf32>
+  %r = tcc.reshape %p : tensor<2x6x4x4xf32> to tensor<2x96xf32>
+  %q = tcc.quantize %r, %hs, %hzp : (tensor<2x96xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x96xui8>
+  %acc = tcc.matmul_integer %q, %w2, %hzp, %wzp : (tensor<2x96xui8>, tensor<96x5xi8>, tensor<ui8>, tensor<i8>) -> tensor<2x5xi32>
+  %y = tcc.requantize %acc, %m2, %hzp : (tensor<2x5xi32>, tensor<f32>, tensor<ui8>) -> tensor<2x5xui8>
+  return %y : tensor<2x5xui8>
+}
+)";
+  expectInt8Plan("conv, int8 pool, linear", ir.str(), {{2, 3, 8, 8}},
+                 {kUInt8}, {"qconv2d", "kernel", "qgemm"});
+}
+
+TEST(QuantizedModel, MaxPoolOfEightBitTensors) {
+  // ui8 and i8 max-pools (padded: the padding reads as the type's lowest
+  // value, i8 inputs reach -128), compiled against the interpreter.
+  for (const char *element : {"ui8", "i8"}) {
+    std::string x = std::string("tensor<2x5x9x9x") + element + ">",
+                y = std::string("tensor<2x5x5x5x") + element + ">";
+    std::string ir = "func.func @main(%x: " + x + ") -> " + y +
+                     " {\n  %y = tcc.max_pool2d %x {kernel_size = array<i64: "
+                     "3, 3>, stride = array<i64: 2, 2>, padding = array<i64: "
+                     "1, 1>} : " +
+                     x + " -> " + y + "\n  return %y : " + y + "\n}\n";
+    expectInt8Plan(element, ir, {{2, 5, 9, 9}},
+                   {element[0] == 'u' ? kUInt8 : kInt8}, {"kernel"});
+  }
+}
+
 TEST(QuantizedModel, WeightsThatAreNotConstantsRunAsKernels) {
   // The kernels need packed constant weights: a weight given at run time
   // compiles to generated code, with the same results.
