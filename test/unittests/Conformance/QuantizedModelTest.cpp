@@ -467,6 +467,40 @@ TEST(QuantizedModel, ResidualAddInQdqFormFusesIntoTheConvolution) {
   EXPECT_EQ(residualLayouts(bytes), (std::vector<std::string>{"nchw"}));
 }
 
+TEST(QuantizedModel, ResidualAddInQdqFormFusesIntoTheGemm) {
+  // A transformer's residual after a projection: y = quantize(dequantize(
+  // requantize(x W + b)) + dequantize(skip)), skip an input of y's shape.
+  std::ostringstream ir;
+  ir << "func.func @main(%x: tensor<2x7x24xui8>, %skip: tensor<2x7x16xui8>)"
+        " -> tensor<2x7x16xui8> {\n"
+     << constant("w", randomValues<int8_t>(24 * 16, -127, 127, 41), {24, 16},
+                 "i8")
+     << constant("bias", randomValues<int32_t>(16, -5000, 5000, 42), {16},
+                 "i32")
+     << constant("m", randomScales(16, 43), {16}, "f32")
+     << R"(  %xzp = tcc.constant dense<128> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %pzp = tcc.constant dense<131> : tensor<16xui8>
+  %pzp0 = tcc.constant dense<131> : tensor<ui8>
+  %rzp = tcc.constant dense<120> : tensor<ui8>
+  %yzp = tcc.constant dense<125> : tensor<ui8>
+  %ps = tcc.constant dense<0.021> : tensor<f32>
+  %rs = tcc.constant dense<0.017> : tensor<f32>
+  %ys = tcc.constant dense<0.029> : tensor<f32>
+  %a = tcc.matmul_integer %x, %w, %xzp, %wzp : (tensor<2x7x24xui8>, tensor<24x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<2x7x16xi32>
+  %s = tcc.add %a, %bias : (tensor<2x7x16xi32>, tensor<16xi32>) -> tensor<2x7x16xi32>
+  %p = tcc.requantize %s, %m, %pzp {axis = 2 : i64} : (tensor<2x7x16xi32>, tensor<16xf32>, tensor<16xui8>) -> tensor<2x7x16xui8>
+  %pf = tcc.dequantize %p, %ps, %pzp0 : (tensor<2x7x16xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x7x16xf32>
+  %rf = tcc.dequantize %skip, %rs, %rzp : (tensor<2x7x16xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x7x16xf32>
+  %sum = tcc.add %rf, %pf : (tensor<2x7x16xf32>, tensor<2x7x16xf32>) -> tensor<2x7x16xf32>
+  %y = tcc.quantize %sum, %ys, %yzp : (tensor<2x7x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x7x16xui8>
+  return %y : tensor<2x7x16xui8>
+}
+)";
+  expectInt8Plan("linear + residual", ir.str(), {{2, 7, 24}, {2, 7, 16}},
+                 {kUInt8, kUInt8}, {"qgemm"});
+}
+
 TEST(QuantizedModel, MaxPoolOfQuantizedTensorsStaysInt8) {
   // conv -> requantize -> dequantize -> max_pool2d -> reshape -> quantize
   // with the same parameters -> linear, as calibration writes a CNN:

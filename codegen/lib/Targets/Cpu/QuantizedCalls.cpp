@@ -532,7 +532,7 @@ bool cpu::lowerQuantizedCall(PlanBuilder &plan, const Epilogue &e,
                              function_ref<Value(Value)> outside, Value result,
                              const TargetCapabilities &target) {
   if (auto matmul = dyn_cast<MatmulIntegerOp>(e.anchor))
-    return !e.residual && lowerMatmulInteger(plan, matmul, e, outside, result);
+    return lowerMatmulInteger(plan, matmul, e, outside, result);
   if (auto conv = dyn_cast<Conv2dIntegerOp>(e.anchor))
     return lowerConv2dInteger(plan, conv, e, outside, result, target);
   return false;
