@@ -42,11 +42,21 @@ static std::optional<int64_t> uniformInteger(Value value) {
   return first;
 }
 
+/// Whether a dequantize's or quantize's parameters are per tensor, an f32
+/// scale and a zero point, both constants: the kernels' epilogue form.
+static bool constantPerTensorF32(Value scale, Value zeroPoint) {
+  auto scaleType = cast<RankedTensorType>(scale.getType());
+  return scaleType.getRank() == 0 && scaleType.getElementType().isF32() &&
+         scale.getDefiningOp<ConstantOp>() && uniformInteger(zeroPoint) &&
+         cast<RankedTensorType>(zeroPoint.getType()).getRank() == 0;
+}
+
 /// quantize(add(dequantize(requantized), dequantize(residual))) after a
 /// requantize result `current` (each value used once, in the anchor's
-/// block; the residual of the result's type): appends the three ops and
-/// the residual's dequantize to `e`, sets e.residual, e.residualQuantize
-/// and `current` to the quantize.
+/// block; the residual of the result's type; each op per tensor in f32
+/// with constant parameters, the product dequantized at the requantize's
+/// zero point): appends the three ops and the residual's dequantize to
+/// `e`, sets e.residual, e.residualQuantize and `current` to the quantize.
 static bool matchQdqResidualAdd(Epilogue &e, Value &current,
                                 function_ref<Operation *()> nextUser) {
   Value requantized = current;
@@ -70,6 +80,15 @@ static bool matchQdqResidualAdd(Epilogue &e, Value &current,
   auto quantize = dyn_cast<QuantizeOp>(*add->getUsers().begin());
   if (!quantize || quantize->getBlock() != add->getBlock() ||
       quantize.getType() != requantized.getType())
+    return false;
+  std::optional<int64_t> requantizeZp =
+      uniformInteger(cast<RequantizeOp>(e.rescale).getZeroPoint());
+  if (!constantPerTensorF32(dequantize.getScale(),
+                            dequantize.getZeroPoint()) ||
+      !constantPerTensorF32(residual.getScale(), residual.getZeroPoint()) ||
+      !constantPerTensorF32(quantize.getScale(), quantize.getZeroPoint()) ||
+      uniformInteger(dequantize.getZeroPoint()) != requantizeZp ||
+      !requantizeZp)
     return false;
   e.ops.append({dequantize, residual, add, quantize});
   e.residual = residual.getInput();
