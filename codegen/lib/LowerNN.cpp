@@ -424,8 +424,44 @@ struct Conv2dIntegerLowering : TccPattern<tcc::Conv2dIntegerOp> {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// The maximum over each window of `image` (padded already) as a parallel
+/// generic with one operand per window tap.
+Value maxOfTaps(OpBuilder &b, Location loc, Value image, ImageDims dims,
+                RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
+                bool isUnsigned) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> taps;
+  SmallVector<AffineMap> maps;
+  for (int64_t i = 0; i < kernel[0]; ++i)
+    for (int64_t j = 0; j < kernel[1]; ++j) {
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < 4; ++d)
+        exprs.push_back(getAffineDimExpr(d, ctx));
+      exprs[dims.height] =
+          getAffineDimExpr(dims.height, ctx) * stride[0] + i * dilation[0];
+      exprs[dims.width] =
+          getAffineDimExpr(dims.width, ctx) * stride[1] + j * dilation[1];
+      taps.push_back(image);
+      maps.push_back(AffineMap::get(4, 0, exprs, ctx));
+    }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+  Value init = emptyTensor(b, loc, resultType.getShape(),
+                           cast<RankedTensorType>(image.getType())
+                               .getElementType());
+  return buildGeneric(
+      b, loc, taps, init, maps, iteratorTypes(4, 0),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+        Value best = args[0];
+        for (size_t t = 1; t < taps.size(); ++t)
+          best = maximum(nb, l, best, args[t], isUnsigned);
+        return {best};
+      })[0];
+}
+
 /// Padded positions (and those past the input that ceil_mode windows reach)
-/// read -inf, so they never win; NaN wins, as in PyTorch.
+/// read -inf (an 8-bit type's lowest value), so they never win; NaN wins,
+/// as in PyTorch.
 struct MaxPool2dLowering : TccPattern<tcc::MaxPool2dOp> {
   using TccPattern::TccPattern;
 
@@ -435,17 +471,29 @@ struct MaxPool2dLowering : TccPattern<tcc::MaxPool2dOp> {
     Location loc = op.getLoc();
     RankedTensorType resultType = convertedType(op.getResult());
     Type element = resultType.getElementType(), acc = computeType(element);
+    bool isUnsigned = isUnsignedOperand(op.getInput());
     ImageDims dims(op.getLayout());
     Value image =
         padImage(rewriter, loc, adaptor.getInput(), dims, resultType.getShape(),
                  op.getKernelSize(), op.getStride(), op.getPadding(),
-                 op.getDilation(), lowest(rewriter, loc, element, false));
+                 op.getDilation(), lowest(rewriter, loc, element, isUnsigned));
+    if (isa<IntegerType>(element)) {
+      // 8-bit windows as one parallel loop nest reading each tap as an
+      // operand: the innermost loop runs over output columns, which
+      // vectorizes, where reduction loops over a 3x3 window do not.
+      rewriter.replaceOp(
+          op, maxOfTaps(rewriter, loc, image, dims, resultType,
+                        op.getKernelSize(), op.getStride(), op.getDilation(),
+                        isUnsigned));
+      return success();
+    }
     Value init = filledTensor(rewriter, loc, resultType.getShape(),
-                              lowest(rewriter, loc, acc, false));
+                              lowest(rewriter, loc, acc, isUnsigned));
     Value result = reduceWindows(
         rewriter, loc, image, dims, op.getKernelSize(), op.getStride(),
-        op.getDilation(), init, [](OpBuilder &b, Location l, Value a, Value x) {
-          return maximum(b, l, a, x, false);
+        op.getDilation(), init,
+        [isUnsigned](OpBuilder &b, Location l, Value a, Value x) {
+          return maximum(b, l, a, x, isUnsigned);
         });
     rewriter.replaceOp(op, convertTensor(rewriter, loc, result, element));
     return success();

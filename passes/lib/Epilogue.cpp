@@ -42,6 +42,61 @@ static std::optional<int64_t> uniformInteger(Value value) {
   return first;
 }
 
+/// Whether a dequantize's or quantize's parameters are per tensor, an f32
+/// scale and a zero point, both constants: the kernels' epilogue form.
+static bool constantPerTensorF32(Value scale, Value zeroPoint) {
+  auto scaleType = cast<RankedTensorType>(scale.getType());
+  return scaleType.getRank() == 0 && scaleType.getElementType().isF32() &&
+         scale.getDefiningOp<ConstantOp>() && uniformInteger(zeroPoint) &&
+         cast<RankedTensorType>(zeroPoint.getType()).getRank() == 0;
+}
+
+/// quantize(add(dequantize(requantized), dequantize(residual))) after a
+/// requantize result `current` (each value used once, in the anchor's
+/// block; the residual of the result's type; each op per tensor in f32
+/// with constant parameters, the product dequantized at the requantize's
+/// zero point): appends the three ops and the residual's dequantize to
+/// `e`, sets e.residual, e.residualQuantize and `current` to the quantize.
+static bool matchQdqResidualAdd(Epilogue &e, Value &current,
+                                function_ref<Operation *()> nextUser) {
+  Value requantized = current;
+  auto dequantize = dyn_cast_or_null<DequantizeOp>(nextUser());
+  if (!dequantize || dequantize.getInput() != requantized)
+    return false;
+  current = dequantize.getResult();
+  auto add = dyn_cast_or_null<AddOp>(nextUser());
+  current = requantized;
+  if (!add || add.getType() != dequantize.getType() ||
+      add.getLhs() == add.getRhs())
+    return false;
+  Value other =
+      add.getLhs() == dequantize.getResult() ? add.getRhs() : add.getLhs();
+  auto residual = other.getDefiningOp<DequantizeOp>();
+  if (!residual || !residual->hasOneUse() ||
+      residual->getBlock() != add->getBlock() ||
+      residual.getInput().getType() != requantized.getType() ||
+      residual.getType() != add.getType() || !add->hasOneUse())
+    return false;
+  auto quantize = dyn_cast<QuantizeOp>(*add->getUsers().begin());
+  if (!quantize || quantize->getBlock() != add->getBlock() ||
+      quantize.getType() != requantized.getType())
+    return false;
+  std::optional<int64_t> requantizeZp =
+      uniformInteger(cast<RequantizeOp>(e.rescale).getZeroPoint());
+  if (!constantPerTensorF32(dequantize.getScale(),
+                            dequantize.getZeroPoint()) ||
+      !constantPerTensorF32(residual.getScale(), residual.getZeroPoint()) ||
+      !constantPerTensorF32(quantize.getScale(), quantize.getZeroPoint()) ||
+      uniformInteger(dequantize.getZeroPoint()) != requantizeZp ||
+      !requantizeZp)
+    return false;
+  e.ops.append({dequantize, residual, add, quantize});
+  e.residual = residual.getInput();
+  e.residualQuantize = quantize;
+  current = quantize.getResult();
+  return true;
+}
+
 /// The chain of a quantized anchor: i32 bias, then requantize (and
 /// maximum with its zero point) or dequantize (and relu).
 static Epilogue matchQuantizedEpilogue(Operation *anchor,
@@ -67,21 +122,30 @@ static Epilogue matchQuantizedEpilogue(Operation *anchor,
       user = nextUser();
     }
   }
+  // ReLU in the quantized domain: maximum(current, zero point).
+  auto matchQuantizedRelu = [&](Value zeroPoint) {
+    auto max = dyn_cast_or_null<MaximumOp>(nextUser());
+    if (!max || max.getType() != current.getType() ||
+        !target.appliesActivation(EpilogueActivation::Relu))
+      return;
+    Value other = max.getLhs() == current ? max.getRhs() : max.getLhs();
+    std::optional<int64_t> zp = uniformInteger(zeroPoint);
+    std::optional<int64_t> floor = uniformInteger(other);
+    if (zp && floor && *zp == *floor) {
+      e.activation = EpilogueActivation::Relu;
+      e.ops.push_back(max);
+      current = max.getResult();
+    }
+  };
   if (auto requantize = dyn_cast_or_null<RequantizeOp>(user)) {
     e.rescale = requantize;
     e.ops.push_back(requantize);
     current = requantize.getResult();
-    auto max = dyn_cast_or_null<MaximumOp>(nextUser());
-    if (max && max.getType() == current.getType() &&
-        target.appliesActivation(EpilogueActivation::Relu)) {
-      Value other = max.getLhs() == current ? max.getRhs() : max.getLhs();
-      std::optional<int64_t> zp = uniformInteger(requantize.getZeroPoint());
-      std::optional<int64_t> floor = uniformInteger(other);
-      if (zp && floor && *zp == *floor) {
-        e.activation = EpilogueActivation::Relu;
-        e.ops.push_back(max);
-      }
-    }
+    matchQuantizedRelu(requantize.getZeroPoint());
+    if (e.activation == EpilogueActivation::None &&
+        matchQdqResidualAdd(e, current, nextUser))
+      matchQuantizedRelu(
+          cast<QuantizeOp>(e.residualQuantize).getZeroPoint());
   } else if (auto dequantize = dyn_cast_or_null<DequantizeOp>(user)) {
     e.rescale = dequantize;
     e.ops.push_back(dequantize);
@@ -226,10 +290,18 @@ tcc::matchEpilogueGroup(ArrayRef<Operation *> ops,
   for (Operation *op : ops)
     if (!isa<ConstantOp>(op))
       compute.push_back(op);
-  if (compute.empty() || !target.isEpilogueAnchor(compute.front()))
+  // A QDQ residual add's dequantize of the residual may come before the
+  // anchor in program order; every other member follows it.
+  auto anchor = llvm::find_if(compute, [&](Operation *op) {
+    return target.isEpilogueAnchor(op);
+  });
+  if (anchor == compute.end())
     return std::nullopt;
-  Epilogue e = matchEpilogue(compute.front(), target);
-  if (e.ops != compute)
+  Epilogue e = matchEpilogue(*anchor, target);
+  if (e.ops.size() != compute.size() ||
+      !llvm::all_of(compute, [&](Operation *op) {
+        return llvm::is_contained(e.ops, op);
+      }))
     return std::nullopt;
   return e;
 }

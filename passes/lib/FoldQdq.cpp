@@ -26,6 +26,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <cmath>
+
 namespace mlir::tcc {
 #define GEN_PASS_DEF_TCCFOLDQDQ
 #include "tcc/Passes/Passes.h.inc"
@@ -241,11 +243,84 @@ SmallVector<Operation *> foldLayer(QuantizeOp q, IRRewriter &rewriter) {
   return chain;
 }
 
+/// A dequantize per tensor of an 8-bit tensor by a constant f32 scale that
+/// is a positive normal float, whose zero point is a constant.
+DequantizeOp orderPreservingDequantize(Value v) {
+  auto dq = v.getDefiningOp<DequantizeOp>();
+  if (!dq || !dq->hasOneUse() || !dequantized(v, -1) ||
+      typeOf(dq.getScale()).getRank() != 0 || !constantData(dq.getZeroPoint()))
+    return nullptr;
+  std::optional<SmallVector<float>> scale = constantFloats(dq.getScale());
+  return scale && std::isnormal((*scale)[0]) && (*scale)[0] > 0 ? dq : nullptr;
+}
+
+/// max_pool2d(dequantize(q)) -> dequantize(max_pool2d(q)), and the same for
+/// reshape: a positive scale preserves order, so the maximum of the
+/// dequantized values is the dequantized maximum, and a per-tensor scale
+/// does not care where an element moves. Exact; the dequantize moves on
+/// to where a quantize may cancel it.
+bool sinkDequantize(Operation *op, IRRewriter &rewriter) {
+  if (!isa<MaxPool2dOp, ReshapeOp>(op))
+    return false;
+  DequantizeOp dq = orderPreservingDequantize(op->getOperand(0));
+  if (!dq)
+    return false;
+  rewriter.setInsertionPoint(op);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Value q = dq.getInput();
+  Operation *integer = rewriter.clone(*op);
+  integer->setOperand(0, q);
+  integer->getResult(0).setType(
+      resultType.clone(typeOf(q).getElementType()));
+  Value y = rewriter.create<DequantizeOp>(
+      dq.getLoc(), resultType, integer->getResult(0), dq.getScale(),
+      dq.getZeroPoint(), dq.getAxisAttr());
+  rewriter.replaceOp(op, y);
+  rewriter.eraseOp(dq);
+  return true;
+}
+
+/// quantize(dequantize(q, s, zp), s, zp) -> q, for 8-bit q and one
+/// constant positive normal f32 s: |q - zp| <= 255, so (q - zp) * s / s
+/// rounded twice in f32 stays within 255 * 2^-23 of q - zp, and rounds
+/// back to it.
+bool foldRoundTrip(QuantizeOp q, IRRewriter &rewriter) {
+  DequantizeOp dq = orderPreservingDequantize(q.getInput());
+  if (!dq || dq.getInput().getType() != q.getType() ||
+      typeOf(q.getScale()).getRank() != 0 ||
+      typeOf(q.getZeroPoint()).getRank() != 0)
+    return false;
+  std::optional<SmallVector<float>> s = constantFloats(q.getScale()),
+                                    sDq = constantFloats(dq.getScale());
+  std::optional<ConstantData> zp = constantData(q.getZeroPoint()),
+                              zpDq = constantData(dq.getZeroPoint());
+  if (!s || !sDq || (*s)[0] != (*sDq)[0] || (*s)[0] > 1e30f || !zp || !zpDq ||
+      zp->getInt(0) != zpDq->getInt(0))
+    return false;
+  rewriter.replaceOp(q, dq.getInput());
+  rewriter.eraseOp(dq);
+  return true;
+}
+
 struct FoldQdqPass : tcc::impl::TccFoldQdqBase<FoldQdqPass> {
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Max-pools and reshapes of int8 tensors stay int8, and quantizing
+    // what was just dequantized with the same parameters is a no-op.
+    SmallVector<Operation *> movable;
+    getOperation().walk([&](Operation *op) {
+      if (isa<MaxPool2dOp, ReshapeOp>(op))
+        movable.push_back(op);
+    });
+    for (Operation *op : movable)
+      sinkDequantize(op, rewriter);
+    SmallVector<QuantizeOp> roundTrips;
+    getOperation().walk([&](QuantizeOp q) { roundTrips.push_back(q); });
+    for (QuantizeOp q : roundTrips)
+      foldRoundTrip(q, rewriter);
+
     SmallVector<QuantizeOp> quantizes;
     getOperation().walk([&](QuantizeOp q) { quantizes.push_back(q); });
-    IRRewriter rewriter(&getContext());
     for (QuantizeOp q : quantizes) {
       // The float ops from the quantize up, then the dequantizes they read.
       SmallVector<Operation *> dequantizes;

@@ -121,3 +121,69 @@ func.func @conv_bias(%qx: tensor<1x3x8x8xui8>, %qw: tensor<4x3x3x3xi8>, %bq: ten
   %y2 = tcc.quantize %c2, %sy, %zy : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
   return %y, %y2 : tensor<1x4x8x8xui8>, tensor<1x4x8x8xui8>
 }
+
+// -----
+
+// Tests that a max-pool and a reshape of a tensor dequantized per tensor by
+// a positive constant scale run on the 8-bit tensor, and that quantizing
+// it again with the same scale and zero point folds away.
+// CHECK-LABEL: func.func @pool_flatten
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x4x8x8xui8>)
+// CHECK-NOT: tcc.dequantize
+// CHECK: %[[P:.*]] = tcc.max_pool2d %[[Q]] {{.*}} : tensor<1x4x8x8xui8> -> tensor<1x4x4x4xui8>
+// CHECK: %[[R:.*]] = tcc.reshape %[[P]] : tensor<1x4x4x4xui8> to tensor<1x64xui8>
+// CHECK-NOT: tcc.quantize
+// CHECK: return %[[R]]
+func.func @pool_flatten(%q: tensor<1x4x8x8xui8>) -> tensor<1x64xui8> {
+  %s = tcc.constant dense<0.125> : tensor<f32>
+  %zp = tcc.constant dense<3> : tensor<ui8>
+  %x = tcc.dequantize %q, %s, %zp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %p = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  %r = tcc.reshape %p : tensor<1x4x4x4xf32> to tensor<1x64xf32>
+  %y = tcc.quantize %r, %s, %zp : (tensor<1x64xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x64xui8>
+  return %y : tensor<1x64xui8>
+}
+
+// -----
+
+// Tests that a quantize with other parameters stays (it requantizes), after
+// a max-pool that did move to the 8-bit side.
+// CHECK-LABEL: func.func @pool_requantized
+// CHECK: %[[P:.*]] = tcc.max_pool2d %{{.*}} : tensor<1x4x8x8xi8> -> tensor<1x4x4x4xi8>
+// CHECK: %[[D:.*]] = tcc.dequantize %[[P]]
+// CHECK: tcc.quantize %[[D]]
+func.func @pool_requantized(%q: tensor<1x4x8x8xi8>) -> tensor<1x4x4x4xi8> {
+  %s = tcc.constant dense<0.125> : tensor<f32>
+  %s2 = tcc.constant dense<0.25> : tensor<f32>
+  %zp = tcc.constant dense<-3> : tensor<i8>
+  %x = tcc.dequantize %q, %s, %zp : (tensor<1x4x8x8xi8>, tensor<f32>, tensor<i8>) -> tensor<1x4x8x8xf32>
+  %p = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  %y = tcc.quantize %p, %s2, %zp : (tensor<1x4x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x4x4x4xi8>
+  return %y : tensor<1x4x4x4xi8>
+}
+
+// -----
+
+// Tests that a scale that is not a constant (its sign unknown) or a
+// dequantize with another user keeps the max-pool in float.
+// CHECK-LABEL: func.func @pool_unknown_scale
+// CHECK: %[[X:.*]] = tcc.dequantize
+// CHECK: tcc.max_pool2d %[[X]] {{.*}} : tensor<1x4x8x8xf32>
+func.func @pool_unknown_scale(%q: tensor<1x4x8x8xui8>, %s: tensor<f32>) -> tensor<1x4x4x4xf32> {
+  %zp = tcc.constant dense<3> : tensor<ui8>
+  %x = tcc.dequantize %q, %s, %zp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %p = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  return %p : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @pool_negative_scale
+// CHECK: tcc.max_pool2d %{{.*}} : tensor<1x4x8x8xf32>
+func.func @pool_negative_scale(%q: tensor<1x4x8x8xui8>) -> tensor<1x4x4x4xf32> {
+  %s = tcc.constant dense<-0.5> : tensor<f32>
+  %zp = tcc.constant dense<3> : tensor<ui8>
+  %x = tcc.dequantize %q, %s, %zp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %p = tcc.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
+  return %p : tensor<1x4x4x4xf32>
+}

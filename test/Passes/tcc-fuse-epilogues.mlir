@@ -227,3 +227,73 @@ func.func @integer_chains(%x: tensor<4x8xui8>, %w: tensor<8x16xi8>, %cx: tensor<
   %5 = tcc.relu %4 : tensor<1x3x4x4xf32>
   return %2, %5 : tensor<4x16xui8>, tensor<1x3x4x4xf32>
 }
+
+// -----
+
+// Tests that a residual add in QDQ form after an integer conv's requantize
+// (what calibration writes for a ResNet block), and the maximum with the
+// output zero point after it, join the conv's group; the residual's
+// dequantize comes along, so the group reads the 8-bit skip.
+// CHECK-LABEL: func.func @integer_residual_add
+// CHECK: %[[F:.*]] = tcc.fusion(%{{.*}}, %{{.*}}, %[[SKIP:[^ ,]*]]
+// CHECK: tcc.dequantize
+// CHECK: tcc.conv2d_integer
+// CHECK-NEXT: tcc.requantize
+// CHECK-NEXT: tcc.dequantize
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.quantize
+// CHECK-NEXT: tcc.maximum
+// CHECK-NEXT: tcc.yield
+// CHECK: return %[[F]]
+func.func @integer_residual_add(%x: tensor<1x4x8x8xui8>, %w: tensor<4x4x3x3xi8>, %skip: tensor<1x4x8x8xui8>) -> tensor<1x4x8x8xui8> {
+  %xzp = tcc.constant dense<3> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %m = tcc.constant dense<0.5> : tensor<f32>
+  %pzp = tcc.constant dense<7> : tensor<ui8>
+  %s = tcc.constant dense<0.25> : tensor<f32>
+  %yzp = tcc.constant dense<9> : tensor<ui8>
+  %sf = tcc.dequantize %skip, %s, %xzp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %0 = tcc.conv2d_integer %x, %w, %xzp, %wzp {padding = array<i64: 1, 1>} : (tensor<1x4x8x8xui8>, tensor<4x4x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x8x8xi32>
+  %1 = tcc.requantize %0, %m, %pzp : (tensor<1x4x8x8xi32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  %2 = tcc.dequantize %1, %s, %pzp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %3 = tcc.add %2, %sf : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %4 = tcc.quantize %3, %s, %yzp : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  %5 = tcc.maximum %4, %yzp : (tensor<1x4x8x8xui8>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  return %5 : tensor<1x4x8x8xui8>
+}
+
+// -----
+
+// Tests that the add stays out of the group when a parameter is not a
+// constant (the output scale, here) or the product is dequantized at
+// another zero point than the requantize's: the group ends at the
+// requantize.
+// CHECK-LABEL: func.func @integer_residual_add_not_fused
+// CHECK: tcc.fusion
+// CHECK: tcc.conv2d_integer
+// CHECK-NEXT: tcc.requantize
+// CHECK-NEXT: tcc.yield
+// CHECK: tcc.fusion
+// CHECK: tcc.conv2d_integer
+// CHECK-NEXT: tcc.requantize
+// CHECK-NEXT: tcc.yield
+func.func @integer_residual_add_not_fused(%x: tensor<1x4x8x8xui8>, %w: tensor<4x4x3x3xi8>, %skip: tensor<1x4x8x8xui8>, %ys: tensor<f32>) -> (tensor<1x4x8x8xui8>, tensor<1x4x8x8xui8>) {
+  %xzp = tcc.constant dense<3> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %m = tcc.constant dense<0.5> : tensor<f32>
+  %pzp = tcc.constant dense<7> : tensor<ui8>
+  %s = tcc.constant dense<0.25> : tensor<f32>
+  %0 = tcc.conv2d_integer %x, %w, %xzp, %wzp {padding = array<i64: 1, 1>} : (tensor<1x4x8x8xui8>, tensor<4x4x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x8x8xi32>
+  %1 = tcc.requantize %0, %m, %pzp : (tensor<1x4x8x8xi32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  %2 = tcc.dequantize %1, %s, %pzp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %sf = tcc.dequantize %skip, %s, %xzp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %3 = tcc.add %2, %sf : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %4 = tcc.quantize %3, %ys, %pzp : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  %5 = tcc.conv2d_integer %x, %w, %xzp, %wzp {padding = array<i64: 1, 1>} : (tensor<1x4x8x8xui8>, tensor<4x4x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x4x8x8xi32>
+  %6 = tcc.requantize %5, %m, %pzp : (tensor<1x4x8x8xi32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  %7 = tcc.dequantize %6, %s, %xzp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %8 = tcc.dequantize %skip, %s, %xzp : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %9 = tcc.add %7, %8 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %10 = tcc.quantize %9, %s, %pzp : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
+  return %4, %10 : tensor<1x4x8x8xui8>, tensor<1x4x8x8xui8>
+}

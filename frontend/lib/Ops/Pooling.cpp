@@ -102,9 +102,10 @@ struct Pool2d {
   DimVector outSizes; // the input's leading dims + [oh, ow]
 };
 
+/// `int8Too`: max pooling also takes ui8/i8 (quantized) tensors.
 Pool2d poolArgs(const Tensor &self, IntArrayRef kernelSize, IntArrayRef stride,
                 IntArrayRef padding, IntArrayRef dilation, bool ceilMode,
-                const char *op) {
+                const char *op, bool int8Too = false) {
   checkDefined(self, op);
   checkCpu(self, op);
   Pool2d p;
@@ -135,7 +136,8 @@ Pool2d poolArgs(const Tensor &self, IntArrayRef kernelSize, IntArrayRef stride,
               ": pad should be at most half of kernel size, but got padding=",
               IntArrayRef(p.padding),
               " and kernel_size=", IntArrayRef(p.kernel));
-  checkFloating(self, op, "input");
+  if (!(int8Too && (self.dtype() == kByte || self.dtype() == kChar)))
+    checkFloating(self, op, "input");
   p.h = self.size(-2);
   p.w = self.size(-1);
   p.planes = self.numel() / (p.h * p.w);
@@ -212,7 +214,9 @@ void maxPoolPlane(const T *plane, const Pool2d &p, T *out, int64_t *indices) {
       while (w0 < 0)
         w0 += dw;
       int64_t best = h0 * p.w + w0;
-      M bestVal = -std::numeric_limits<M>::infinity();
+      M bestVal = std::numeric_limits<M>::has_infinity
+                      ? -std::numeric_limits<M>::infinity()
+                      : std::numeric_limits<M>::lowest();
       for (int64_t hh = h0; hh < h1; hh += dh)
         for (int64_t ww = w0; ww < w1; ww += dw) {
           M v = M(plane[hh * p.w + ww]);
@@ -238,8 +242,10 @@ std::vector<Tensor> maxPoolKernel(const Tensor &self, const Pool2d &p) {
                         (p.ow - 1) * p.stride[1] + p.kernel[1] <= p.w;
   const bool twoByTwo = p.kernel[0] == 2 && p.kernel[1] == 2;
   const int64_t outPlane = p.oh * p.ow;
-  TCC_DISPATCH_FLOATING_TYPES(self.dtype(), "max_pool2d", [&] {
-    using T = scalar_t;
+  // Floats, and 8-bit integers (quantized tensors: a positive scale keeps
+  // the order, so the maximum commutes with dequantization).
+  auto typed = [&](auto zero) {
+    using T = decltype(zero);
     const T *xp = dataOf<T>(x);
     T *op = dataOf<T>(out);
     int64_t *ip = dataOf<int64_t>(idx);
@@ -261,7 +267,12 @@ std::vector<Tensor> maxPoolKernel(const Tensor &self, const Pool2d &p) {
           maxPoolPlane(plane, p, o, i);
       }
     });
-  });
+  };
+  TCC_DISPATCH_SWITCH(self.dtype(), "max_pool2d",
+                      TCC_FLOATING_CASES([&] { typed(scalar_t()); })
+                          TCC_DISPATCH_CASE(Byte, [&] { typed(scalar_t()); })
+                              TCC_DISPATCH_CASE(Char,
+                                                [&] { typed(scalar_t()); }));
   return {out, idx};
 }
 
@@ -496,7 +507,7 @@ max_pool2d_with_indices(const Tensor &self, IntArrayRef kernel_size,
                         IntArrayRef stride, IntArrayRef padding,
                         IntArrayRef dilation, bool ceil_mode) {
   Pool2d p = poolArgs(self, kernel_size, stride, padding, dilation, ceil_mode,
-                      "max_pool2d_with_indices");
+                      "max_pool2d_with_indices", /*int8Too=*/true);
   std::vector<Tensor> outs = recordMulti(
       kMaxPool2dWithIndices, {self}, [&] { return maxPoolKernel(self, p); },
       [&](const std::vector<Tensor> &o) {
@@ -510,7 +521,7 @@ Tensor max_pool2d(const Tensor &self, IntArrayRef kernel_size,
                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
                   bool ceil_mode) {
   Pool2d p = poolArgs(self, kernel_size, stride, padding, dilation, ceil_mode,
-                      "max_pool2d");
+                      "max_pool2d", /*int8Too=*/true);
   Tensor indices;
   return recordOp(
       kMaxPool2d, {self},

@@ -215,6 +215,10 @@ Status StepChecker::checkQEpilogue(const QEpilogue *e, int64_t channels,
         return corrupt(where, ": scale ", i, " (", double(scales->Get(i)),
                        ") is not finite and positive");
   }
+  if (e->residual() == -1 &&
+      (e->residual_qdq() || e->product_zero_point() != 0 ||
+       e->product_scale() != 0 || e->output_scale() != 0))
+    return corrupt(where, ": QDQ residual parameters without a residual");
   if (quantized)
     TCC_RETURN_IF_ERROR(checkZeroPoint(e->output_zero_point(), kind,
                                        where + ": output zero point"));
@@ -241,6 +245,15 @@ Status StepChecker::checkQEpilogue(const QEpilogue *e, int64_t channels,
     if (!finitePositive(e->residual_scale()))
       return corrupt(what, ": scale ", double(e->residual_scale()),
                      " is not finite and positive");
+    if (e->residual_qdq()) {
+      TCC_RETURN_IF_ERROR(checkZeroPoint(e->product_zero_point(), kind,
+                                         what + " product zero point"));
+      if (!finitePositive(e->product_scale()) ||
+          !finitePositive(e->output_scale()))
+        return corrupt(what, ": product scale ", double(e->product_scale()),
+                       " or output scale ", double(e->output_scale()),
+                       " is not finite and positive");
+    }
     if (uint32_t(e->residual()) != outputIndex)
       TCC_RETURN_IF_ERROR(requireDisjoint(output, b, what + " and output"));
   }

@@ -34,6 +34,10 @@ inline tcc_qepilogue toQEpilogue(const tcc::artifact::QEpilogue &e,
   out.ld_residual = ldResidual;
   out.residual_zero_point = e.residual_zero_point();
   out.residual_scale = e.residual_scale();
+  out.residual_qdq = e.residual_qdq();
+  out.product_zero_point = e.product_zero_point();
+  out.product_scale = e.product_scale();
+  out.output_scale = e.output_scale();
   return out;
 }
 
@@ -55,7 +59,7 @@ inline std::string describeQEpilogue(const tcc::artifact::QEpilogue *e) {
   if (e && e->relu())
     out += ", relu";
   if (e && e->residual() >= 0)
-    out += ", residual";
+    out += e->residual_qdq() ? ", residual (qdq)" : ", residual";
   return out;
 }
 

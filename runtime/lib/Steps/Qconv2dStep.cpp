@@ -3,8 +3,8 @@
 // One group through tcc_qconv2d (weights packed at compile time), depthwise
 // through tcc_qdepthwise_conv2d. The kernels read and write NHWC; a step
 // whose input or output is stored NCHW (the dialect's tcc.conv2d_integer
-// is NCHW) converts it through the session's workspace: the input (and
-// residual) to NHWC before the kernel, the result back after it.
+// is NCHW) converts it through the session's workspace: the input and the
+// residual to NHWC before the kernel, the result back after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,7 +63,7 @@ NchwWorkspace nchwWorkspace(const Qconv2d &c) {
   w.input = 0;
   w.residual = c.nchw_input() ? roundUp(inputElems) : 0;
   w.output =
-      w.residual + (c.nchw_output() && residual ? roundUp(outputElems) : 0);
+      w.residual + (c.nchw_residual() && residual ? roundUp(outputElems) : 0);
   w.total = w.output + (c.nchw_output()
                             ? roundUp(outputElems * qoutputBytes(c.epilogue()))
                             : 0);
@@ -209,14 +209,13 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
                   1, true);
     input = ws + w.input;
   }
-  if (c->nchw_output()) {
-    if (residual) {
-      convertLayout(residual, ws + w.residual, c->batch(), c->out_channels(),
-                    outPixels, 1, true);
-      residual = ws + w.residual;
-    }
-    output = ws + w.output;
+  if (residual && c->nchw_residual()) {
+    convertLayout(residual, ws + w.residual, c->batch(), c->out_channels(),
+                  outPixels, 1, true);
+    residual = ws + w.residual;
   }
+  if (c->nchw_output())
+    output = ws + w.output;
   tcc_qepilogue epilogue;
   const tcc_qepilogue *ep = nullptr;
   if (e) {
@@ -301,6 +300,9 @@ void describe(const Model &, const Step &step, StepDescription *out) {
       StepField::string("input_layout", c->nchw_input() ? "nchw" : "nhwc"));
   out->fields.push_back(
       StepField::string("output_layout", c->nchw_output() ? "nchw" : "nhwc"));
+  if (c->epilogue() && c->epilogue()->residual() >= 0)
+    out->fields.push_back(StepField::string(
+        "residual_layout", c->nchw_residual() ? "nchw" : "nhwc"));
   for (auto [k, v] :
        {std::pair("batch", c->batch()),
         std::pair("in_channels", c->in_channels()),

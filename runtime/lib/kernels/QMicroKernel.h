@@ -45,6 +45,12 @@ struct QEpilogue {
   int64_t ld_residual;
   int32_t residual_zero_point;
   float residual_scale;
+  // residual_qdq: the product is first requantized to [plo, phi] (v) at
+  // product_zero_point, and the sum divided by output_scale.
+  bool residual_qdq;
+  float plo, phi;
+  int32_t product_zero_point;
+  float product_scale, output_scale;
   void *c;
   int64_t ldc;
 };

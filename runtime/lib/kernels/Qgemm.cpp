@@ -130,6 +130,21 @@ tcc_kernel_status check_qepilogue(const char *op, const tcc_qepilogue *e,
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "%s: residual_scale (%g) must be finite and positive", op,
                 double(e->residual_scale));
+  if (e->residual_qdq) {
+    if (e->product_zero_point < type_min(out) ||
+        e->product_zero_point > type_max(out))
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "%s: product_zero_point (%d) is outside the %s range [%d, "
+                  "%d]",
+                  op, e->product_zero_point, output_name(out), type_min(out),
+                  type_max(out));
+    if (!finite_positive(e->product_scale) ||
+        !finite_positive(e->output_scale))
+      return fail(TCC_KERNEL_INVALID_ARGUMENT,
+                  "%s: product_scale (%g) and output_scale (%g) must be "
+                  "finite and positive",
+                  op, double(e->product_scale), double(e->output_scale));
+  }
   if (check_residual_ld && e->ld_residual < std::max<int64_t>(1, n))
     return fail(TCC_KERNEL_INVALID_ARGUMENT,
                 "%s: ld_residual (%lld) must be >= n (%lld)", op,
@@ -147,6 +162,10 @@ QEpilogue resolve_qepilogue(const tcc_qepilogue *e, void *c, int64_t ldc) {
   q.ld_residual = 0;
   q.residual_zero_point = 0;
   q.residual_scale = 0.0f;
+  q.residual_qdq = false;
+  q.plo = q.phi = 0.0f;
+  q.product_zero_point = 0;
+  q.product_scale = q.output_scale = 0.0f;
   if (e && is_quantized(e->output)) {
     const int32_t zo = e->output_zero_point;
     // ReLU clamps at the zero point: the real value 0.
@@ -159,6 +178,15 @@ QEpilogue resolve_qepilogue(const tcc_qepilogue *e, void *c, int64_t ldc) {
     q.ld_residual = e->ld_residual;
     q.residual_zero_point = e->residual_zero_point;
     q.residual_scale = e->residual_scale;
+    if (e->residual && e->residual_qdq) {
+      const int32_t zp = e->product_zero_point;
+      q.residual_qdq = true;
+      q.plo = float(type_min(e->output) - zp);
+      q.phi = float(type_max(e->output) - zp);
+      q.product_zero_point = zp;
+      q.product_scale = e->product_scale;
+      q.output_scale = e->output_scale;
+    }
   }
   q.c = c;
   q.ldc = ldc;

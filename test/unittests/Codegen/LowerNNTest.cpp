@@ -311,9 +311,12 @@ std::vector<int64_t> poolShape(const PoolCase &p, int64_t oh, int64_t ow) {
 
 TEST_F(LowerNNTest, MaxPoolIgnoresPaddingAndPropagatesNaN) {
   std::vector<KernelCase> cases;
-  for (DType dtype : {DType::F32, DType::F64, DType::BF16}) {
+  // ui8/i8 (quantized tensors) take every geometry: their windows are a
+  // parallel loop nest of their own (LowerNN.cpp, maxOfTaps).
+  for (DType dtype :
+       {DType::F32, DType::F64, DType::BF16, DType::I8, DType::UI8}) {
     for (const PoolCase &p : kPools) {
-      if (dtype != DType::F32 && &p != &kPools[2])
+      if (isFloat(dtype) && dtype != DType::F32 && &p != &kPools[2])
         continue;
       int64_t oh = windowOutput(p.h, p.k[0], p.stride[0], p.padding[0],
                                 p.dilation[0], p.ceilMode);
@@ -322,9 +325,13 @@ TEST_F(LowerNNTest, MaxPoolIgnoresPaddingAndPropagatesNaN) {
       std::vector<int64_t> xShape =
           p.nhwc ? std::vector<int64_t>{p.n, p.h, p.w, p.c}
                  : std::vector<int64_t>{p.n, p.c, p.h, p.w};
-      // Negative values: a padded position reading 0 would win.
-      Tensor x = random(dtype, xShape, -5, -1, cases.size());
-      if (x.numel() > 10)
+      // Negative values: a padded position reading 0 would win (u8: the
+      // lowest values, 0 and 1, where the padding reads 0).
+      Tensor x = dtype == DType::UI8 ? random(dtype, xShape, 0, 1, cases.size())
+                 : dtype == DType::I8
+                     ? random(dtype, xShape, -128, -120, cases.size())
+                     : random(dtype, xShape, -5, -1, cases.size());
+      if (x.numel() > 10 && isFloat(dtype))
         x.values[10] = NAN;
       Tensor want = generate(
           dtype, poolShape(p, oh, ow), [&](const std::vector<int64_t> &i) {

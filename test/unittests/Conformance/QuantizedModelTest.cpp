@@ -356,6 +356,200 @@ TEST(QuantizedModel, ConvolutionChainsStayChannelsLast) {
                                       "nchw->nchw"}));
 }
 
+/// A ResNet basic block in the integer form calibration writes: h0 =
+/// conv 1x1 (x), h1 = relu(conv 3x3 (h0)), then y = quantize(dequantize(
+/// requantize(conv 3x3 (h1) + bias)) + dequantize(skip)), with ReLU as a
+/// maximum with y's zero point when `relu`. The skip is h0 (written by an
+/// int8 convolution) or, with `skipIsInput`, the model's input x.
+std::string residualBlockIR(bool skipIsInput, bool relu) {
+  auto t = [](const char *element) {
+    return std::string("tensor<2x8x6x6x") + element + ">";
+  };
+  const std::string u8 = t("ui8"), i32 = t("i32"), f32 = t("f32");
+  std::ostringstream ir;
+  ir << "func.func @main(%x: " << u8 << ") -> " << u8 << " {\n"
+     << constant("w0", randomValues<int8_t>(8 * 8, -127, 127, 21),
+                 {8, 8, 1, 1}, "i8")
+     << constant("w1", randomValues<int8_t>(8 * 8 * 9, -127, 127, 22),
+                 {8, 8, 3, 3}, "i8")
+     << constant("w2", randomValues<int8_t>(8 * 8 * 9, -127, 127, 23),
+                 {8, 8, 3, 3}, "i8")
+     << constant("bias", randomValues<int32_t>(8, -3000, 3000, 24), {8, 1, 1},
+                 "i32")
+     << constant("m2", randomScales(8, 25), {8}, "f32")
+     << R"(  %xzp = tcc.constant dense<128> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %hzp = tcc.constant dense<3> : tensor<ui8>
+  %m = tcc.constant dense<0.0023> : tensor<f32>
+  %pzp = tcc.constant dense<100> : tensor<8xui8>
+  %pzp0 = tcc.constant dense<100> : tensor<ui8>
+  %ps = tcc.constant dense<0.043> : tensor<f32>
+  %rs = tcc.constant dense<0.031> : tensor<f32>
+  %ys = tcc.constant dense<0.057> : tensor<f32>
+  %yzp = tcc.constant dense<)"
+     << (relu ? 0 : 120) << R"(> : tensor<ui8>
+)";
+  auto conv = [&](const char *out, const char *in, const char *w,
+                  const char *zp, bool pad) {
+    ir << "  %" << out << " = tcc.conv2d_integer %" << in << ", %" << w
+       << ", %" << zp << ", %wzp {padding = array<i64: " << pad << ", " << pad
+       << ">} : (" << u8 << ", tensor<8x8x" << (pad ? "3x3" : "1x1")
+       << "xi8>, tensor<ui8>, tensor<i8>) -> " << i32 << "\n";
+  };
+  conv("a0", "x", "w0", "xzp", false);
+  ir << "  %h0 = tcc.requantize %a0, %m, %hzp : (" << i32
+     << ", tensor<f32>, tensor<ui8>) -> " << u8 << "\n";
+  conv("a1", "h0", "w1", "hzp", true);
+  ir << "  %q1 = tcc.requantize %a1, %m, %hzp : (" << i32
+     << ", tensor<f32>, tensor<ui8>) -> " << u8 << "\n"
+     << "  %h1 = tcc.maximum %q1, %hzp : (" << u8 << ", tensor<ui8>) -> " << u8
+     << "\n";
+  conv("a2", "h1", "w2", "hzp", true);
+  const char *skip = skipIsInput ? "x" : "h0";
+  const char *skipZp = skipIsInput ? "xzp" : "hzp";
+  ir << "  %s2 = tcc.add %a2, %bias : (" << i32 << ", tensor<8x1x1xi32>) -> "
+     << i32 << "\n"
+     << "  %p = tcc.requantize %s2, %m2, %pzp {axis = 1 : i64} : (" << i32
+     << ", tensor<8xf32>, tensor<8xui8>) -> " << u8 << "\n"
+     << "  %pf = tcc.dequantize %p, %ps, %pzp0 : (" << u8
+     << ", tensor<f32>, tensor<ui8>) -> " << f32 << "\n"
+     << "  %rf = tcc.dequantize %" << skip << ", %rs, %" << skipZp << " : ("
+     << u8 << ", tensor<f32>, tensor<ui8>) -> " << f32 << "\n"
+     << "  %sum = tcc.add %pf, %rf : (" << f32 << ", " << f32 << ") -> " << f32
+     << "\n"
+     << "  %q = tcc.quantize %sum, %ys, %yzp : (" << f32
+     << ", tensor<f32>, tensor<ui8>) -> " << u8 << "\n";
+  if (relu)
+    ir << "  %y = tcc.maximum %q, %yzp : (" << u8 << ", tensor<ui8>) -> " << u8
+       << "\n  return %y : " << u8 << "\n}\n";
+  else
+    ir << "  return %q : " << u8 << "\n}\n";
+  return ir.str();
+}
+
+/// The residual layout ("nchw", "nhwc") of each qconv2d step that has a
+/// residual.
+std::vector<std::string> residualLayouts(const std::vector<uint8_t> &bytes) {
+  const tcc::artifact::Model *model = nullptr;
+  std::vector<std::string> layouts;
+  EXPECT_TRUE(
+      tcc::runtime::verifyArtifactBytes(bytes.data(), bytes.size(), &model)
+          .ok());
+  for (uint32_t i = 0; model && i < model->plan()->size(); ++i)
+    if (const tcc::artifact::Qconv2d *c =
+            model->plan()->Get(i)->op_as_Qconv2d())
+      if (c->epilogue() && c->epilogue()->residual() >= 0)
+        layouts.push_back(c->nchw_residual() ? "nchw" : "nhwc");
+  return layouts;
+}
+
+TEST(QuantizedModel, ResidualAddInQdqFormFusesIntoTheConvolution) {
+  // The block is three qconv2d steps: the add, its dequantizes and the
+  // quantize run in the last one's epilogue, and the whole block stays
+  // NHWC between its ends.
+  for (bool relu : {false, true}) {
+    std::string ir = residualBlockIR(/*skipIsInput=*/false, relu);
+    expectInt8Plan(relu ? "residual block, relu" : "residual block", ir,
+                   {{2, 8, 6, 6}}, {kUInt8}, {"qconv2d", "qconv2d", "qconv2d"});
+    std::vector<uint8_t> bytes;
+    ASSERT_EQ(compileIR(ir, 2, &bytes), "");
+    EXPECT_EQ(convLayouts(bytes),
+              (std::vector<std::string>{"nchw->nhwc", "nhwc->nhwc",
+                                        "nhwc->nchw"}));
+    EXPECT_EQ(residualLayouts(bytes), (std::vector<std::string>{"nhwc"}));
+  }
+  // A skip the model gives is NCHW; the step converts it.
+  std::string ir = residualBlockIR(/*skipIsInput=*/true, false);
+  expectInt8Plan("residual block, input skip", ir, {{2, 8, 6, 6}}, {kUInt8},
+                 {"qconv2d", "qconv2d", "qconv2d"});
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(compileIR(ir, 2, &bytes), "");
+  EXPECT_EQ(residualLayouts(bytes), (std::vector<std::string>{"nchw"}));
+}
+
+TEST(QuantizedModel, ResidualAddInQdqFormFusesIntoTheGemm) {
+  // A transformer's residual after a projection: y = quantize(dequantize(
+  // requantize(x W + b)) + dequantize(skip)), skip an input of y's shape.
+  std::ostringstream ir;
+  ir << "func.func @main(%x: tensor<2x7x24xui8>, %skip: tensor<2x7x16xui8>)"
+        " -> tensor<2x7x16xui8> {\n"
+     << constant("w", randomValues<int8_t>(24 * 16, -127, 127, 41), {24, 16},
+                 "i8")
+     << constant("bias", randomValues<int32_t>(16, -5000, 5000, 42), {16},
+                 "i32")
+     << constant("m", randomScales(16, 43), {16}, "f32")
+     << R"(  %xzp = tcc.constant dense<128> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %pzp = tcc.constant dense<131> : tensor<16xui8>
+  %pzp0 = tcc.constant dense<131> : tensor<ui8>
+  %rzp = tcc.constant dense<120> : tensor<ui8>
+  %yzp = tcc.constant dense<125> : tensor<ui8>
+  %ps = tcc.constant dense<0.021> : tensor<f32>
+  %rs = tcc.constant dense<0.017> : tensor<f32>
+  %ys = tcc.constant dense<0.029> : tensor<f32>
+  %a = tcc.matmul_integer %x, %w, %xzp, %wzp : (tensor<2x7x24xui8>, tensor<24x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<2x7x16xi32>
+  %s = tcc.add %a, %bias : (tensor<2x7x16xi32>, tensor<16xi32>) -> tensor<2x7x16xi32>
+  %p = tcc.requantize %s, %m, %pzp {axis = 2 : i64} : (tensor<2x7x16xi32>, tensor<16xf32>, tensor<16xui8>) -> tensor<2x7x16xui8>
+  %pf = tcc.dequantize %p, %ps, %pzp0 : (tensor<2x7x16xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x7x16xf32>
+  %rf = tcc.dequantize %skip, %rs, %rzp : (tensor<2x7x16xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x7x16xf32>
+  %sum = tcc.add %rf, %pf : (tensor<2x7x16xf32>, tensor<2x7x16xf32>) -> tensor<2x7x16xf32>
+  %y = tcc.quantize %sum, %ys, %yzp : (tensor<2x7x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x7x16xui8>
+  return %y : tensor<2x7x16xui8>
+}
+)";
+  expectInt8Plan("linear + residual", ir.str(), {{2, 7, 24}, {2, 7, 16}},
+                 {kUInt8, kUInt8}, {"qgemm"});
+}
+
+TEST(QuantizedModel, MaxPoolOfQuantizedTensorsStaysInt8) {
+  // conv -> requantize -> dequantize -> max_pool2d -> reshape -> quantize
+  // with the same parameters -> linear, as calibration writes a CNN:
+  // tcc-fold-qdq moves the pool and the reshape to the 8-bit tensor and
+  // drops the dequantize/quantize pair, so the plan is the conv, one pool
+  // kernel and the GEMM, equal to the interpreter's float pool.
+  std::ostringstream ir;
+  ir << "func.func @main(%x: tensor<2x3x8x8xui8>) -> tensor<2x5xui8> {\n"
+     << constant("w", randomValues<int8_t>(6 * 3 * 9, -127, 127, 31),
+                 {6, 3, 3, 3}, "i8")
+     << constant("w2", randomValues<int8_t>(96 * 5, -127, 127, 32), {96, 5},
+                 "i8")
+     << R"(  %xzp = tcc.constant dense<128> : tensor<ui8>
+  %wzp = tcc.constant dense<0> : tensor<i8>
+  %m = tcc.constant dense<0.0037> : tensor<f32>
+  %m2 = tcc.constant dense<0.0011> : tensor<f32>
+  %hzp = tcc.constant dense<7> : tensor<ui8>
+  %hs = tcc.constant dense<0.061> : tensor<f32>
+  %a = tcc.conv2d_integer %x, %w, %xzp, %wzp {padding = array<i64: 1, 1>} : (tensor<2x3x8x8xui8>, tensor<6x3x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<2x6x8x8xi32>
+  %h = tcc.requantize %a, %m, %hzp : (tensor<2x6x8x8xi32>, tensor<f32>, tensor<ui8>) -> tensor<2x6x8x8xui8>
+  %hf = tcc.dequantize %h, %hs, %hzp : (tensor<2x6x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x6x8x8xf32>
+  %p = tcc.max_pool2d %hf {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<2x6x8x8xf32> -> tensor<2x6x4x4xf32>
+  %r = tcc.reshape %p : tensor<2x6x4x4xf32> to tensor<2x96xf32>
+  %q = tcc.quantize %r, %hs, %hzp : (tensor<2x96xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x96xui8>
+  %acc = tcc.matmul_integer %q, %w2, %hzp, %wzp : (tensor<2x96xui8>, tensor<96x5xi8>, tensor<ui8>, tensor<i8>) -> tensor<2x5xi32>
+  %y = tcc.requantize %acc, %m2, %hzp : (tensor<2x5xi32>, tensor<f32>, tensor<ui8>) -> tensor<2x5xui8>
+  return %y : tensor<2x5xui8>
+}
+)";
+  expectInt8Plan("conv, int8 pool, linear", ir.str(), {{2, 3, 8, 8}},
+                 {kUInt8}, {"qconv2d", "kernel", "qgemm"});
+}
+
+TEST(QuantizedModel, MaxPoolOfEightBitTensors) {
+  // ui8 and i8 max-pools (padded: the padding reads as the type's lowest
+  // value, i8 inputs reach -128), compiled against the interpreter.
+  for (const char *element : {"ui8", "i8"}) {
+    std::string x = std::string("tensor<2x5x9x9x") + element + ">",
+                y = std::string("tensor<2x5x5x5x") + element + ">";
+    std::string ir = "func.func @main(%x: " + x + ") -> " + y +
+                     " {\n  %y = tcc.max_pool2d %x {kernel_size = array<i64: "
+                     "3, 3>, stride = array<i64: 2, 2>, padding = array<i64: "
+                     "1, 1>} : " +
+                     x + " -> " + y + "\n  return %y : " + y + "\n}\n";
+    expectInt8Plan(element, ir, {{2, 5, 9, 9}},
+                   {element[0] == 'u' ? kUInt8 : kInt8}, {"kernel"});
+  }
+}
+
 TEST(QuantizedModel, WeightsThatAreNotConstantsRunAsKernels) {
   // The kernels need packed constant weights: a weight given at run time
   // compiles to generated code, with the same results.

@@ -154,6 +154,20 @@ TEST(PoolingTest, HandComputed) {
                 {0});
 }
 
+TEST(PoolingTest, MaxPoolTakesEightBitIntegers) {
+  // Quantized tensors: i8 values all below 0, where a padded position
+  // reading 0 would win; u8 at 0, the lowest value.
+  Tensor s8 = (arange(16, kChar) - 120).view({1, 1, 4, 4});
+  EXPECT_EQ(max_pool2d(s8, 2).dtype(), kChar);
+  EXPECT_TENSOR(max_pool2d(s8, 2), {1, 1, 2, 2}, {-115, -113, -107, -105});
+  EXPECT_TENSOR(max_pool2d(s8, 3, 2, 1), {1, 1, 2, 2},
+                {-115, -113, -107, -105});
+  Tensor u8 = zeros({1, 1, 3, 3}, kByte);
+  EXPECT_TENSOR(max_pool2d(u8, 2, 2, 1), {1, 1, 2, 2}, {0, 0, 0, 0});
+  auto [values, indices] = max_pool2d_with_indices(s8, 2);
+  EXPECT_TENSOR(indices, {1, 1, 2, 2}, {5, 7, 13, 15});
+}
+
 TEST(PoolingTest, MatchNaiveReference) {
   manual_seed(21);
   for (const Pool &p : poolCases())
@@ -254,6 +268,8 @@ TEST(PoolingTest, Errors) {
                         "divisor must be not zero");
   EXPECT_ERROR_CONTAINS(max_pool2d(ones({1, 1, 4, 4}, kLong), 2),
                         "expected a floating point input, got Long");
+  EXPECT_ERROR_CONTAINS(avg_pool2d(ones({1, 1, 4, 4}, kByte), 2),
+                        "expected a floating point input, got Byte");
   EXPECT_ERROR_CONTAINS(adaptive_avg_pool2d(x, {0, 2}),
                         "elements of output_size must be greater than 0");
   EXPECT_ERROR_CONTAINS(adaptive_avg_pool2d(ones({1, 0, 4}), {2, 2}),

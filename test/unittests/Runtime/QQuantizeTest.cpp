@@ -146,6 +146,55 @@ TEST(QQuantize, EpilogueValueIsTheRequantizeRule) {
   }
 }
 
+// The QDQ residual add (residual_qdq) is tcc.requantize, tcc.dequantize of
+// both operands, tcc.add and tcc.quantize by ScalarOps.h's rules, as the
+// interpreter runs that chain: compiled ResNet blocks rely on it.
+TEST(QQuantize, EpilogueValueIsTheQdqAddRule) {
+  std::mt19937 gen(11);
+  std::uniform_int_distribution<int32_t> small(-70000, 70000);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::uniform_real_distribution<float> scale_dist(1e-3f, 2e-1f);
+  for (int output : {int(TCC_QOUTPUT_U8), int(TCC_QOUTPUT_S8)}) {
+    const bool u8 = output == TCC_QOUTPUT_U8;
+    const tcc::scalar::QuantRange range = tcc::scalar::quantRange(8, u8);
+    for (bool relu : {false, true}) {
+      for (int i = 0; i < 20000; ++i) {
+        float multiplier = i % 3 == 0 ? 0.5f : scale_dist(gen) * 1e-2f;
+        tcc_qepilogue e{};
+        e.output = output;
+        e.scale = &multiplier;
+        e.output_zero_point = u8 ? byte(gen) : byte(gen) - 128;
+        e.relu = relu;
+        uint8_t dummy = 0;
+        e.residual = &dummy;
+        e.residual_zero_point = u8 ? byte(gen) : byte(gen) - 128;
+        e.residual_scale = i % 5 == 0 ? 0.25f : scale_dist(gen);
+        e.residual_qdq = 1;
+        e.product_zero_point = u8 ? byte(gen) : byte(gen) - 128;
+        e.product_scale = i % 7 == 0 ? 0.5f : scale_dist(gen);
+        e.output_scale = i % 5 == 0 ? 0.5f : scale_dist(gen);
+        const int32_t acc = small(gen);
+        const int32_t r = u8 ? byte(gen) : byte(gen) - 128;
+        namespace scalar = tcc::scalar;
+        const int64_t p = scalar::requantize(acc, multiplier,
+                                             e.product_zero_point, range);
+        // volatile: two ops, as the interpreter runs them, never one fma.
+        const volatile float pd = scalar::dequantize<float>(
+            p, e.product_zero_point, e.product_scale);
+        const volatile float rd = scalar::dequantize<float>(
+            r, e.residual_zero_point, e.residual_scale);
+        const float sum = pd + rd;
+        int64_t want = scalar::quantize<float>(sum, e.output_scale,
+                                               e.output_zero_point, range);
+        if (relu)
+          want = std::max<int64_t>(want, e.output_zero_point);
+        ASSERT_EQ(tcc_int8_epilogue_value(&e, 0, acc, r), want)
+            << acc << " * " << multiplier << ", residual " << r;
+      }
+    }
+  }
+}
+
 TEST(QQuantize, RejectsBadArguments) {
   float x = 1.0f;
   uint8_t y = 0;

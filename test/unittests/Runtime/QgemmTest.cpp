@@ -34,6 +34,7 @@ struct QCase {
   int32_t za = 0;
   bool bias = false, per_column = true, relu = false;
   bool residual = false, residual_in_place = false;
+  bool qdq = false; // the residual add in QDQ form (residual_qdq)
   int32_t zo = 0, zr = 0;
   int64_t pad = 0; // extra elements per row of A, C and the residual
   bool trans_b = false;
@@ -45,7 +46,7 @@ struct QCase {
            std::to_string(k) + " out " + std::to_string(output) +
            (a_signed ? " s8" : " u8") + " za " + std::to_string(za) +
            (relu ? " relu" : "") + (residual ? " residual" : "") +
-           (residual_in_place ? " in place" : "") +
+           (residual_in_place ? " in place" : "") + (qdq ? " qdq" : "") +
            (per_column ? "" : " per-tensor") + (trans_b ? " Bt" : "");
   }
 };
@@ -108,6 +109,10 @@ struct QRun {
     epilogue.ld_residual = ldc;
     epilogue.residual_zero_point = cs.zr;
     epilogue.residual_scale = 0.75f;
+    epilogue.residual_qdq = cs.qdq;
+    epilogue.product_zero_point = cs.output == TCC_QOUTPUT_U8 ? 111 : -9;
+    epilogue.product_scale = 0.3f;
+    epilogue.output_scale = 0.55f;
   }
 
   int32_t a_value(int64_t i, int64_t kk) const {
@@ -251,6 +256,16 @@ std::vector<QCase> configurations(int64_t m, int64_t n, int64_t k) {
   c.residual = true;
   c.residual_in_place = true;
   cases.push_back(c); // U8 with the residual in C, signed A
+  c.qdq = true;
+  c.relu = true;
+  cases.push_back(c); // the same, the residual add in QDQ form, ReLU
+  c.output = TCC_QOUTPUT_S8;
+  c.zo = -20;
+  c.zr = 7;
+  c.relu = false;
+  c.residual_in_place = false;
+  c.per_column = false;
+  cases.push_back(c); // S8, QDQ residual add, per-tensor scale
   return cases;
 }
 

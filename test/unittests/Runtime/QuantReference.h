@@ -49,12 +49,23 @@ inline QValue reference_epilogue(const tcc_qepilogue *e, int64_t column,
     out.f = e->relu && v < 0 ? 0.0f : v;
     return out;
   }
-  if (e->residual)
+  int64_t lo = qmin_of(e->output), hi = qmax_of(e->output);
+  if (e->residual && e->residual_qdq) {
+    // requantize, dequantize both, add, quantize: each an f32 operation.
+    double p = std::nearbyint(std::min(std::max(double(v), -1e9), 1e9)) +
+               e->product_zero_point;
+    p = std::min<double>(std::max<double>(p, lo), hi);
+    volatile float pd = float(int32_t(p) - e->product_zero_point) *
+                        e->product_scale;
+    volatile float rd =
+        float(residual - e->residual_zero_point) * e->residual_scale;
+    volatile float sum = pd + rd;
+    v = sum / e->output_scale;
+  } else if (e->residual)
     v = std::fma(float(residual - e->residual_zero_point), e->residual_scale,
                  v);
   double r = std::nearbyint(std::min(std::max(double(v), -1e9), 1e9));
   int64_t q = int64_t(r) + e->output_zero_point;
-  int64_t lo = qmin_of(e->output), hi = qmax_of(e->output);
   if (e->relu)
     lo = std::max<int64_t>(lo, e->output_zero_point);
   out.i = int32_t(std::min(std::max(q, lo), hi));

@@ -295,4 +295,46 @@ TEST(QuantizedStepChecks, Qconv2dBindingsHoldWhatTheKernelTouches) {
                    TCC_STATUS_DATA_LOSS, "3 scales for 2 output channels");
 }
 
+TEST(QuantizedStepChecks, Qconv2dQdqResidualIsChecked) {
+  // The residual add in QDQ form: the residual (a u8 tensor like the
+  // output, NCHW here) and the product's and output's parameters.
+  auto withResidual = [](const std::function<void(Qconv2dT &)> &edit) {
+    return verify(qconv(false, [&](Qconv2dT &c, ArtifactBuilder &b) {
+      c.nchw_residual = true;
+      c.epilogue->residual =
+          int32_t(b.addArenaBuffer(DType::U8, {1, 2, 5, 5}, 128));
+      c.epilogue->residual_zero_point = 9;
+      c.epilogue->residual_scale = 0.25f;
+      c.epilogue->residual_qdq = true;
+      c.epilogue->product_zero_point = 100;
+      c.epilogue->product_scale = 0.5f;
+      c.epilogue->output_scale = 0.75f;
+      edit(c);
+    }));
+  };
+  EXPECT_TCC_OK(withResidual([](Qconv2dT &) {}));
+  EXPECT_TCC_ERROR(withResidual([](Qconv2dT &c) {
+                     c.epilogue->product_zero_point = 300;
+                   }),
+                   TCC_STATUS_DATA_LOSS,
+                   "epilogue residual product zero point 300 is outside");
+  for (float bad : {0.0f, -1.0f, INFINITY, NAN}) {
+    EXPECT_TCC_ERROR(withResidual([&](Qconv2dT &c) {
+                       c.epilogue->product_scale = bad;
+                     }),
+                     TCC_STATUS_DATA_LOSS, "is not finite and positive");
+    EXPECT_TCC_ERROR(withResidual([&](Qconv2dT &c) {
+                       c.epilogue->output_scale = bad;
+                     }),
+                     TCC_STATUS_DATA_LOSS, "is not finite and positive");
+  }
+  // QDQ parameters without a residual are a forgery, not a no-op.
+  EXPECT_TCC_ERROR(verify(qconv(false,
+                                [](Qconv2dT &c, ArtifactBuilder &) {
+                                  c.epilogue->residual_qdq = true;
+                                })),
+                   TCC_STATUS_DATA_LOSS,
+                   "QDQ residual parameters without a residual");
+}
+
 } // namespace

@@ -80,6 +80,57 @@ bool perChannelAlong(Value param, int64_t axisAttr, int64_t rank,
          type.getDimSize(0) == channels;
 }
 
+/// The one value of a 0-d f32 constant that is finite and positive.
+std::optional<float> scalarScale(Value v) {
+  std::optional<std::vector<float>> values = constantF32(v);
+  if (!values || values->size() != 1 || typeOf(v).getRank() != 0 ||
+      !std::isfinite(values->front()) || !(values->front() > 0.0f))
+    return std::nullopt;
+  return values->front();
+}
+
+/// The per-tensor parameters of the QDQ residual add that ends `e`
+/// (quantize(add(dequantize(requantized), dequantize(residual)))), into
+/// `q`, whose output zero point so far is the requantize's: that becomes
+/// the product's, the quantize's the output's.
+bool qdqResidualOf(const Epilogue &e, function_ref<Value(Value)> outside,
+                   artifact::QEpilogueT &q) {
+  auto quantize = cast<QuantizeOp>(e.residualQuantize);
+  auto add = quantize.getInput().getDefiningOp<AddOp>();
+  Value requantized = e.rescale->getResult(0);
+  DequantizeOp product, residual;
+  for (Value operand : {add.getLhs(), add.getRhs()}) {
+    auto dequantize = operand.getDefiningOp<DequantizeOp>();
+    if (dequantize && dequantize.getInput() == requantized && !product)
+      product = dequantize;
+    else
+      residual = dequantize;
+  }
+  if (!product || !residual || !quantize.getType().getElementType().isInteger(8) ||
+      !typeOf(add.getResult()).getElementType().isF32())
+    return false;
+  std::optional<float> productScale = scalarScale(outside(product.getScale())),
+                       residualScale = scalarScale(outside(residual.getScale())),
+                       outputScale = scalarScale(outside(quantize.getScale()));
+  std::optional<int64_t> productZp = uniform(outside(product.getZeroPoint())),
+                         residualZp = uniform(outside(residual.getZeroPoint())),
+                         outputZp = uniform(outside(quantize.getZeroPoint()));
+  if (!productScale || !residualScale || !outputScale || !productZp ||
+      !residualZp || !outputZp || *productZp != q.output_zero_point ||
+      typeOf(product.getZeroPoint()).getRank() != 0 ||
+      typeOf(residual.getZeroPoint()).getRank() != 0 ||
+      typeOf(quantize.getZeroPoint()).getRank() != 0)
+    return false;
+  q.residual_qdq = true;
+  q.product_zero_point = q.output_zero_point;
+  q.product_scale = *productScale;
+  q.residual_zero_point = static_cast<int32_t>(*residualZp);
+  q.residual_scale = *residualScale;
+  q.output_scale = *outputScale;
+  q.output_zero_point = static_cast<int32_t>(*outputZp);
+  return true;
+}
+
 /// The QEpilogue of `e` over `channels` output channels along
 /// `channelAxis`, or nullopt when the kernels cannot apply it. Buffers are
 /// bound by the caller once every check has passed.
@@ -125,6 +176,8 @@ qepilogueOf(const Epilogue &e, function_ref<Value(Value)> outside,
   q.scales = std::move(*scales);
   q.output_zero_point = static_cast<int32_t>(*zp);
   q.relu = e.activation == EpilogueActivation::Relu;
+  if (e.residualQuantize && !qdqResidualOf(e, outside, q))
+    return std::nullopt;
   return q;
 }
 
@@ -184,13 +237,18 @@ packAligned(size_t size, function_ref<bool(void *)> pack) {
   return std::vector<uint8_t>(bytes, bytes + size);
 }
 
-/// Binds the epilogue's bias (an i32 value per output channel).
-void bindBias(PlanBuilder &plan, const Epilogue &e,
-              function_ref<Value(Value)> outside, artifact::QEpilogueT &q) {
-  if (!e.bias)
-    return;
-  q.bias = static_cast<int32_t>(plan.bufferOf(outside(e.bias)));
-  plan.reads(q.bias);
+/// Binds the epilogue's bias (an i32 value per output channel) and
+/// residual.
+void bindBuffers(PlanBuilder &plan, const Epilogue &e,
+                 function_ref<Value(Value)> outside, artifact::QEpilogueT &q) {
+  if (e.bias) {
+    q.bias = static_cast<int32_t>(plan.bufferOf(outside(e.bias)));
+    plan.reads(q.bias);
+  }
+  if (e.residual) {
+    q.residual = static_cast<int32_t>(plan.bufferOf(outside(e.residual)));
+    plan.reads(q.residual);
+  }
 }
 
 bool lowerMatmulInteger(PlanBuilder &plan, MatmulIntegerOp op,
@@ -243,7 +301,7 @@ bool lowerMatmulInteger(PlanBuilder &plan, MatmulIntegerOp op,
   gemm.a_zero_point = static_cast<int32_t>(*aZeroPoint);
   gemm.b = *packed;
   plan.reads(gemm.b);
-  bindBias(plan, e, outside, *q);
+  bindBuffers(plan, e, outside, *q);
   gemm.epilogue = std::make_unique<artifact::QEpilogueT>(std::move(*q));
   gemm.c = plan.resultBuffer(result);
   gemm.ldc = n;
@@ -269,7 +327,7 @@ struct ConvParams {
 std::optional<ConvParams> convParams(Conv2dIntegerOp op, const Epilogue &e,
                                      function_ref<Value(Value)> outside) {
   auto input = typeOf(op.getInput()), weight = typeOf(op.getWeight());
-  if (e.residual || input.getNumElements() == 0 ||
+  if (input.getNumElements() == 0 ||
       op.getType().getNumElements() == 0)
     return std::nullopt;
   ConvParams p;
@@ -354,7 +412,8 @@ bool onlyInt8ConvsRead(Value value, const TargetCapabilities &target) {
     std::optional<ConvGroup> group = convGroupOf(owner, target);
     if (!group)
       return false;
-    // The value reaches the group's convolution as its input only.
+    // The value reaches the group's convolution as its input, or its
+    // epilogue as the residual, only.
     if (owner == group->conv.getOperation()) {
       if (use.getOperandNumber() != 0)
         return false;
@@ -362,7 +421,8 @@ bool onlyInt8ConvsRead(Value value, const TargetCapabilities &target) {
       BlockArgument inside =
           owner->getRegion(0).front().getArgument(use.getOperandNumber());
       if (!inside.hasOneUse() ||
-          &*inside.getUses().begin() != &group->conv->getOpOperand(0))
+          (&*inside.getUses().begin() != &group->conv->getOpOperand(0) &&
+           group->epilogue.residual != inside))
         return false;
     }
     if (!convParams(group->conv, group->epilogue, group->outside))
@@ -423,15 +483,18 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
   // Between int8 convolutions activations stay NHWC (the kernels'
   // layout): a result only such steps read is written NHWC, and an input
   // computed by such a step is read as it was written.
+  auto writtenNhwc = [&](Value value) {
+    std::optional<ConvGroup> producer =
+        convGroupOf(value.getDefiningOp(), target);
+    return producer &&
+           convParams(producer->conv, producer->epilogue, producer->outside) &&
+           onlyInt8ConvsRead(value, target);
+  };
   Value inputValue = outside(op.getInput());
-  std::optional<ConvGroup> producer =
-      convGroupOf(inputValue.getDefiningOp(), target);
   artifact::Qconv2dT conv;
-  conv.nchw_input =
-      !(producer &&
-        convParams(producer->conv, producer->epilogue, producer->outside) &&
-        onlyInt8ConvsRead(inputValue, target));
+  conv.nchw_input = !writtenNhwc(inputValue);
   conv.nchw_output = !onlyInt8ConvsRead(result, target);
+  conv.nchw_residual = e.residual && !writtenNhwc(outside(e.residual));
   conv.depthwise = depthwise;
   conv.batch = input.getDimSize(0);
   conv.in_channels = channels;
@@ -454,7 +517,7 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
   plan.reads(conv.input);
   conv.weight = *packed;
   plan.reads(conv.weight);
-  bindBias(plan, e, outside, *q);
+  bindBuffers(plan, e, outside, *q);
   conv.epilogue = std::make_unique<artifact::QEpilogueT>(std::move(*q));
   conv.output = plan.resultBuffer(result);
   artifact::OpUnion step;
@@ -468,8 +531,6 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
 bool cpu::lowerQuantizedCall(PlanBuilder &plan, const Epilogue &e,
                              function_ref<Value(Value)> outside, Value result,
                              const TargetCapabilities &target) {
-  if (e.residual)
-    return false;
   if (auto matmul = dyn_cast<MatmulIntegerOp>(e.anchor))
     return lowerMatmulInteger(plan, matmul, e, outside, result);
   if (auto conv = dyn_cast<Conv2dIntegerOp>(e.anchor))

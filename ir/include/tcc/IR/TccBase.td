@@ -26,6 +26,7 @@ def Tcc_IndexElementType : AnyTypeOf<[I64, I32], "i64 or i32">;
 
 def Tcc_Tensor : StaticShapeTensorOf<[Tcc_ElementType]>;
 def Tcc_FloatTensor : StaticShapeTensorOf<[Tcc_FloatElementType]>;
+def Tcc_FloatOrInt8Tensor : StaticShapeTensorOf<[Tcc_FloatElementType, UI8, I8]>;
 def Tcc_NumericTensor : StaticShapeTensorOf<[Tcc_NumericElementType]>;
 def Tcc_BoolTensor : StaticShapeTensorOf<[I1]>;
 def Tcc_IndexTensor : StaticShapeTensorOf<[Tcc_IndexElementType]>;

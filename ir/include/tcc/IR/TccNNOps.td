@@ -99,20 +99,24 @@ def Tcc_MaxPool2dOp : Tcc_InferredOp<"max_pool2d",
     minus one when `ceil_mode` makes the last window start past the padded
     input (`(out - 1) * stride >= H + padding`). `padding` is at most half
     the kernel and every output size is at least 1. Padded positions count
-    as -inf.
+    as -inf. The input may also be ui8 or i8 (ONNX MaxPool's 8-bit types):
+    padded positions then count as the type's lowest value, and since a
+    positive scale preserves order, max-pooling a quantized tensor equals
+    max-pooling its dequantized values.
 
     ```mlir
     %y = tcc.max_pool2d %x {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>}
         : tensor<1x64x112x112xf32> -> tensor<1x64x56x56xf32>
     ```
   }];
-  let arguments = (ins Tcc_FloatTensor:$input, DenseI64ArrayAttr:$kernel_size,
+  let arguments = (ins Tcc_FloatOrInt8Tensor:$input,
+                       DenseI64ArrayAttr:$kernel_size,
                        DenseI64ArrayAttr:$stride,
                        Tcc_I64ArrayDefault<"{0, 0}">:$padding,
                        Tcc_I64ArrayDefault<"{1, 1}">:$dilation,
                        DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
                        Tcc_DefaultLayout:$layout);
-  let results = (outs Tcc_FloatTensor:$result);
+  let results = (outs Tcc_FloatOrInt8Tensor:$result);
   let assemblyFormat =
       "$input attr-dict `:` type($input) `->` type($result)";
 }

@@ -34,7 +34,12 @@ enum class EpilogueActivation {
 /// ui8/i8, optionally followed by tcc.maximum with its zero point (ReLU in
 /// the quantized domain, `activation` Relu), or a tcc.dequantize to f32,
 /// optionally followed by tcc.relu. These are the int8 kernels' epilogue
-/// (docs/int8-kernels.md).
+/// (docs/int8-kernels.md). After a requantize (without ReLU) the chain may
+/// go on with a residual add in QDQ form,
+///   quantize(add(dequantize(requantize(...)), dequantize(residual)))
+/// optionally followed by tcc.maximum with the quantize's zero point
+/// (`activation` Relu): `residual` is then the integer tensor and
+/// `residualQuantize` the quantize.
 struct Epilogue {
   Operation *anchor = nullptr; // tcc.matmul, tcc.linear or tcc.conv2d
   Value bias;                  // per output channel, or null
@@ -42,6 +47,7 @@ struct Epilogue {
   EpilogueActivation activation = EpilogueActivation::None;
   double clampMin = 0, clampMax = 0;
   Operation *rescale = nullptr; // quantized anchors: requantize/dequantize
+  Operation *residualQuantize = nullptr; // the QDQ residual add's quantize
   SmallVector<Operation *> ops; // anchor first, then the chain
 };
 

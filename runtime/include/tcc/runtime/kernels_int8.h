@@ -48,6 +48,15 @@ typedef enum tcc_qoutput {
  *          residual), c = saturate(round_half_even(v) + output_zero_point),
  *          saturating at the type's range and, with relu, below at
  *          output_zero_point.
+ *          With residual_qdq, the residual add is ONNX's QDQ form instead,
+ *          each step rounded as the reference interpreter rounds it:
+ *            p = saturate(round_half_even(float(acc) * scale[n]) +
+ *                         product_zero_point)
+ *            v = float(p - product_zero_point) * product_scale +
+ *                float(residual - residual_zero_point) * residual_scale
+ *            c = saturate(round_half_even(v / output_scale) +
+ *                         output_zero_point)
+ *          (relu, if set, clamps c below at output_zero_point).
  * scale[n] is the requantization multiplier input_scale * weight_scale[n] /
  * output_scale (tcc_int8_requant_scale computes it as ONNX Runtime does),
  * or the dequantization multiplier input_scale * weight_scale[n] for F32;
@@ -66,6 +75,12 @@ typedef struct tcc_qepilogue {
   int64_t ld_residual;
   int32_t residual_zero_point;
   float residual_scale;
+  /* A residual add in QDQ form (above); the product's zero point is in
+   * the output type's range, both scales finite and positive. */
+  int32_t residual_qdq;
+  int32_t product_zero_point;
+  float product_scale;
+  float output_scale;
 } tcc_qepilogue;
 
 typedef struct tcc_qgemm_args {
