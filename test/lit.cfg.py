@@ -44,6 +44,7 @@ for _feature in _host["features"]:
 # tools reserve terabytes of address space for shadow memory, so tests that
 # cap memory with `ulimit -v` say `UNSUPPORTED: sanitizer`, and QEMU cannot
 # run them.
+config.tcc_sanitize = getattr(config, "tcc_sanitize", "")
 if config.tcc_sanitize:
     config.available_features.add("sanitizer")
 
