@@ -6,7 +6,8 @@
 # part of the test command, whose sanitizer stage (scripts/test-sanitizers.sh)
 # covers the runtime and the eager library. Left out: runs under QEMU and the
 # lit tests that cap memory with `ulimit -v` (ASan and TSan reserve terabytes
-# of address space).
+# of address space), which lit's `sanitizer` feature marks unsupported
+# (test/lit.cfg.py).
 # Usage: scripts/sanitize.sh [address|thread]...   (default: both)
 #        env BUILD: the prefix of the build folders (default: build)
 set -euo pipefail
@@ -16,10 +17,14 @@ kinds=("$@")
 [ ${#kinds[@]} -gt 0 ] || kinds=(address thread)
 
 # Tests that ask for more memory than exists expect a failed allocation.
-export ASAN_OPTIONS=allocator_may_return_null=1
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons and unpoisons its
+# slabs in inline header code, which is instrumented in tcc's objects but not
+# in Debian's libMLIR; a slab poisoned by one copy and handed out by the
+# other reads as use-after-poison inside MLIR (ONNX conformance cases
+# test_convtranspose_dilations, test_maxpool_3d_dilations_use_ref_impl_large).
+# tcc itself poisons nothing.
+export ASAN_OPTIONS=allocator_may_return_null=1:allow_user_poisoning=0
 export UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=second_deadlock_stack=1
-# lit's name filter for the tests that set ulimit -v.
-export LIT_FILTER_OUT='tcc-bench-huge-input|tcc-compile-huge-constant|tcc-out-of-memory'
 status=0
 for kind in "${kinds[@]}"; do
   case $kind in
@@ -29,10 +34,16 @@ for kind in "${kinds[@]}"; do
   esac
   build="${prefix%/}-sanitize-$kind"
   if [ ! -f "$build/build.ninja" ]; then
+    # -O1, as the sanitizers' documentation advises (and test-sanitizers.sh
+    # does): reports stay exact and instrumented code builds in about half
+    # the time of -O3.
     cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-      -DTCC_SANITIZE="$flags"
+      -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+      -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DTCC_SANITIZE="$flags"
   fi
   cmake --build "$build"
+  # The ONNX conformance tests write their cases with the pinned onnx.
+  "$root/scripts/python-env.sh" "$build"
   (cd "$build" && ctest --output-on-failure -j"$(nproc)" \
      -E 'qemu|InstallPackage|InstallAndExample|LibraryDependencies|LoadNoLLVM') ||
     status=1

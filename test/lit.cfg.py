@@ -40,13 +40,21 @@ config.available_features.add(_host["arch"])
 for _feature in _host["features"]:
     config.available_features.add("host-cpu-" + _feature)
 
+# A build under the sanitizers (TCC_SANITIZE, scripts/sanitize.sh): its
+# tools reserve terabytes of address space for shadow memory, so tests that
+# cap memory with `ulimit -v` say `UNSUPPORTED: sanitizer`, and QEMU cannot
+# run them.
+config.tcc_sanitize = getattr(config, "tcc_sanitize", "")
+if config.tcc_sanitize:
+    config.available_features.add("sanitizer")
+
 # QEMU's user-mode emulator runs the tools on CPU models whose features are
 # known by construction (scripts/install-deps.sh installs qemu-user).
 import shutil
 # `tcc viz` draws SVG through Graphviz (scripts/install-deps.sh installs it).
 if shutil.which("dot"):
     config.available_features.add("graphviz")
-if shutil.which("qemu-x86_64"):
+if shutil.which("qemu-x86_64") and not config.tcc_sanitize:
     config.available_features.add("qemu-x86_64")
 
 # The cuda device plugin, built where CUDA's headers are, and the toolkit's

@@ -253,8 +253,9 @@ Epilogue tcc::matchEpilogue(Operation *anchor,
     }
     if (!current.hasOneUse())
       break;
+    // The user may have no result at all (func.return).
     Operation *user = *current.getUsers().begin();
-    if (user->getBlock() != anchor->getBlock() ||
+    if (user->getBlock() != anchor->getBlock() || user->getNumResults() != 1 ||
         user->getResult(0).getType() != current.getType())
       break;
     if (auto add = dyn_cast<AddOp>(user)) {

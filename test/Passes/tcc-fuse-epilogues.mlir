@@ -26,6 +26,23 @@ func.func @linear_residual_relu(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %b: t
 
 // -----
 
+// Tests that a chain without an activation stops at the function's return,
+// an op without results (which the match once read a result of).
+// CHECK-LABEL: func.func @linear_residual_into_return
+// CHECK: %[[F:.*]] = tcc.fusion(%{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: tcc.linear
+// CHECK-NEXT: tcc.add
+// CHECK-NEXT: tcc.yield
+// CHECK: return %[[F]]
+func.func @linear_residual_into_return(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %r: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = tcc.linear %x, %w : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  %1 = tcc.add %0, %r : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %1 : tensor<4x16xf32>
+}
+
+// -----
+
 // Tests that a per-channel add after a bias-free NCHW convolution is its
 // bias, and gelu its activation.
 // CHECK-LABEL: func.func @conv_bias_gelu

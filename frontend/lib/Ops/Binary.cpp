@@ -92,6 +92,9 @@ Tensor addKernel(const Tensor &out, const Tensor &a, const Tensor &b,
         return [one, w](T x, T y) -> T {
           if constexpr (std::is_same<T, bool>::value)
             return x || (y && w);
+          else if constexpr (std::is_integral<T>::value) // wraps
+            return one ? ::tcc::scalar::add(x, y)
+                       : ::tcc::scalar::add(x, ::tcc::scalar::mul(w, y));
           else
             return one ? T(M(x) + M(y)) : T(M(x) + w * M(y));
         };
@@ -105,6 +108,8 @@ Tensor mulKernel(const Tensor &out, const Tensor &a, const Tensor &b) {
     return [](T x, T y) -> T {
       if constexpr (std::is_same<T, bool>::value)
         return x && y;
+      else if constexpr (std::is_integral<T>::value) // wraps
+        return ::tcc::scalar::mul(x, y);
       else
         return T(M(x) * M(y));
     };

@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 
 #include <cmath>
+#include <cstdint>
 
 using namespace tcc;
 
@@ -52,6 +53,26 @@ TEST(ArithmeticTest, Dtypes) {
   EXPECT_TENSOR(tensor({true, false}) + tensor({true, true}), {2}, {1, 1});
   EXPECT_EQ((tensor({true}) * tensor({true})).dtype(), kBool);
   EXPECT_TENSOR(tensor({1.0, 2.0}, kDouble) * 3, {2}, {3, 6});
+}
+
+// Integer +, - and * wrap around, as libtorch's do (and tcc's compiled
+// code and ScalarOps.h): signed overflow in C++ is undefined, which UBSan
+// reports in scripts/test-sanitizers.sh.
+TEST(ArithmeticTest, IntegerOverflowWraps) {
+  Tensor a = tensor({2147483647, -2147483648.0, 1073741824}, kInt);
+  Tensor b = tensor({1, 1, 2}, kInt);
+  EXPECT_TENSOR(a + b, {3}, {-2147483648.0, -2147483647, 1073741826});
+  EXPECT_TENSOR(a - b, {3}, {2147483646, 2147483647, 1073741822});
+  EXPECT_TENSOR(a * b, {3}, {2147483647, -2147483648.0, -2147483648.0});
+  // 1 + 2 * (2^31 - 1), 1 + 2 * -2^31 and 2 + 2 * 2^30, modulo 2^32.
+  EXPECT_TENSOR(add(b, a, 2), {3}, {-1, 1, -2147483646});
+  EXPECT_TENSOR(sub(b, a, 2), {3}, {3, 1, -2147483646});
+  Tensor big = full({1}, INT64_MAX, kLong);
+  EXPECT_EQ((big + 1).item<int64_t>(), INT64_MIN);
+  EXPECT_EQ((big * 2).item<int64_t>(), -2);
+  EXPECT_TENSOR(tensor({300}, kShort) * tensor({300}, kShort), {1}, {24464});
+  EXPECT_TENSOR(tensor({100}, kChar) * tensor({2}, kChar), {1}, {-56});
+  EXPECT_TENSOR(tensor({200}, kByte) + tensor({100}, kByte), {1}, {44});
 }
 
 TEST(ArithmeticTest, TypePromotion) {

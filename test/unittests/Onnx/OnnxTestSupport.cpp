@@ -176,7 +176,8 @@ std::string TempDir::write(const std::string &name,
 
 std::string tcc_onnx_test::floatBytes(const std::vector<float> &values) {
   std::string bytes(values.size() * sizeof(float), '\0');
-  std::memcpy(bytes.data(), values.data(), bytes.size());
+  if (!values.empty()) // an empty vector's data() may be null
+    std::memcpy(bytes.data(), values.data(), bytes.size());
   return bytes;
 }
 

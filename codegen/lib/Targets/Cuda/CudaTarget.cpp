@@ -162,8 +162,11 @@ std::unique_ptr<Target> create(const TargetRequest &request,
   }
   std::vector<std::string> archs;
   SmallVector<StringRef> names;
-  StringRef(request.gpu.empty() ? kDefaultArchitecture : request.gpu)
-      .split(names, ',', -1, /*KeepEmpty=*/false);
+  // Both arms StringRefs: `cond ? const char * : std::string` would be a
+  // temporary string that dies before `names` is read.
+  StringRef gpus = request.gpu.empty() ? StringRef(kDefaultArchitecture)
+                                       : StringRef(request.gpu);
+  gpus.split(names, ',', -1, /*KeepEmpty=*/false);
   for (StringRef name : names) {
     name = name.trim();
     if (!llvm::is_contained(kArchitectures, name)) {

@@ -15,9 +15,9 @@
 // that supplies the elementary functions (exp, log, erf, ...): Libm by
 // default, the eager frontend's vectorizable approximations for its f32
 // kernels. The formula, and so every special case, stays the same.
-// Integer functions take int64_t or uint64_t (the folders widen narrower
-// types, compute, and truncate back, which is the wrap-around of two's
-// complement arithmetic).
+// Integer functions take any integer type; the folders widen to int64_t or
+// uint64_t, compute, and truncate back, which is the wrap-around of two's
+// complement arithmetic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,24 +158,30 @@ T clamp(T x, std::optional<T> lo, std::optional<T> hi) {
 // Binary
 //===----------------------------------------------------------------------===//
 
+/// The unsigned type integer T's arithmetic wraps in: T's own, but at least
+/// unsigned int, since narrower types promote to int, whose overflow is
+/// undefined (65535 * 65535 as uint16_t).
+template <class T>
+using WrapType = std::common_type_t<unsigned, std::make_unsigned_t<T>>;
+
 /// Integer +, - and * wrap (two's complement).
 template <class T> T add(T a, T b) {
   if constexpr (isFloat<T>)
     return a + b;
   else
-    return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
+    return T(WrapType<T>(a) + WrapType<T>(b));
 }
 template <class T> T sub(T a, T b) {
   if constexpr (isFloat<T>)
     return a - b;
   else
-    return T(std::make_unsigned_t<T>(a) - std::make_unsigned_t<T>(b));
+    return T(WrapType<T>(a) - WrapType<T>(b));
 }
 template <class T> T mul(T a, T b) {
   if constexpr (isFloat<T>)
     return a * b;
   else
-    return T(std::make_unsigned_t<T>(a) * std::make_unsigned_t<T>(b));
+    return T(WrapType<T>(a) * WrapType<T>(b));
 }
 /// True division (floats only).
 template <class T> T div(T a, T b) { return a / b; }
