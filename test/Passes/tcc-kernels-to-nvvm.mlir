@@ -28,8 +28,12 @@ func.func @sigmoidish(%a: tensor<16x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf3
 
 // Tests that a softmax (several loop nests, scratch buffers for its row
 // maxima and sums) becomes launches in program order, each on the buffers
-// it touches: a row per thread for the reductions, then 1200 elements in
-// 5 blocks of 256 threads (bounds-checked) for the normalization.
+// it touches: the initial values a row per thread, the reductions (max,
+// then the sum of exp) a block of 256 threads per row, then 1200 elements
+// in 5 blocks of 256 threads (bounds-checked) for the normalization. A
+// reduction kernel combines its threads' partial results with warp
+// shuffles and a buffer in shared memory (address space 3), between
+// barriers.
 // CHECK-LABEL: func.func @rows
 // CHECK-SAME: (%[[X:.*]]: memref<4x300xf32>, %[[Y:.*]]: memref<4x300xf32>, %[[MAX:.*]]: memref<4xf32>, %[[SUM:.*]]: memref<4xf32>)
 // CHECK-SAME: tcc.scratch_bytes = array<i64: 16, 16>
@@ -38,11 +42,24 @@ func.func @sigmoidish(%a: tensor<16x8xf32>, %b: tensor<8xf32>) -> tensor<16x8xf3
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: gpu.launch_func @rows_kernel::@rows_kernel blocks in (%[[C1]], %[[C1]], %[[C1]]) threads in (%[[C4]], %[[C1]], %[[C1]]) args(%[[MAX]] : memref<4xf32>)
-// CHECK-NEXT: gpu.launch_func @rows_kernel_0::@rows_kernel {{.*}} args(%[[X]] : memref<4x300xf32>, %[[MAX]] : memref<4xf32>)
+// CHECK-NEXT: gpu.launch_func @rows_kernel_0::@rows_kernel blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) args(%[[X]] : memref<4x300xf32>, %[[MAX]] : memref<4xf32>)
 // CHECK-NEXT: gpu.launch_func @rows_kernel_1::@rows_kernel {{.*}} args(%[[SUM]] : memref<4xf32>)
-// CHECK-NEXT: gpu.launch_func @rows_kernel_2::@rows_kernel {{.*}} args(%[[X]] : memref<4x300xf32>, %[[MAX]] : memref<4xf32>, %[[SUM]] : memref<4xf32>, %[[Y]] : memref<4x300xf32>)
+// CHECK-NEXT: gpu.launch_func @rows_kernel_2::@rows_kernel blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) args(%[[X]] : memref<4x300xf32>, %[[MAX]] : memref<4xf32>, %[[Y]] : memref<4x300xf32>, %[[SUM]] : memref<4xf32>)
 // CHECK-NEXT: gpu.launch_func @rows_kernel_3::@rows_kernel blocks in (%[[C5]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) args(%[[SUM]] : memref<4xf32>, %[[Y]] : memref<4x300xf32>)
 // CHECK-NEXT: return
+// CHECK: gpu.module @rows_kernel_0
+// CHECK-NEXT: llvm.mlir.global internal @[[SHARED:.*]]() {addr_space = 3 : i32} : !llvm.array<32 x f32>
+// CHECK: nvvm.maxntid = array<i32: 256, 1, 1>
+// CHECK: llvm.mlir.addressof @[[SHARED]] : !llvm.ptr<3>
+// CHECK: llvm.intr.maximum
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.call
+// CHECK: gpu.module @rows_kernel_2
+// CHECK: nvvm.shfl.sync bfly
 // CHECK: gpu.module @rows_kernel_3
 // CHECK: nvvm.maxntid = array<i32: 256, 1, 1>
 // CHECK: nvvm.read.ptx.sreg.ctaid.x

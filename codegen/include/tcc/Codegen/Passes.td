@@ -232,7 +232,12 @@ def TccMapToGpu : Pass<"tcc-map-to-gpu", "::mlir::ModuleOp"> {
      - each top-level loop is collapsed to one dimension of N iterations and
        tiled by a block of min(N, 256) threads (a multiple of 32 above 32),
        the tile loop mapped to blocks (x) and the loop in it to threads (x);
-       parallel loops nested deeper run sequentially in their thread.
+       parallel loops nested deeper run sequentially in their thread;
+     - except a row reduction (an `scf.for` nest over at least 32 reduced
+       elements accumulating into one element per row, RowReductions.h):
+       one block per row, of min(256, length rounded up to 32) threads
+       striding over the row, their partial results combined by a uniform
+       `gpu.all_reduce` and folded into the accumulator by thread 0.
 
     Before:
     ```mlir
@@ -253,6 +258,34 @@ def TccMapToGpu : Pass<"tcc-map-to-gpu", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TccLowerGpuAllReduce : Pass<"tcc-lower-gpu-all-reduce",
+                                 "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.all_reduce to warp shuffles and workgroup memory";
+  let description = [{
+    Applies MLIR's GPU rewrite patterns to the kernels of a `gpu.module`: a
+    uniform `gpu.all_reduce` becomes a butterfly of `gpu.shuffle xor` within
+    each warp, the warps' results exchanged through a buffer in workgroup
+    (shared) memory attributed to the kernel, between `gpu.barrier`s; a
+    shuffle of a 64-bit value becomes two 32-bit shuffles.
+
+    Before:
+    ```mlir
+    %total = gpu.all_reduce add %partial uniform {} : (f32) -> f32
+    ```
+    After:
+    ```mlir
+    gpu.func @k(...) workgroup(%buffer : memref<32xf32, #gpu.address_space<workgroup>>) kernel {
+      %shuffled, %valid = gpu.shuffle xor %partial, %c1, %c32 : f32
+      ...
+      gpu.barrier
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
 }
 

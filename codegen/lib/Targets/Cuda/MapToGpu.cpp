@@ -1,5 +1,7 @@
 //===- MapToGpu.cpp - Kernels' parallel loops onto blocks and threads -----===//
 
+#include "RowReductions.h"
+
 #include "tcc/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -196,6 +198,9 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
     collapseParallelLoops(rewriter, loop, {all});
     loop = cast<scf::ParallelOp>(next ? next->getPrevNode() : &block->back());
   }
+  // A reduction of long rows: a block per row.
+  if (tcc::cuda::mapRowReduction(loop))
+    return success();
   // Parallel loops inside run sequentially in their thread.
   SmallVector<scf::ParallelOp> inner;
   loop.getBody()->walk([&](scf::ParallelOp op) { inner.push_back(op); });
