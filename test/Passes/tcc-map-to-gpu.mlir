@@ -1,30 +1,32 @@
 // RUN: tcc-opt --split-input-file --tcc-map-to-gpu %s | FileCheck %s
 
-// Tests that a 2-D loop of 512 iterations collapses to one dimension, tiled
+// Tests that a 2-D loop of 528 iterations collapses to one dimension, tiled
 // by blocks of 256 threads (block_x) of one iteration each (thread_x),
-// guarded by the bound, with the constant it uses cloned inside.
+// guarded by the bound, with the constant it uses cloned inside (66 is no
+// multiple of 4: no vector accesses).
 // CHECK-LABEL: func.func @elementwise
 // CHECK: scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[N:.*]]) step (%[[STEP:.*]]) {
 // CHECK-NEXT: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[STEP]]) step
 // CHECK: %[[I:.*]] = arith.addi %[[T]], %[[B]]
 // CHECK: arith.cmpi ult, %{{.*}}, %[[N]]
 // CHECK: scf.if
-// CHECK-DAG: arith.remsi %[[I]], %c64
-// CHECK-DAG: arith.divsi %[[I]], %c64
+// CHECK-DAG: arith.remsi %[[I]], %c66
+// CHECK-DAG: arith.divsi %[[I]], %c66
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NOT: vector.
 // CHECK: arith.addf %{{.*}}, %[[ONE]]
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = block_x
-func.func @elementwise(%a: memref<8x64xf32>, %o: memref<8x64xf32>) {
+func.func @elementwise(%a: memref<8x66xf32>, %o: memref<8x66xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
+  %c66 = arith.constant 66 : index
   %one = arith.constant 1.0 : f32
-  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
-    %x = memref.load %a[%i, %j] : memref<8x64xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c66) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<8x66xf32>
     %y = arith.addf %x, %one : f32
-    memref.store %y, %o[%i, %j] : memref<8x64xf32>
+    memref.store %y, %o[%i, %j] : memref<8x66xf32>
   }
   return
 }
@@ -160,8 +162,9 @@ func.func @row_sum(%x: memref<4x300xf32>, %e: memref<4x300xf32>, %s: memref<4xf3
 // CHECK-LABEL: func.func @total_max
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step
 // CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[C256:.*]]) step
-// CHECK-DAG: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-DAG: %[[END:.*]] = arith.constant 1024 : index
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[END:.*]] = arith.constant 1024 : index
 // CHECK: %[[PARTIAL:.*]] = scf.for %[[K:.*]] = %[[T]] to %[[END]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[NEG]])
 // CHECK-DAG: arith.divui %[[K]], %c256
 // CHECK-DAG: arith.divui %[[K]], %c32
@@ -223,6 +226,65 @@ func.func @two_accumulators(%x: memref<4x64xf32>, %m: memref<4xf32>, %n: memref<
       memref.store %y, %m[%i] : memref<4xf32>
       memref.store %j, %n[%i] : memref<4xi32>
     }
+  }
+  return
+}
+
+// -----
+
+// Tests that a loop whose accesses walk the innermost dim (a multiple of 4)
+// or do not depend on it covers 4 elements of it per thread: 512 / 4 = 128
+// threads; one vector load of x and of the bias along the innermost dim,
+// one scalar load of the per-row scale, four copies of the body, one vector
+// store.
+// CHECK-LABEL: func.func @vectorized
+// CHECK: scf.parallel
+// CHECK-NEXT: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[STEP:.*]]) step
+// CHECK: %[[Q:.*]] = arith.remsi %{{.*}}, %c16
+// CHECK: %[[ROW:.*]] = arith.divsi %{{.*}}, %c16
+// CHECK: %[[COL:.*]] = arith.muli %[[Q]], %c4
+// CHECK: %[[X:.*]] = vector.load %arg0[%[[ROW]], %[[COL]]] : memref<8x64xf32>, vector<4xf32>
+// CHECK-COUNT-4: vector.extract %[[X]]
+// CHECK: %[[BIAS:.*]] = vector.load %arg1[%[[COL]]] : memref<64xf32>, vector<4xf32>
+// CHECK: %[[S:.*]] = memref.load %arg2[%[[ROW]]] : memref<8xf32>
+// CHECK-COUNT-4: arith.addf
+// CHECK-COUNT-4: arith.mulf %{{.*}}, %[[S]]
+// CHECK: %[[Y:.*]] = vector.from_elements
+// CHECK: vector.store %[[Y]], %arg3[%[[ROW]], %[[COL]]] : memref<8x64xf32>, vector<4xf32>
+// CHECK-NOT: memref.store
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x
+func.func @vectorized(%x: memref<8x64xf32>, %b: memref<64xf32>, %s: memref<8xf32>, %o: memref<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<8x64xf32>
+    %w = memref.load %b[%j] : memref<64xf32>
+    %k = memref.load %s[%i] : memref<8xf32>
+    %a = arith.addf %v, %w : f32
+    %y = arith.mulf %a, %k : f32
+    memref.store %y, %o[%i, %j] : memref<8x64xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that an access across the innermost dim (a transpose's read) keeps
+// one element per thread.
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: vector.
+// CHECK: memref.load %arg0
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x
+func.func @transposed(%x: memref<64x8xf32>, %o: memref<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+    %v = memref.load %x[%j, %i] : memref<64x8xf32>
+    memref.store %v, %o[%i, %j] : memref<8x64xf32>
   }
   return
 }

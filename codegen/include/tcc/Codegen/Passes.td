@@ -237,7 +237,11 @@ def TccMapToGpu : Pass<"tcc-map-to-gpu", "::mlir::ModuleOp"> {
        elements accumulating into one element per row, RowReductions.h):
        one block per row, of min(256, length rounded up to 32) threads
        striding over the row, their partial results combined by a uniform
-       `gpu.all_reduce` and folded into the accumulator by thread 0.
+       `gpu.all_reduce` and folded into the accumulator by thread 0;
+     - before collapsing, a loop whose accesses of 32-bit elements walk the
+       innermost dim (a multiple of 4), or do not depend on it, covers 4
+       elements of that dim per iteration: `vector.load`/`vector.store` of `vector<4xT>` and four
+       copies of the scalar body (VectorizeInnerDim.h).
 
     Before:
     ```mlir
@@ -258,7 +262,8 @@ def TccMapToGpu : Pass<"tcc-map-to-gpu", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TccLowerGpuAllReduce : Pass<"tcc-lower-gpu-all-reduce",
@@ -287,6 +292,21 @@ def TccLowerGpuAllReduce : Pass<"tcc-lower-gpu-all-reduce",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TccAlignVectorAccesses : Pass<"tcc-align-vector-accesses",
+                                   "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give the kernels' vector loads and stores their alignment";
+  let description = [{
+    `convert-gpu-to-nvvm` gives an `llvm.load`/`llvm.store` of a vector its
+    element's alignment, which makes LLVM's NVPTX backend split it into
+    scalar accesses. tcc's GPU kernels access vectors only where
+    tcc-map-to-gpu made them (VectorizeInnerDim.h), at offsets of a
+    multiple of the vector's size in buffers aligned to at least 16 bytes:
+    this pass gives each vector access of at most 16 bytes the vector's
+    size as alignment, so that it stays one `ld.global.v4`/`st.global.v4`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TccUseNvptxIntrinsics : Pass<"tcc-use-nvptx-intrinsics"> {

@@ -51,6 +51,7 @@ void tcc::cuda::buildKernelsToNVVMPipeline(OpPassManager &pm) {
   nvvm.useBarePtrCallConv = true;
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   device.addPass(createTccUseNvptxIntrinsics());
+  device.addPass(createTccAlignVectorAccesses());
   // What convert-gpu-to-nvvm leaves of math (fma) as LLVM intrinsics.
   device.addPass(createConvertMathToLLVMPass());
   device.addPass(createReconcileUnrealizedCastsPass());
