@@ -58,6 +58,9 @@ options:
                            (sm_80, sm_86, sm_87, sm_89, sm_90; default
                            sm_80; repeatable): PTX for each, and a cubin for
                            each where ptxas is found (docs/cuda.md)
+  --allow-tf32             cuda: fp32 GEMMs (the sgemm steps) may round
+                           their operands to TF32 (cuBLASLt's fast TF32
+                           compute; accumulation stays fp32)
   --cpu=NAME               the CPU to generate code for (default: this
                            machine's when the target is, else the target's
                            baseline: x86-64, or generic, ARMv8-A with NEON,
@@ -330,6 +333,8 @@ int compileMain(int argc, char **argv) {
       options.inputValues.push_back(value);
     } else if (arg == "--allow-bytecode") {
       options.allowBytecode = true;
+    } else if (arg == "--allow-tf32") {
+      options.target.allowTf32 = true;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg == "--verify") {
