@@ -104,6 +104,12 @@ std::string compileTrace(const TracedGraph &graph,
     request.target = "cuda";
   else if (options.device != "cpu")
     return "unknown device '" + options.device + "' (devices: cpu, cuda)";
+  if (!options.precision.empty() && options.precision != "bf16" &&
+      options.precision != "fp16")
+    return "precision must be bf16 or fp16, not '" + options.precision + "'";
+  if (!options.precision.empty() && options.device != "cuda")
+    return "precision applies to the cuda device, not to " + options.device;
+  compileOptions.precision = options.precision;
   std::string targetError;
   compileOptions.target = mlir::tcc::resolveTarget(request, &targetError);
   if (!compileOptions.target)

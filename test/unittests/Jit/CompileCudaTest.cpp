@@ -100,6 +100,39 @@ TEST(CompileCuda, BadDeviceOptionsAreRefusedByName) {
   options.allow_tf32 = true;
   EXPECT_ERROR_HAS(jit::compile_artifact(f, {ones({2})}, options),
                    "--allow-tf32 applies to GPU targets");
+  options = cudaOptions();
+  options.precision = "fp8";
+  EXPECT_ERROR_HAS(jit::compile_artifact(f, {ones({2})}, options),
+                   "precision must be bf16 or fp16, not 'fp8'");
+  options.device = "cpu";
+  options.gpu = "";
+  options.precision = "bf16";
+  EXPECT_ERROR_HAS(jit::compile_artifact(f, {ones({2})}, options),
+                   "precision applies to the cuda device, not to cpu");
+}
+
+TEST(CompileCuda, Bf16StoresTheLinearsWeightsInBf16) {
+  manual_seed(13);
+  Mlp model;
+  jit::CompileOptions options = cudaOptions();
+  options.precision = "bf16";
+  std::vector<uint8_t> bytes =
+      jit::compile_artifact(model, {randn({4, 1, 8, 8})}, options);
+  std::unique_ptr<runtime::Artifact> artifact;
+  runtime::Status status =
+      runtime::Artifact::fromMemory(bytes.data(), bytes.size(), nullptr,
+                                    &artifact);
+  ASSERT_TRUE(status.ok()) << status.message();
+  // Every constant of the MLP is a linear's weight or bias: all bf16.
+  size_t constants = 0;
+  for (const artifact::Buffer *buffer : *artifact->model().buffers())
+    if (buffer->storage() == artifact::Storage::Constant) {
+      EXPECT_EQ(buffer->dtype(), artifact::DType::BF16);
+      ++constants;
+    }
+  EXPECT_GT(constants, 0u);
+  for (const artifact::Step *step : *artifact->model().plan())
+    EXPECT_EQ(step->op_as_Sgemm(), nullptr);
 }
 
 } // namespace

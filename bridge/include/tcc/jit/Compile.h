@@ -63,6 +63,9 @@ struct CompileOptions {
   /// device "cuda": fp32 GEMMs may round their operands to TF32, as
   /// `tcc compile --allow-tf32`.
   bool allow_tf32 = false;
+  /// device "cuda": "bf16" or "fp16" runs matmuls, linears and convolutions
+  /// in that precision, as `tcc compile --precision`; empty: fp32.
+  std::string precision;
   /// When tracing or compiling fails: true runs the program eagerly (with a
   /// warning), false throws JitError with the reason.
   bool fallback = true;
