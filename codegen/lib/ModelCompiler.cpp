@@ -38,6 +38,11 @@ mlir::tcc::compileModel(ModuleOp module, const ModelCompileOptions &options,
   PassManager graph(module.getContext());
   if (options.configurePassManager)
     options.configurePassManager(graph);
+  if (!options.precision.empty()) {
+    graph.addNestedPass<func::FuncOp>(
+        createTccAutocast(TccAutocastOptions{options.precision}));
+    graph.addNestedPass<func::FuncOp>(createTccFoldConstants());
+  }
   buildGraphPipeline(graph, options.optLevel, target->capabilities());
   if (options.progress)
     options.progress({CompileProgress::Stage::GraphPasses});

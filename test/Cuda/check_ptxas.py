@@ -7,8 +7,8 @@ Compiles each model with `tcc compile --target cuda --gpu sm_80 --gpu sm_90`,
 then checks, independently of the compiler's own ptxas run, each PTX image
 the artifact carries (found through `tcc inspect --json`): it declares no
 external function (no libdevice call), and ptxas assembles it for its
-architecture. It prints ptxas's register use and spills per kernel (the
-record the issue asks for) and checks that each cubin is an ELF file for
+architecture. It prints ptxas's register use, shared memory and spills per
+kernel (the record the issue asks for) and checks that each cubin is an ELF file for
 NVIDIA GPUs. Exits 77 (ctest: skipped), saying so, when there is no ptxas.
 """
 
@@ -88,7 +88,8 @@ def main():
                 fail(f"{name} {arch}: ptxas refused the PTX:\n"
                      f"{assembled.stderr}")
             # "Compiling entry function 'f' for 'sm_90'" ... "Used 12
-            # registers" ... "0 bytes spill stores, 0 bytes spill loads"
+            # registers, used 1 barriers, 128 bytes smem" ... "0 bytes spill
+            # stores, 0 bytes spill loads"
             function = None
             for line in assembled.stderr.splitlines():
                 entry = re.search(r"entry function '([^']+)'", line)
@@ -97,11 +98,14 @@ def main():
                 spills = re.search(r"(\d+) bytes spill stores, (\d+) bytes "
                                    r"spill loads", line)
                 regs = re.search(r"Used (\d+) registers", line)
+                shared = re.search(r"(\d+) bytes smem", line)
                 if spills:
                     print(f"{name} {arch} {function}: spill stores "
                           f"{spills.group(1)} B, spill loads {spills.group(2)} B")
                 if regs:
-                    print(f"{name} {arch} {function}: {regs.group(1)} registers")
+                    print(f"{name} {arch} {function}: {regs.group(1)} registers"
+                          + (f", {shared.group(1)} B shared memory"
+                             if shared else ""))
             cubin_image = images[(arch, "cubin")]
             cubin = data[cubin_image["offset"]:cubin_image["offset"] +
                          cubin_image["bytes"]]

@@ -58,6 +58,13 @@ options:
                            (sm_80, sm_86, sm_87, sm_89, sm_90; default
                            sm_80; repeatable): PTX for each, and a cubin for
                            each where ptxas is found (docs/cuda.md)
+  --allow-tf32             cuda: fp32 GEMMs (the sgemm steps) may round
+                           their operands to TF32 (cuBLASLt's fast TF32
+                           compute; accumulation stays fp32)
+  --precision=bf16|fp16    cuda: matmuls, linears and convolutions in that
+                           precision, their constant weights converted at
+                           compile time; reductions, softmax, norms and
+                           elementwise ops stay fp32 (autocast's rules)
   --cpu=NAME               the CPU to generate code for (default: this
                            machine's when the target is, else the target's
                            baseline: x86-64, or generic, ARMv8-A with NEON,
@@ -112,6 +119,7 @@ options:
 struct Options {
   std::string input, output, function, signingKey;
   mlir::tcc::TargetRequest target;
+  std::string precision; // --precision: "", bf16 or fp16
   int optLevel = 2;
   bool microkernels = true, stats = false, printIR = false, timePasses = false;
   bool verify = false, allowBytecode = false;
@@ -191,6 +199,12 @@ int compile(const Options &options) {
                          " and cannot run " + targetArch +
                          " code; compile without --verify (and check the "
                          "artifact on an " + targetArch + " machine)");
+  // Autocast's rules are CUDA's; CPU targets have no fast bf16/fp16 GEMM.
+  if (!options.precision.empty() &&
+      compileOptions.target->capabilities().name() != "cuda")
+    return fail(cmd, "--precision applies to the cuda target, not to " +
+                         compileOptions.target->capabilities().name().str());
+  compileOptions.precision = options.precision;
   compileOptions.function = options.function;
   compileOptions.useMicrokernels = options.microkernels;
   compileOptions.optLevel = options.optLevel;
@@ -330,6 +344,15 @@ int compileMain(int argc, char **argv) {
       options.inputValues.push_back(value);
     } else if (arg == "--allow-bytecode") {
       options.allowBytecode = true;
+    } else if (arg == "--allow-tf32") {
+      options.target.allowTf32 = true;
+    } else if (args.option(arg, "--precision", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      if (value != "bf16" && value != "fp16")
+        return fail(cmd, "--precision takes bf16 or fp16, not '" + value +
+                             "'");
+      options.precision = value;
     } else if (arg == "--stats") {
       options.stats = true;
     } else if (arg == "--verify") {

@@ -80,10 +80,11 @@ std::string shapeString(IntArrayRef shape) {
   return s + "]";
 }
 
-/// Compiles the traced module and loads it; returns the reason on failure.
-std::string compileAndLoad(const TracedGraph &graph,
-                           const CompileOptions &options,
-                           CompiledModule::Impl &impl) {
+/// Compiles the traced module into `bytes`; returns the reason on failure.
+std::string compileTrace(const TracedGraph &graph,
+                         const CompileOptions &options,
+                         std::vector<uint8_t> *bytes,
+                         mlir::tcc::ModelCompileStats *stats) {
   const ModuleState &state = TracedGraphAccess::state(graph);
   mlir::MLIRContext *context = state.context.get();
   // Diagnostics name the op without printing it, as `tcc compile` does.
@@ -97,25 +98,50 @@ std::string compileAndLoad(const TracedGraph &graph,
   mlir::tcc::TargetRequest request;
   request.cpu = options.cpu;
   request.triple = options.target_triple;
+  request.gpu = options.gpu;
+  request.allowTf32 = options.allow_tf32;
+  if (options.device == "cuda")
+    request.target = "cuda";
+  else if (options.device != "cpu")
+    return "unknown device '" + options.device + "' (devices: cpu, cuda)";
+  if (!options.precision.empty() && options.precision != "bf16" &&
+      options.precision != "fp16")
+    return "precision must be bf16 or fp16, not '" + options.precision + "'";
+  if (!options.precision.empty() && options.device != "cuda")
+    return "precision applies to the cuda device, not to " + options.device;
+  compileOptions.precision = options.precision;
   std::string targetError;
   compileOptions.target = mlir::tcc::resolveTarget(request, &targetError);
   if (!compileOptions.target)
     return "compiling the trace failed: " + targetError;
-  mlir::tcc::ModelCompileStats stats;
-  mlir::FailureOr<std::vector<uint8_t>> bytes;
+  mlir::FailureOr<std::vector<uint8_t>> compiled;
   std::string diagnostics;
   {
     // compileModel lowers the module it is given: compile a clone, so the
     // traced graph stays as it was.
     mlir::OwningOpRef<mlir::ModuleOp> module = state.module.get().clone();
     DiagnosticCapture capture(context);
-    bytes = mlir::tcc::compileModel(*module, compileOptions, &stats);
+    compiled = mlir::tcc::compileModel(*module, compileOptions, stats);
     diagnostics = capture.text();
   }
-  if (mlir::failed(bytes))
+  if (mlir::failed(compiled))
     return "compiling the trace failed" +
            (diagnostics.empty() ? std::string(" (no diagnostic)")
                                 : ": " + diagnostics);
+  *bytes = std::move(*compiled);
+  return "";
+}
+
+/// Compiles the traced module and loads it; returns the reason on failure.
+std::string compileAndLoad(const TracedGraph &graph,
+                           const CompileOptions &options,
+                           CompiledModule::Impl &impl) {
+  mlir::tcc::ModelCompileStats stats;
+  std::vector<uint8_t> artifact;
+  std::string problem = compileTrace(graph, options, &artifact, &stats);
+  if (!problem.empty())
+    return problem;
+  const std::vector<uint8_t> *bytes = &artifact;
 
   runtime::Status status =
       runtime::Model::loadMemory(bytes->data(), bytes->size(), &impl.model);
@@ -237,6 +263,29 @@ CompiledModule compileProgram(
                 << reason << "\n";
   }
   return CompiledModule(std::move(impl));
+}
+
+std::vector<std::uint8_t> compileProgramArtifact(
+    const std::function<TracedGraph(const TraceOptions &)> &traceProgram,
+    const CompileOptions &options) {
+  if (options.opt_level != 0 && options.opt_level != 2)
+    jitError("tcc::jit::compile_artifact: opt_level must be 0 or 2, not " +
+             std::to_string(options.opt_level));
+  std::optional<TracedGraph> graph;
+  try {
+    NoGradGuard noGrad;
+    graph.emplace(traceProgram(options.trace));
+  } catch (const JitError &e) {
+    jitError(std::string("tcc::jit::compile_artifact: cannot trace the "
+                         "program: ") +
+             e.what());
+  }
+  std::vector<uint8_t> bytes;
+  mlir::tcc::ModelCompileStats stats;
+  std::string problem = compileTrace(*graph, options, &bytes, &stats);
+  if (!problem.empty())
+    jitError("tcc::jit::compile_artifact: " + problem);
+  return bytes;
 }
 
 CompiledModule::CompiledModule(std::shared_ptr<const Impl> impl)

@@ -85,6 +85,12 @@ std::unique_ptr<Target> mlir::tcc::resolveTarget(const TargetRequest &request,
              registration->name;
     return nullptr;
   }
+  if (request.allowTf32 && !registration->takesGpuArchitectures) {
+    *error = std::string("--allow-tf32 applies to GPU targets (cuda), not "
+                         "to ") +
+             registration->name;
+    return nullptr;
+  }
   TargetRequest named = request;
   named.target = registration->name;
   return registration->create(named, error);

@@ -157,11 +157,11 @@ void describe(const Model &, const Step &step, StepDescription *out) {
     activation = ", " + lower(EnumNameActivation(g->epilogue()->activation()));
   char buf[256];
   std::snprintf(buf, sizeof(buf),
-                "sgemm %lldx%lldx%lld (m x n x k), batch %lld%s%s%s%s",
+                "sgemm %lldx%lldx%lld (m x n x k), batch %lld%s%s%s%s%s",
                 (long long)g->m(), (long long)g->n(), (long long)g->k(),
                 (long long)g->batch(), g->trans_a() ? ", A^T" : "",
                 g->trans_b() ? ", B^T" : "", g->b_packed() ? ", packed B" : "",
-                activation.c_str());
+                activation.c_str(), g->tf32() ? ", tf32" : "");
   out->summary = buf;
   // Operands as buffer indices with their layouts: how a matmul reads a
   // transposed or sliced operand in place.
@@ -177,7 +177,8 @@ void describe(const Model &, const Step &step, StepDescription *out) {
     out->fields.push_back(StepField::integer(k, v));
   for (auto [k, v] : {std::pair("trans_a", g->trans_a()),
                       std::pair("trans_b", g->trans_b()),
-                      std::pair("b_packed", g->b_packed())})
+                      std::pair("b_packed", g->b_packed()),
+                      std::pair("tf32", g->tf32())})
     out->fields.push_back(StepField::boolean(k, v));
   out->flops =
       2.0 * double(g->batch()) * double(g->m()) * double(g->n()) * double(g->k());

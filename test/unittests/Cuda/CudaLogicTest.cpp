@@ -138,7 +138,7 @@ TEST(CudaMemoryLayout, RegionsAndOffsetsFollowTheMemoryPlan) {
 // A row-major 2x3 (m x k) times 3x4 (k x n) Sgemm with the given epilogue.
 std::vector<uint8_t> sgemmStepHeader(const EpilogueT *epilogue,
                                      bool transA = false, bool transB = true,
-                                     bool packed = false) {
+                                     bool packed = false, bool tf32 = false) {
   flatbuffers::FlatBufferBuilder fbb;
   SgemmT g;
   g.a = 1;
@@ -153,6 +153,7 @@ std::vector<uint8_t> sgemmStepHeader(const EpilogueT *epilogue,
   g.trans_a = transA;
   g.trans_b = transB;
   g.b_packed = packed;
+  g.tf32 = tf32;
   g.batch = 3;
   g.a_batch_stride = 6;
   g.b_batch_stride = 12;
@@ -165,8 +166,9 @@ std::vector<uint8_t> sgemmStepHeader(const EpilogueT *epilogue,
 }
 
 LtGemm plan(const EpilogueT *e, runtime::Status *status, bool transA = false,
-            bool transB = true, bool packed = false) {
-  std::vector<uint8_t> bytes = sgemmStepHeader(e, transA, transB, packed);
+            bool transB = true, bool packed = false, bool tf32 = false) {
+  std::vector<uint8_t> bytes =
+      sgemmStepHeader(e, transA, transB, packed, tf32);
   LtGemm out;
   *status = planLtGemm(*flatbuffers::GetRoot<Sgemm>(bytes.data()), &out);
   return out;
@@ -209,6 +211,16 @@ TEST(CudaLtGemm, RowMajorOperandsSwapIntoColumnMajorCublasLt) {
   EXPECT_EQ(t.transB, CUBLAS_OP_T);
   EXPECT_EQ(t.bRows, 2u);
   EXPECT_EQ(t.bCols, 3u);
+}
+
+TEST(CudaLtGemm, Tf32OnlyWhereTheStepAllowsIt) {
+  runtime::Status s;
+  EXPECT_EQ(plan(nullptr, &s).compute, CUBLAS_COMPUTE_32F);
+  ASSERT_TRUE(s.ok()) << s.message();
+  LtGemm fast = plan(nullptr, &s, /*transA=*/false, /*transB=*/true,
+                     /*packed=*/false, /*tf32=*/true);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(fast.compute, CUBLAS_COMPUTE_32F_FAST_TF32);
 }
 
 TEST(CudaLtGemm, EachEpilogueMapsToCublasLtsOrIsRefused) {

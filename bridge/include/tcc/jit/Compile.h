@@ -51,6 +51,21 @@ struct CompileOptions {
   /// The target triple, as `tcc compile --target-triple=`; empty: this
   /// machine's.
   std::string target_triple;
+  /// Where the compiled model runs: "cpu" (this machine's, or the `cpu` and
+  /// `target_triple` above) or "cuda": kernels for NVIDIA GPUs, as
+  /// `tcc compile --target cuda` (docs/cuda.md). The runtime cannot run cuda
+  /// artifacts yet, so compile() then runs the program eagerly, saying why;
+  /// compile_artifact() gives the artifact.
+  std::string device = "cpu";
+  /// device "cuda": the GPU architectures, as `tcc compile --gpu=`
+  /// ("sm_80,sm_90"); empty: sm_80.
+  std::string gpu;
+  /// device "cuda": fp32 GEMMs may round their operands to TF32, as
+  /// `tcc compile --allow-tf32`.
+  bool allow_tf32 = false;
+  /// device "cuda": "bf16" or "fp16" runs matmuls, linears and convolutions
+  /// in that precision, as `tcc compile --precision`; empty: fp32.
+  std::string precision;
   /// When tracing or compiling fails: true runs the program eagerly (with a
   /// warning), false throws JitError with the reason.
   bool fallback = true;
@@ -127,6 +142,11 @@ CompiledModule compileProgram(
     const std::function<TracedGraph(const TraceOptions &)> &traceProgram,
     CompiledModule::EagerFunction eager, const CompileOptions &options);
 
+/// compile_artifact() without the template.
+std::vector<std::uint8_t> compileProgramArtifact(
+    const std::function<TracedGraph(const TraceOptions &)> &traceProgram,
+    const CompileOptions &options);
+
 namespace detail {
 
 /// What the compiled callable keeps of `module` for the eager fallback:
@@ -160,6 +180,21 @@ CompiledModule compile(M &&module, const std::vector<Tensor> &example_inputs,
     return trace(*held, example_inputs, o);
   };
   return compileProgram(traceProgram, std::move(eager), options);
+}
+
+/// Traces `module` on `example_inputs` and compiles the trace as compile()
+/// does, for `options.device`, but returns the artifact (the bytes
+/// `tcc compile` writes, for libtcc_runtime or `tcc-run`) without loading
+/// it, so it works for a device this machine lacks. Throws JitError, with
+/// the reason, when tracing or compiling fails (`fallback` is ignored).
+template <class M>
+std::vector<std::uint8_t>
+compile_artifact(M &&module, const std::vector<Tensor> &example_inputs,
+                 const CompileOptions &options = {}) {
+  auto traceProgram = [&module, &example_inputs](const TraceOptions &o) {
+    return trace(module, example_inputs, o);
+  };
+  return compileProgramArtifact(traceProgram, options);
 }
 
 } // namespace jit

@@ -31,6 +31,10 @@ struct ModelCompileOptions {
   std::shared_ptr<const Target> target;
   /// 0: each op its own kernel; 2: the graph passes (fusion, folding) first.
   int optLevel = 2;
+  /// "bf16" or "fp16": matmuls, linears and convolutions in that precision,
+  /// their constant weights converted at compile time (tcc-autocast, then
+  /// constant folding, at any optLevel); "": fp32.
+  std::string precision;
   /// Applied to every pass manager the compile runs (IR printing, timing).
   std::function<void(PassManager &)> configurePassManager;
   /// Hears each stage and kernel as the compile reaches it (tcc compile

@@ -232,7 +232,16 @@ def TccMapToGpu : Pass<"tcc-map-to-gpu", "::mlir::ModuleOp"> {
      - each top-level loop is collapsed to one dimension of N iterations and
        tiled by a block of min(N, 256) threads (a multiple of 32 above 32),
        the tile loop mapped to blocks (x) and the loop in it to threads (x);
-       parallel loops nested deeper run sequentially in their thread.
+       parallel loops nested deeper run sequentially in their thread;
+     - except a row reduction (an `scf.for` nest over at least 32 reduced
+       elements accumulating into one element per row, RowReductions.h):
+       one block per row, of min(256, length rounded up to 32) threads
+       striding over the row, their partial results combined by a uniform
+       `gpu.all_reduce` and folded into the accumulator by thread 0;
+     - before collapsing, a loop whose accesses of 32-bit elements walk the
+       innermost dim (a multiple of 4), or do not depend on it, covers 4
+       elements of that dim per iteration: `vector.load`/`vector.store` of `vector<4xT>` and four
+       copies of the scalar body (VectorizeInnerDim.h).
 
     Before:
     ```mlir
@@ -253,7 +262,51 @@ def TccMapToGpu : Pass<"tcc-map-to-gpu", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TccLowerGpuAllReduce : Pass<"tcc-lower-gpu-all-reduce",
+                                 "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.all_reduce to warp shuffles and workgroup memory";
+  let description = [{
+    Applies MLIR's GPU rewrite patterns to the kernels of a `gpu.module`: a
+    uniform `gpu.all_reduce` becomes a butterfly of `gpu.shuffle xor` within
+    each warp, the warps' results exchanged through a buffer in workgroup
+    (shared) memory attributed to the kernel, between `gpu.barrier`s; a
+    shuffle of a 64-bit value becomes two 32-bit shuffles.
+
+    Before:
+    ```mlir
+    %total = gpu.all_reduce add %partial uniform {} : (f32) -> f32
+    ```
+    After:
+    ```mlir
+    gpu.func @k(...) workgroup(%buffer : memref<32xf32, #gpu.address_space<workgroup>>) kernel {
+      %shuffled, %valid = gpu.shuffle xor %partial, %c1, %c32 : f32
+      ...
+      gpu.barrier
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TccAlignVectorAccesses : Pass<"tcc-align-vector-accesses",
+                                   "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give the kernels' vector loads and stores their alignment";
+  let description = [{
+    `convert-gpu-to-nvvm` gives an `llvm.load`/`llvm.store` of a vector its
+    element's alignment, which makes LLVM's NVPTX backend split it into
+    scalar accesses. tcc's GPU kernels access vectors only where
+    tcc-map-to-gpu made them (VectorizeInnerDim.h), at offsets of a
+    multiple of the vector's size in buffers aligned to at least 16 bytes:
+    this pass gives each vector access of at most 16 bytes the vector's
+    size as alignment, so that it stays one `ld.global.v4`/`st.global.v4`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TccUseNvptxIntrinsics : Pass<"tcc-use-nvptx-intrinsics"> {

@@ -26,6 +26,9 @@ struct TargetRequest {
   /// GPU targets: the architectures to compile for, comma-separated
   /// ("sm_80,sm_90"); "" for the target's default.
   std::string gpu;
+  /// GPU targets: fp32 GEMMs may round their operands to TF32
+  /// (`--allow-tf32`).
+  bool allowTf32 = false;
 };
 
 } // namespace mlir::tcc

@@ -8,9 +8,9 @@
 // host's inputs and outputs.
 //
 // fp32 matmuls and linears, with the epilogues cuBLASLt applies, are Sgemm
-// steps on the cuda module for the device to run through cuBLASLt. Not yet:
-// convolutions as library calls (they compile to generated kernels) and
-// shared-memory reductions (a full reduction runs in one thread).
+// steps on the cuda module for the device to run through cuBLASLt (in TF32
+// with --allow-tf32). Not yet:
+// convolutions as library calls (they compile to generated kernels).
 // docs/cuda.md lists what is missing.
 //
 //===----------------------------------------------------------------------===//
@@ -69,8 +69,8 @@ const TargetCapabilities &capabilities() {
 
 class CudaTarget final : public Target {
 public:
-  explicit CudaTarget(std::vector<std::string> archs)
-      : archs(std::move(archs)) {}
+  CudaTarget(std::vector<std::string> archs, bool allowTf32)
+      : archs(std::move(archs)), allowTf32(allowTf32) {}
 
   const TargetCapabilities &capabilities() const override {
     return ::capabilities();
@@ -104,6 +104,8 @@ public:
 
 private:
   std::vector<std::string> archs;
+  /// --allow-tf32: the Sgemm steps may round their operands to TF32.
+  bool allowTf32;
 };
 
 void CudaTarget::placeCode(ArtifactDraft &artifact, KernelObject object,
@@ -148,8 +150,11 @@ void CudaTarget::placeCode(ArtifactDraft &artifact, KernelObject object,
       kernel->gpu_launches.push_back(std::move(entry));
     }
   }
-  for (auto &step : model.plan)
+  for (auto &step : model.plan) {
     step->code_module = index;
+    if (auto *gemm = step->op.AsSgemm())
+      gemm->tf32 = allowTf32;
+  }
 }
 
 std::unique_ptr<Target> create(const TargetRequest &request,
@@ -185,7 +190,7 @@ std::unique_ptr<Target> create(const TargetRequest &request,
     return nullptr;
   }
   llvm::sort(archs);
-  return std::make_unique<CudaTarget>(std::move(archs));
+  return std::make_unique<CudaTarget>(std::move(archs), request.allowTf32);
 }
 
 } // namespace

@@ -37,6 +37,8 @@ void tcc::cuda::buildKernelsToNVVMPipeline(OpPassManager &pm) {
   pm.addPass(createGpuKernelOutliningPass());
 
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // Row reductions' gpu.all_reduce: warp shuffles and workgroup memory.
+  device.addPass(createTccLowerGpuAllReduce());
   // tcc's own expansions of exp, log, tanh, erf, pow...: the kernels then
   // call nothing, so no libdevice is needed (the math left, sqrt, fma,
   // floor, abs..., becomes NVPTX instructions: tcc-use-nvptx-intrinsics).
@@ -49,6 +51,7 @@ void tcc::cuda::buildKernelsToNVVMPipeline(OpPassManager &pm) {
   nvvm.useBarePtrCallConv = true;
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   device.addPass(createTccUseNvptxIntrinsics());
+  device.addPass(createTccAlignVectorAccesses());
   // What convert-gpu-to-nvvm leaves of math (fma) as LLVM intrinsics.
   device.addPass(createConvertMathToLLVMPass());
   device.addPass(createReconcileUnrealizedCastsPass());

@@ -1,5 +1,8 @@
 //===- MapToGpu.cpp - Kernels' parallel loops onto blocks and threads -----===//
 
+#include "RowReductions.h"
+#include "VectorizeInnerDim.h"
+
 #include "tcc/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -9,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -186,6 +190,9 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
     loop.erase();
     return success();
   }
+  // An elementwise loop: four elements of the innermost dim per thread.
+  if (tcc::cuda::vectorizeInnerDim(loop))
+    iterations /= tcc::cuda::kVectorWidth;
   if (loop.getNumLoops() > 1) {
     Block *block = loop->getBlock();
     Operation *next = loop->getNextNode();
@@ -196,6 +203,9 @@ LogicalResult mapLoop(scf::ParallelOp loop) {
     collapseParallelLoops(rewriter, loop, {all});
     loop = cast<scf::ParallelOp>(next ? next->getPrevNode() : &block->back());
   }
+  // A reduction of long rows: a block per row.
+  if (tcc::cuda::mapRowReduction(loop))
+    return success();
   // Parallel loops inside run sequentially in their thread.
   SmallVector<scf::ParallelOp> inner;
   loop.getBody()->walk([&](scf::ParallelOp op) { inner.push_back(op); });

@@ -294,4 +294,34 @@ def TccFuseEpilogues : Pass<"tcc-fuse-epilogues", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tcc::TccDialect"];
 }
 
+def TccAutocast : Pass<"tcc-autocast", "::mlir::func::FuncOp"> {
+  let summary = "Run fp32 matmuls, linears and convolutions in bf16 or fp16";
+  let description = [{
+    PyTorch autocast's rules for `--precision bf16|fp16`: each `tcc.matmul`,
+    `tcc.linear` and `tcc.conv2d` of fp32 operands and result reads its
+    operands cast to the low precision and its result is cast back to fp32;
+    everything else (reductions, softmax, normalizations, elementwise ops)
+    stays fp32. Constant operands (weights) become constants of the low
+    precision when tcc-fold-constants runs after it, so they are converted
+    once, at compile time, and stored that way.
+
+    Before:
+    ```mlir
+    %y = tcc.linear %x, %w : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+    ```
+    After:
+    ```mlir
+    %xl = tcc.cast %x : tensor<4x8xf32> to tensor<4x8xbf16>
+    %wl = tcc.cast %w : tensor<16x8xf32> to tensor<16x8xbf16>
+    %yl = tcc.linear %xl, %wl : (tensor<4x8xbf16>, tensor<16x8xbf16>) -> tensor<4x16xbf16>
+    %y = tcc.cast %yl : tensor<4x16xbf16> to tensor<4x16xf32>
+    ```
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"bf16\"",
+           "The low precision: bf16 or fp16">
+  ];
+  let dependentDialects = ["::mlir::tcc::TccDialect"];
+}
+
 #endif // TCC_PASSES_PASSES_TD

@@ -204,7 +204,7 @@ Status CudaSession::prepareGemm(uint32_t step, const LtGemm &g) {
                : cublasError(s, lt.statusName(s), where, call);
   };
   TCC_RETURN_IF_ERROR(
-      ok(lt.cublasLtMatmulDescCreate(&out.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+      ok(lt.cublasLtMatmulDescCreate(&out.desc, g.compute, CUDA_R_32F),
          "cublasLtMatmulDescCreate"));
   auto setDesc = [&](cublasLtMatmulDescAttributes_t attr, const void *value,
                      size_t size) {

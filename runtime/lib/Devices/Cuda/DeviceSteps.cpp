@@ -48,6 +48,7 @@ Status planLtGemm(const Sgemm &g, LtGemm *out) {
   // Row-major tcc, column-major cuBLASLt: D^T = op(B)^T op(A)^T. A
   // row-major r x c matrix with leading dimension ld is the column-major
   // c x r matrix with the same ld.
+  out->compute = g.tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   out->rows = uint64_t(g.n());
   out->cols = uint64_t(g.m());
   out->inner = uint64_t(g.k());

@@ -49,6 +49,8 @@ struct LtGemm {
   int32_t bias = -1, residual = -1; // buffers, -1: none
   float alpha = 1, beta = 0;        // beta is 0 without a residual
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
+  // FAST_TF32 where the step allows it (tcc compile --allow-tf32).
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
 };
 
 // tcc's Sgemm as cuBLASLt computes it; refuses what cuBLASLt's epilogues
