@@ -43,6 +43,14 @@ static std::string describe(Operation *op) {
   return text;
 }
 
+/// An NCHW tensor type as NHWC.
+static Type nhwcType(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  ArrayRef<int64_t> d = tensor.getShape();
+  return RankedTensorType::get({d[0], d[2], d[3], d[1]},
+                               tensor.getElementType());
+}
+
 static std::string nameAttr(DictionaryAttr attrs, StringRef fallback) {
   if (attrs)
     if (auto name = attrs.getAs<StringAttr>("tcc.name"))
@@ -335,6 +343,16 @@ void ModelPlanner::addKernel(Operation *op) {
   // Outline the op into a kernel function of its own.
   std::string symbol = "k" + std::to_string(steps.size()) + "_" +
                        op->getName().stripDialect().str();
+  // A pool the target's channels-last steps surround reads and writes NHWC.
+  bool channelsLast = options.useMicrokernels && isa<MaxPool2dOp>(op) &&
+                      target.runsChannelsLast(op);
+  SmallVector<Type> operandTypes(op->getOperandTypes()),
+      resultTypes(op->getResultTypes());
+  if (channelsLast) {
+    symbol += "_nhwc";
+    operandTypes[0] = nhwcType(operandTypes[0]);
+    resultTypes[0] = nhwcType(resultTypes[0]);
+  }
   if (auto fusion = dyn_cast<FusionOp>(op)) {
     // Name a group by its first few ops.
     int named = 0;
@@ -345,7 +363,7 @@ void ModelPlanner::addKernel(Operation *op) {
   OpBuilder b = OpBuilder::atBlockEnd(kernels->getBody());
   auto func = b.create<func::FuncOp>(
       op->getLoc(), symbol,
-      b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
+      b.getFunctionType(operandTypes, resultTypes));
   Block *body = func.addEntryBlock();
   b.setInsertionPointToStart(body);
   IRMapping mapping;
@@ -361,6 +379,10 @@ void ModelPlanner::addKernel(Operation *op) {
   } else {
     mapping.map(op->getOperands(), body->getArguments());
     Operation *clone = b.clone(*op, mapping);
+    if (channelsLast) {
+      cast<MaxPool2dOp>(clone).setLayout(Layout::NHWC);
+      clone->getResult(0).setType(resultTypes[0]);
+    }
     b.create<func::ReturnOp>(op->getLoc(), clone->getResults());
   }
 

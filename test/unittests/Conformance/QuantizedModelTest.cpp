@@ -534,6 +534,103 @@ TEST(QuantizedModel, MaxPoolOfQuantizedTensorsStaysInt8) {
                  {kUInt8}, {"qconv2d", "kernel", "qgemm"});
 }
 
+/// A ResNet stem in integer form: h = requantize(conv 3x3 (x)), an 8-bit
+/// p = max_pool2d 3x3/2 (h), then a residual block: q = requantize(conv
+/// 3x3 (p)), y = quantize(dequantize(requantize(conv 3x3 (q))) +
+/// dequantize(p)), p the block's input and its skip, all of `element` (ui8
+/// or i8). With `returnPool`, p is also an output.
+std::string stemPoolBlockIR(const std::string &element, bool returnPool) {
+  auto t = [&](int64_t c, int64_t h, int64_t w, const std::string &e) {
+    return "tensor<2x" + std::to_string(c) + "x" + std::to_string(h) + "x" +
+           std::to_string(w) + "x" + e + ">";
+  };
+  const std::string x = t(3, 10, 12, "ui8"), a = t(8, 10, 12, "i32"),
+                    h = t(8, 10, 12, element), b = t(8, 5, 6, "i32"),
+                    p = t(8, 5, 6, element), pf = t(8, 5, 6, "f32");
+  const std::string zp = element == "ui8" ? "7" : "-5";
+  const std::string zpType = "tensor<" + element + ">";
+  std::string results = p;
+  if (returnPool)
+    results += ", " + p;
+  std::ostringstream ir;
+  ir << "func.func @main(%x: " << x << ") -> (" << results << ") {\n"
+     << constant("w1", randomValues<int8_t>(8 * 3 * 9, -127, 127, 51),
+                 {8, 3, 3, 3}, "i8")
+     << constant("w2", randomValues<int8_t>(8 * 8 * 9, -127, 127, 52),
+                 {8, 8, 3, 3}, "i8")
+     << constant("w3", randomValues<int8_t>(8 * 8 * 9, -127, 127, 54),
+                 {8, 8, 3, 3}, "i8")
+     << constant("m1", randomScales(8, 53), {8}, "f32")
+     << "  %xzp = tcc.constant dense<128> : tensor<ui8>\n"
+     << "  %wzp = tcc.constant dense<0> : tensor<i8>\n"
+     << "  %zp = tcc.constant dense<" << zp << "> : " << zpType << "\n"
+     << "  %zp8 = tcc.constant dense<" << zp << "> : tensor<8x" << element
+     << ">\n"
+     << "  %m = tcc.constant dense<0.0021> : tensor<f32>\n"
+     << "  %ps = tcc.constant dense<0.043> : tensor<f32>\n"
+     << "  %rs = tcc.constant dense<0.031> : tensor<f32>\n"
+     << "  %ys = tcc.constant dense<0.057> : tensor<f32>\n"
+     << "  %a1 = tcc.conv2d_integer %x, %w1, %xzp, %wzp {padding = array<i64: "
+        "1, 1>} : ("
+     << x << ", tensor<8x3x3x3xi8>, tensor<ui8>, tensor<i8>) -> " << a << "\n"
+     << "  %h = tcc.requantize %a1, %m1, %zp8 {axis = 1 : i64} : (" << a
+     << ", tensor<8xf32>, tensor<8x" << element << ">) -> " << h << "\n"
+     << "  %p = tcc.max_pool2d %h {kernel_size = array<i64: 3, 3>, stride = "
+        "array<i64: 2, 2>, padding = array<i64: 1, 1>} : "
+     << h << " -> " << p << "\n"
+     << "  %a2 = tcc.conv2d_integer %p, %w2, %zp, %wzp {padding = array<i64: "
+        "1, 1>} : ("
+     << p << ", tensor<8x8x3x3xi8>, " << zpType << ", tensor<i8>) -> " << b
+     << "\n"
+     << "  %q = tcc.requantize %a2, %m, %zp : (" << b << ", tensor<f32>, "
+     << zpType << ") -> " << p << "\n"
+     << "  %a3 = tcc.conv2d_integer %q, %w3, %zp, %wzp {padding = array<i64: "
+        "1, 1>} : ("
+     << p << ", tensor<8x8x3x3xi8>, " << zpType << ", tensor<i8>) -> " << b
+     << "\n"
+     << "  %r = tcc.requantize %a3, %m, %zp : (" << b << ", tensor<f32>, "
+     << zpType << ") -> " << p << "\n"
+     << "  %rf = tcc.dequantize %r, %ps, %zp : (" << p << ", tensor<f32>, "
+     << zpType << ") -> " << pf << "\n"
+     << "  %sf = tcc.dequantize %p, %rs, %zp : (" << p << ", tensor<f32>, "
+     << zpType << ") -> " << pf << "\n"
+     << "  %sum = tcc.add %rf, %sf : (" << pf << ", " << pf << ") -> " << pf
+     << "\n"
+     << "  %y = tcc.quantize %sum, %ys, %zp : (" << pf << ", tensor<f32>, "
+     << zpType << ") -> " << p << "\n"
+     << "  return %y" << (returnPool ? ", %p" : "") << " : " << results
+     << "\n}\n";
+  return ir.str();
+}
+
+TEST(QuantizedModel, MaxPoolBetweenConvolutionsRunsChannelsLast) {
+  // The pool between two int8 convolutions reads and writes NHWC, so that
+  // no convolution converts: the first writes NHWC, the block reads its
+  // input and its skip NHWC. (Run NCHW on NHWC data, the pool would
+  // differ from the interpreter's.)
+  for (const char *element : {"ui8", "i8"}) {
+    std::string ir = stemPoolBlockIR(element, /*returnPool=*/false);
+    expectInt8Plan(element, ir, {{2, 3, 10, 12}}, {kUInt8},
+                   {"qconv2d", "kernel", "qconv2d", "qconv2d"});
+    std::vector<uint8_t> bytes;
+    ASSERT_EQ(compileIR(ir, 2, &bytes), "");
+    EXPECT_EQ(convLayouts(bytes),
+              (std::vector<std::string>{"nchw->nhwc", "nhwc->nhwc",
+                                        "nhwc->nchw"}));
+    EXPECT_EQ(residualLayouts(bytes), (std::vector<std::string>{"nhwc"}));
+  }
+  // A pool the model returns keeps the IR's layout, and so do its ends.
+  std::string ir = stemPoolBlockIR("ui8", /*returnPool=*/true);
+  expectInt8Plan("pool returned", ir, {{2, 3, 10, 12}}, {kUInt8},
+                 {"qconv2d", "kernel", "qconv2d", "qconv2d"});
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(compileIR(ir, 2, &bytes), "");
+  EXPECT_EQ(convLayouts(bytes),
+            (std::vector<std::string>{"nchw->nchw", "nchw->nhwc",
+                                      "nhwc->nchw"}));
+  EXPECT_EQ(residualLayouts(bytes), (std::vector<std::string>{"nchw"}));
+}
+
 TEST(QuantizedModel, MaxPoolOfEightBitTensors) {
   // ui8 and i8 max-pools (padded: the padding reads as the type's lowest
   // value, i8 inputs reach -128), compiled against the interpreter.

@@ -64,6 +64,12 @@ public:
                                 function_ref<Value(Value)> outside,
                                 Value result) const = 0;
 
+  /// Whether `op`, an NCHW op with a layout attribute that the planner
+  /// compiles a kernel for, runs NHWC instead because this target's library
+  /// calls around it keep its input and result channels-last (the buffers
+  /// then hold NHWC data under the IR's NCHW types).
+  virtual bool runsChannelsLast(Operation *op) const { return false; }
+
   /// Compiles the outlined kernels (one public function each) into this
   /// target's code module, reporting the Lowering and Compiling stages to
   /// `progress` (may be null).

@@ -2,6 +2,7 @@
 
 #include "CpuCodeTarget.h"
 #include "LibraryCalls.h"
+#include "QuantizedCalls.h"
 
 #include "tcc/Codegen/KernelCompiler.h"
 #include "tcc/runtime/ArtifactFormat.h"
@@ -44,6 +45,10 @@ public:
                         function_ref<Value(Value)> outside,
                         Value result) const override {
     return cpu::lowerLibraryCall(plan, group, outside, result, caps);
+  }
+
+  bool runsChannelsLast(Operation *op) const override {
+    return cpu::runsChannelsLast(op, caps);
   }
 
   FailureOr<KernelObject> compileKernels(

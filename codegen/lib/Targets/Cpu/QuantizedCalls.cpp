@@ -8,6 +8,8 @@
 #include "tcc/Passes/TargetCapabilities.h"
 #include "tcc/runtime/kernels_int8.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include "llvm/ADT/Hashing.h"
 
 #include <cmath>
@@ -399,16 +401,32 @@ std::optional<ConvGroup> convGroupOf(Operation *op,
   return ConvGroup{cast<Conv2dIntegerOp>(e->anchor), *e, outside};
 }
 
+/// An 8-bit NCHW max pool of the entry function: one that may run NHWC
+/// in a chain of int8 convolutions (pooling compares stored values, so it
+/// needs no quantization parameters).
+bool isInt8MaxPool(Operation *op) {
+  auto pool = dyn_cast_or_null<MaxPool2dOp>(op);
+  return pool && pool.getLayout() == Layout::NCHW &&
+         isa<func::FuncOp>(pool->getParentOp()) &&
+         typeOf(pool.getInput()).getElementType().isInteger(8);
+}
+
 /// Whether every user of `value` is a quantized convolution group that
-/// becomes a qconv2d step reading `value` as its input and nothing else:
-/// then `value` may be stored NHWC, as the kernels read it, and no step
-/// converts it. (A value returned, reshaped or read by other ops stays
-/// NCHW, the IR's layout.)
+/// becomes a qconv2d step reading `value` as its input and nothing else,
+/// or an 8-bit max pool (isInt8MaxPool) whose result only such groups
+/// read: then `value` may be stored NHWC, as the kernels read it, and no
+/// step converts it. (A value returned, reshaped or read by other ops
+/// stays NCHW, the IR's layout.)
 bool onlyInt8ConvsRead(Value value, const TargetCapabilities &target) {
   if (value.use_empty())
     return false;
   for (OpOperand &use : value.getUses()) {
     Operation *owner = use.getOwner();
+    if (isInt8MaxPool(owner)) {
+      if (!onlyInt8ConvsRead(owner->getResult(0), target))
+        return false;
+      continue;
+    }
     std::optional<ConvGroup> group = convGroupOf(owner, target);
     if (!group)
       return false;
@@ -429,6 +447,18 @@ bool onlyInt8ConvsRead(Value value, const TargetCapabilities &target) {
       return false;
   }
   return true;
+}
+
+/// Whether `value` is stored NHWC: computed by a qconv2d step, or by an
+/// 8-bit max pool of such a value, and read only by such steps and pools.
+bool storedNhwc(Value value, const TargetCapabilities &target) {
+  Operation *producer = value.getDefiningOp();
+  if (isInt8MaxPool(producer))
+    return storedNhwc(producer->getOperand(0), target) &&
+           onlyInt8ConvsRead(value, target);
+  std::optional<ConvGroup> group = convGroupOf(producer, target);
+  return group && convParams(group->conv, group->epilogue, group->outside) &&
+         onlyInt8ConvsRead(value, target);
 }
 
 bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
@@ -480,21 +510,15 @@ bool lowerConv2dInteger(PlanBuilder &plan, Conv2dIntegerOp op,
       derive);
   if (!packed)
     return false;
-  // Between int8 convolutions activations stay NHWC (the kernels'
-  // layout): a result only such steps read is written NHWC, and an input
-  // computed by such a step is read as it was written.
-  auto writtenNhwc = [&](Value value) {
-    std::optional<ConvGroup> producer =
-        convGroupOf(value.getDefiningOp(), target);
-    return producer &&
-           convParams(producer->conv, producer->epilogue, producer->outside) &&
-           onlyInt8ConvsRead(value, target);
-  };
+  // Between int8 convolutions (and the max pools among them) activations
+  // stay NHWC, the kernels' layout: a result only such steps read is
+  // written NHWC, and an input computed by such a step is read as it was
+  // written.
   Value inputValue = outside(op.getInput());
   artifact::Qconv2dT conv;
-  conv.nchw_input = !writtenNhwc(inputValue);
+  conv.nchw_input = !storedNhwc(inputValue, target);
   conv.nchw_output = !onlyInt8ConvsRead(result, target);
-  conv.nchw_residual = e.residual && !writtenNhwc(outside(e.residual));
+  conv.nchw_residual = e.residual && !storedNhwc(outside(e.residual), target);
   conv.depthwise = depthwise;
   conv.batch = input.getDimSize(0);
   conv.in_channels = channels;
@@ -536,4 +560,8 @@ bool cpu::lowerQuantizedCall(PlanBuilder &plan, const Epilogue &e,
   if (auto conv = dyn_cast<Conv2dIntegerOp>(e.anchor))
     return lowerConv2dInteger(plan, conv, e, outside, result, target);
   return false;
+}
+
+bool cpu::runsChannelsLast(Operation *op, const TargetCapabilities &target) {
+  return isInt8MaxPool(op) && storedNhwc(op->getResult(0), target);
 }

@@ -28,6 +28,12 @@ bool lowerQuantizedCall(PlanBuilder &plan, const Epilogue &group,
                         function_ref<Value(Value)> outside, Value result,
                         const TargetCapabilities &target);
 
+/// Whether `op`, an NCHW op the planner compiles a kernel for, runs NHWC
+/// instead: an 8-bit max pool whose input a qconv2d step (or another such
+/// pool) writes NHWC and whose result only qconv2d steps (or such pools)
+/// read, so that no step converts the layout around it.
+bool runsChannelsLast(Operation *op, const TargetCapabilities &target);
+
 } // namespace mlir::tcc::cpu
 
 #endif // TCC_CODEGEN_TARGETS_CPU_QUANTIZEDCALLS_H
