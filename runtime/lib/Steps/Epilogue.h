@@ -34,9 +34,11 @@ inline tcc_epilogue toEpilogue(const tcc::artifact::Epilogue *e,
   return out;
 }
 
-// Appends the epilogue's bias and residual buffers, where present.
-inline void appendEpilogueBuffers(const tcc::artifact::Epilogue *e,
-                                  std::vector<uint32_t> *out) {
+// Appends the epilogue's bias and residual buffers, where present. For
+// both artifact epilogues (Epilogue and QEpilogue), which name them alike.
+template <typename ArtifactEpilogue>
+void appendEpilogueBuffers(const ArtifactEpilogue *e,
+                           std::vector<uint32_t> *out) {
   if (!e)
     return;
   for (int32_t b : {e->bias(), e->residual()})

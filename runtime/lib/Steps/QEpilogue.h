@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 namespace tcc {
 namespace runtime {
@@ -61,16 +60,6 @@ inline std::string describeQEpilogue(const tcc::artifact::QEpilogue *e) {
   if (e && e->residual() >= 0)
     out += e->residual_qdq() ? ", residual (qdq)" : ", residual";
   return out;
-}
-
-// Appends the epilogue's bias and residual buffers, where present.
-inline void appendQEpilogueBuffers(const tcc::artifact::QEpilogue *e,
-                                   std::vector<uint32_t> *out) {
-  if (!e)
-    return;
-  for (int32_t b : {e->bias(), e->residual()})
-    if (b >= 0)
-      out->push_back(uint32_t(b));
 }
 
 } // namespace detail

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Epilogue.h"
 #include "QEpilogue.h"
 #include "StepKind.h"
 
@@ -222,51 +223,40 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
     epilogue = toQEpilogue(*e, addr, residual, 0);
     ep = &epilogue;
   }
+  // The fields the two kernels' arguments share, named alike in both.
+  auto fillCommon = [&](auto &args) {
+    args.batch = c->batch();
+    args.in_height = c->in_height();
+    args.in_width = c->in_width();
+    args.kernel_height = c->kernel_height();
+    args.kernel_width = c->kernel_width();
+    args.stride_h = c->stride_h();
+    args.stride_w = c->stride_w();
+    args.pad_h = c->pad_h();
+    args.pad_w = c->pad_w();
+    args.dilation_h = c->dilation_h();
+    args.dilation_w = c->dilation_w();
+    args.input = input;
+    args.input_signed = c->input_signed();
+    args.input_zero_point = c->input_zero_point();
+    args.output = output;
+    args.epilogue = ep;
+  };
   tcc_kernel_status s;
   const char *function;
   if (c->depthwise()) {
     tcc_qdepthwise_args args{};
-    args.batch = c->batch();
+    fillCommon(args);
     args.channels = c->in_channels();
-    args.in_height = c->in_height();
-    args.in_width = c->in_width();
-    args.kernel_height = c->kernel_height();
-    args.kernel_width = c->kernel_width();
-    args.stride_h = c->stride_h();
-    args.stride_w = c->stride_w();
-    args.pad_h = c->pad_h();
-    args.pad_w = c->pad_w();
-    args.dilation_h = c->dilation_h();
-    args.dilation_w = c->dilation_w();
-    args.input = input;
-    args.input_signed = c->input_signed();
-    args.input_zero_point = c->input_zero_point();
     args.weight = reinterpret_cast<const int8_t *>(addr[c->weight()]);
-    args.output = output;
-    args.epilogue = ep;
     function = "tcc_qdepthwise_conv2d";
     s = tcc_qdepthwise_conv2d(&args, session.parallelOrNull());
   } else {
     tcc_qconv2d_args args{};
-    args.batch = c->batch();
+    fillCommon(args);
     args.in_channels = c->in_channels();
-    args.in_height = c->in_height();
-    args.in_width = c->in_width();
     args.out_channels = c->out_channels();
-    args.kernel_height = c->kernel_height();
-    args.kernel_width = c->kernel_width();
-    args.stride_h = c->stride_h();
-    args.stride_w = c->stride_w();
-    args.pad_h = c->pad_h();
-    args.pad_w = c->pad_w();
-    args.dilation_h = c->dilation_h();
-    args.dilation_w = c->dilation_w();
-    args.input = input;
-    args.input_signed = c->input_signed();
-    args.input_zero_point = c->input_zero_point();
     args.packed_weight = addr[c->weight()];
-    args.output = output;
-    args.epilogue = ep;
     function = "tcc_qconv2d";
     s = tcc_qconv2d(&args, session.parallelOrNull());
   }
@@ -323,7 +313,7 @@ void describe(const Model &, const Step &step, StepDescription *out) {
 void buffers(const Step &step, std::vector<uint32_t> *out) {
   const Qconv2d *c = step.op_as_Qconv2d();
   out->insert(out->end(), {c->input(), c->weight(), c->output()});
-  appendQEpilogueBuffers(c->epilogue(), out);
+  appendEpilogueBuffers(c->epilogue(), out);
 }
 
 } // namespace

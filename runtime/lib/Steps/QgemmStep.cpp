@@ -1,5 +1,6 @@
 //===- QgemmStep.cpp - quantized GEMM through tcc_qgemm -------------------===//
 
+#include "Epilogue.h"
 #include "QEpilogue.h"
 #include "StepKind.h"
 
@@ -114,7 +115,7 @@ void describe(const Model &, const Step &step, StepDescription *out) {
 void buffers(const Step &step, std::vector<uint32_t> *out) {
   const Qgemm *g = step.op_as_Qgemm();
   out->insert(out->end(), {g->a(), g->b(), g->c()});
-  appendQEpilogueBuffers(g->epilogue(), out);
+  appendEpilogueBuffers(g->epilogue(), out);
 }
 
 } // namespace
