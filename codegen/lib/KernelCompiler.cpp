@@ -376,7 +376,11 @@ static void storeHalfFloatsAsBits(ModuleOp kernels) {
 // Driver
 //===----------------------------------------------------------------------===//
 
-std::vector<CompiledKernel> mlir::tcc::listKernels(ModuleOp kernels) {
+FailureOr<std::vector<CompiledKernel>>
+mlir::tcc::lowerKernels(ModuleOp kernels,
+                        const std::function<void(PassManager &)> &configure,
+                        const CompileProgressFn &progress,
+                        const std::function<void(OpPassManager &)> &pipeline) {
   std::vector<CompiledKernel> result;
   for (auto func : kernels.getOps<func::FuncOp>()) {
     if (func.isExternal() || !func.isPublic())
@@ -387,6 +391,14 @@ std::vector<CompiledKernel> mlir::tcc::listKernels(ModuleOp kernels) {
     kernel.numOutputs = func.getNumResults();
     result.push_back(std::move(kernel));
   }
+  if (progress)
+    progress({CompileProgress::Stage::Lowering, 0, result.size()});
+  PassManager pm(kernels.getContext());
+  if (configure)
+    configure(pm);
+  pipeline(pm);
+  if (failed(pm.run(kernels)))
+    return failure();
   return result;
 }
 
@@ -397,16 +409,11 @@ mlir::tcc::compileKernels(
     const CompileProgressFn &progress) {
   Location loc = kernels.getLoc();
   KernelObject result;
-  result.kernels = listKernels(kernels);
-
-  if (progress)
-    progress({CompileProgress::Stage::Lowering, 0, result.kernels.size()});
-  PassManager pm(kernels.getContext());
-  if (configure)
-    configure(pm);
-  buildKernelsToLLVMPipeline(pm);
-  if (failed(pm.run(kernels)))
+  auto lowered =
+      lowerKernels(kernels, configure, progress, buildKernelsToLLVMPipeline);
+  if (failed(lowered))
     return failure();
+  result.kernels = std::move(*lowered);
 
   for (CompiledKernel &kernel : result.kernels) {
     auto func = kernels.lookupSymbol<LLVM::LLVMFuncOp>(kernel.symbol);

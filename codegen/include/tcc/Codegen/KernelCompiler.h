@@ -81,9 +81,15 @@ void buildKernelsToLLVMPipeline(OpPassManager &pm);
 void buildKernelsToLoopsPipeline(OpPassManager &pm);
 void registerKernelPipelines();
 
-/// The kernels of `kernels` before lowering (its public functions, with
-/// their argument and result counts), for every target's compileKernels.
-std::vector<CompiledKernel> listKernels(ModuleOp kernels);
+/// The first half of every target's compileKernels: lists the kernels of
+/// `kernels` before lowering (its public functions, with their argument and
+/// result counts), reports the Lowering stage, then runs `configure` and
+/// the target's `pipeline` on the module in place.
+FailureOr<std::vector<CompiledKernel>>
+lowerKernels(ModuleOp kernels,
+             const std::function<void(PassManager &)> &configure,
+             const CompileProgressFn &progress,
+             const std::function<void(OpPassManager &)> &pipeline);
 
 /// Lowers `kernels` in place and produces the shared object. Diagnostics go
 /// to the module's context. `progress` hears the Lowering and Compiling

@@ -253,15 +253,11 @@ FailureOr<KernelObject> tcc::cuda::compileGpuKernels(
     const CompileProgressFn &progress) {
   Location loc = kernels.getLoc();
   KernelObject result;
-  result.kernels = listKernels(kernels);
-  if (progress)
-    progress({CompileProgress::Stage::Lowering, 0, result.kernels.size()});
-  PassManager pm(kernels.getContext());
-  if (configure)
-    configure(pm);
-  buildKernelsToNVVMPipeline(pm);
-  if (failed(pm.run(kernels)))
+  auto lowered =
+      lowerKernels(kernels, configure, progress, buildKernelsToNVVMPipeline);
+  if (failed(lowered))
     return failure();
+  result.kernels = std::move(*lowered);
 
   for (CompiledKernel &kernel : result.kernels) {
     auto func = kernels.lookupSymbol<func::FuncOp>(kernel.symbol);
