@@ -33,6 +33,9 @@ private:
 // "Measurements behind choices in the code"). TCC_POOL_SPIN_US overrides.
 constexpr int64_t kDefaultSpinMicros = 100;
 
+// How many times a thread tries the pool's mutex before it blocks on it.
+constexpr int kLockSpins = 200;
+
 int64_t spin_micros() {
   if (const char *env = std::getenv("TCC_POOL_SPIN_US")) {
     char *end = nullptr;
@@ -68,8 +71,9 @@ struct ThreadPool::Job {
   void *arg;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
-  std::exception_ptr error;         // written by the first failing task
-  int holders = 0;                  // guarded by the pool's mutex
+  std::exception_ptr error;      // written by the first failing task
+  std::atomic<int> holders{0};   // changed under the pool's mutex
+  bool caller_sleeping = false;  // guarded by the pool's mutex
   std::condition_variable released; // signalled when holders drops to 0
 };
 
@@ -150,34 +154,71 @@ void ThreadPool::spin_for_work(uint64_t seen) const {
   }
 }
 
+bool ThreadPool::spin_until_released(const Job &job) const {
+  if (job.holders.load(std::memory_order_acquire) == 0)
+    return true;
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::microseconds(spin_us_);
+  for (int i = 1; job.holders.load(std::memory_order_acquire) != 0; ++i) {
+    cpu_relax();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() >= until)
+      return false;
+  }
+  return true;
+}
+
+std::unique_lock<std::mutex> ThreadPool::lock_pool() const {
+  // The pool's critical sections are a few pointer moves, and a caller and a
+  // worker finishing the same call reach them together: a blocked std::mutex
+  // sleeps in the kernel and its owner pays a wake-up on unlock, which costs
+  // more than the section itself.
+  for (int i = 0; i < kLockSpins; ++i) {
+    if (mutex_.try_lock())
+      return std::unique_lock<std::mutex>(mutex_, std::adopt_lock);
+    cpu_relax();
+  }
+  return std::unique_lock<std::mutex>(mutex_);
+}
+
 void ThreadPool::worker_loop() {
   RunningPoolScope scope(this);
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock = lock_pool();
   for (;;) {
     if (spin_us_ > 0 && queue_.empty() && !stopping_) {
       uint64_t seen = jobs_posted_.load(std::memory_order_relaxed);
       lock.unlock();
       spin_for_work(seen);
-      lock.lock();
+      lock = lock_pool();
     }
-    work_available_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (!stopping_ && queue_.empty()) {
+      ++sleeping_;
+      work_available_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      --sleeping_;
+    }
     if (stopping_)
       return;
     Job *job = queue_.front();
-    ++job->holders;
+    job->holders.fetch_add(1, std::memory_order_relaxed);
     lock.unlock();
     run_indices(*job);
-    lock.lock();
+    lock = lock_pool();
     // Every index is claimed now: take the job off the queue so that idle
     // workers move on to the next one.
-    for (auto it = queue_.begin(); it != queue_.end(); ++it)
-      if (*it == job) {
-        queue_.erase(it);
-        break;
-      }
-    if (--job->holders == 0)
+    erase_job(job);
+    // Past the decrement the job may be gone (its caller spins on holders
+    // without the mutex), so whether to signal is read before it.
+    bool signal = job->caller_sleeping;
+    if (job->holders.fetch_sub(1, std::memory_order_release) == 1 && signal)
       job->released.notify_all();
   }
+}
+
+void ThreadPool::erase_job(const Job *job) {
+  for (auto it = queue_.begin(); it != queue_.end(); ++it)
+    if (*it == job) {
+      queue_.erase(it);
+      return;
+    }
 }
 
 void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
@@ -197,12 +238,13 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
   if (!inline_only) {
     int wake;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::unique_lock<std::mutex> lock = lock_pool();
       queue_.push_back(&job);
-      jobs_posted_.fetch_add(1, std::memory_order_release);
-      wake = static_cast<int>(
-          std::min<int64_t>(count - 1, static_cast<int64_t>(workers_.size())));
+      // Spinning workers see jobs_posted_; only sleeping ones need a
+      // (costly) notify.
+      wake = static_cast<int>(std::min<int64_t>(count - 1, sleeping_));
     }
+    jobs_posted_.fetch_add(1, std::memory_order_release);
     for (int i = 0; i < wake; ++i)
       work_available_.notify_one();
   }
@@ -211,13 +253,18 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
     run_indices(job);
   }
   if (!inline_only) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (auto it = queue_.begin(); it != queue_.end(); ++it)
-      if (*it == &job) {
-        queue_.erase(it);
-        break;
-      }
-    job.released.wait(lock, [&] { return job.holders == 0; });
+    {
+      std::unique_lock<std::mutex> lock = lock_pool();
+      erase_job(&job);
+    }
+    // No worker can take the job now; wait for those that have it.
+    if (!spin_until_released(job)) {
+      std::unique_lock<std::mutex> lock = lock_pool();
+      job.caller_sleeping = true;
+      job.released.wait(lock, [&] {
+        return job.holders.load(std::memory_order_acquire) == 0;
+      });
+    }
   }
   if (job.error)
     std::rethrow_exception(job.error);
