@@ -33,9 +33,6 @@ private:
 // "Measurements behind choices in the code"). TCC_POOL_SPIN_US overrides.
 constexpr int64_t kDefaultSpinMicros = 100;
 
-// How many times a thread tries the pool's mutex before it blocks on it.
-constexpr int kLockSpins = 200;
-
 int64_t spin_micros() {
   if (const char *env = std::getenv("TCC_POOL_SPIN_US")) {
     char *end = nullptr;
@@ -167,28 +164,15 @@ bool ThreadPool::spin_until_released(const Job &job) const {
   return true;
 }
 
-std::unique_lock<std::mutex> ThreadPool::lock_pool() const {
-  // The pool's critical sections are a few pointer moves, and a caller and a
-  // worker finishing the same call reach them together: a blocked std::mutex
-  // sleeps in the kernel and its owner pays a wake-up on unlock, which costs
-  // more than the section itself.
-  for (int i = 0; i < kLockSpins; ++i) {
-    if (mutex_.try_lock())
-      return std::unique_lock<std::mutex>(mutex_, std::adopt_lock);
-    cpu_relax();
-  }
-  return std::unique_lock<std::mutex>(mutex_);
-}
-
 void ThreadPool::worker_loop() {
   RunningPoolScope scope(this);
-  std::unique_lock<std::mutex> lock = lock_pool();
+  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     if (spin_us_ > 0 && queue_.empty() && !stopping_) {
       uint64_t seen = jobs_posted_.load(std::memory_order_relaxed);
       lock.unlock();
       spin_for_work(seen);
-      lock = lock_pool();
+      lock.lock();
     }
     if (!stopping_ && queue_.empty()) {
       ++sleeping_;
@@ -201,7 +185,7 @@ void ThreadPool::worker_loop() {
     job->holders.fetch_add(1, std::memory_order_relaxed);
     lock.unlock();
     run_indices(*job);
-    lock = lock_pool();
+    lock.lock();
     // Every index is claimed now: take the job off the queue so that idle
     // workers move on to the next one.
     erase_job(job);
@@ -238,7 +222,7 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
   if (!inline_only) {
     int wake;
     {
-      std::unique_lock<std::mutex> lock = lock_pool();
+      std::unique_lock<std::mutex> lock(mutex_);
       queue_.push_back(&job);
       // Spinning workers see jobs_posted_; only sleeping ones need a
       // (costly) notify.
@@ -254,12 +238,12 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
   }
   if (!inline_only) {
     {
-      std::unique_lock<std::mutex> lock = lock_pool();
+      std::unique_lock<std::mutex> lock(mutex_);
       erase_job(&job);
     }
     // No worker can take the job now; wait for those that have it.
     if (!spin_until_released(job)) {
-      std::unique_lock<std::mutex> lock = lock_pool();
+      std::unique_lock<std::mutex> lock(mutex_);
       job.caller_sleeping = true;
       job.released.wait(lock, [&] {
         return job.holders.load(std::memory_order_acquire) == 0;

@@ -18,9 +18,8 @@
 //   `parallel_for` of a model run (a few microseconds later) finds it awake
 //   instead of paying a futex wake-up on a possibly idle vCPU. Likewise a
 //   caller whose indices are done spins (as long) for the workers still
-//   running its last ones before it sleeps, and the pool's mutex is tried
-//   for a while before a thread blocks on it: a hand-off to a spinning
-//   worker then makes no system call at all.
+//   running its last ones before it sleeps: a hand-off to a spinning
+//   worker then makes no system call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,8 +106,6 @@ private:
   void spin_for_work(uint64_t seen) const;
   /// Spins until no worker holds `job`, at most spin_us_; false on timeout.
   bool spin_until_released(const Job &job) const;
-  /// Locks mutex_, trying for a while before sleeping on it.
-  std::unique_lock<std::mutex> lock_pool() const;
   /// Removes `job` from queue_ if it is there; needs mutex_.
   void erase_job(const Job *job);
   static void run_indices(Job &job);
