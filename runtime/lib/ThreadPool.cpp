@@ -68,9 +68,9 @@ struct ThreadPool::Job {
   void *arg;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
-  std::exception_ptr error;      // written by the first failing task
-  std::atomic<int> holders{0};   // changed under the pool's mutex
-  bool caller_sleeping = false;  // guarded by the pool's mutex
+  std::exception_ptr error;         // written by the first failing task
+  std::atomic<int> holders{0};      // changed under the pool's mutex
+  bool caller_sleeping = false;     // guarded by the pool's mutex
   std::condition_variable released; // signalled when holders drops to 0
 };
 
@@ -222,7 +222,7 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
   if (!inline_only) {
     int wake;
     {
-      std::unique_lock<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(&job);
       // Spinning workers see jobs_posted_; only sleeping ones need a
       // (costly) notify.
@@ -238,7 +238,7 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
   }
   if (!inline_only) {
     {
-      std::unique_lock<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       erase_job(&job);
     }
     // No worker can take the job now; wait for those that have it.

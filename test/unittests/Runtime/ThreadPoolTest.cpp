@@ -117,8 +117,7 @@ TEST(ThreadPool, RethrowsAWorkersExceptionAfterWaitingForIt) {
       EXPECT_THROW(two_indices_worker_slow(pool, sleep_ms,
                                            [](int64_t, bool worker) {
                                              if (worker)
-                                               throw std::runtime_error(
-                                                   "late");
+                                               throw std::runtime_error("late");
                                            }),
                    std::runtime_error);
       expect_each_index_once(pool, 40);

@@ -115,7 +115,7 @@ private:
   std::deque<Job *> queue_; // jobs that may still have unclaimed indices
   std::vector<std::thread> workers_;
   bool stopping_ = false;
-  int64_t sleeping_ = 0; // workers waiting on work_available_
+  int64_t sleeping_ = 0;                 // workers waiting on work_available_
   std::atomic<uint64_t> jobs_posted_{0}; // what spinning workers watch
   int64_t spin_us_;
   std::atomic<int> num_threads_{1};
