@@ -69,7 +69,8 @@ struct ThreadPool::Job {
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;         // written by the first failing task
-  int holders = 0;                  // guarded by the pool's mutex
+  std::atomic<int> holders{0};      // changed under the pool's mutex
+  bool caller_sleeping = false;     // guarded by the pool's mutex
   std::condition_variable released; // signalled when holders drops to 0
 };
 
@@ -150,6 +151,19 @@ void ThreadPool::spin_for_work(uint64_t seen) const {
   }
 }
 
+bool ThreadPool::spin_until_released(const Job &job) const {
+  if (job.holders.load(std::memory_order_acquire) == 0)
+    return true;
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::microseconds(spin_us_);
+  for (int i = 1; job.holders.load(std::memory_order_acquire) != 0; ++i) {
+    cpu_relax();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() >= until)
+      return false;
+  }
+  return true;
+}
+
 void ThreadPool::worker_loop() {
   RunningPoolScope scope(this);
   std::unique_lock<std::mutex> lock(mutex_);
@@ -160,24 +174,35 @@ void ThreadPool::worker_loop() {
       spin_for_work(seen);
       lock.lock();
     }
-    work_available_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (!stopping_ && queue_.empty()) {
+      ++sleeping_;
+      work_available_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      --sleeping_;
+    }
     if (stopping_)
       return;
     Job *job = queue_.front();
-    ++job->holders;
+    job->holders.fetch_add(1, std::memory_order_relaxed);
     lock.unlock();
     run_indices(*job);
     lock.lock();
     // Every index is claimed now: take the job off the queue so that idle
     // workers move on to the next one.
-    for (auto it = queue_.begin(); it != queue_.end(); ++it)
-      if (*it == job) {
-        queue_.erase(it);
-        break;
-      }
-    if (--job->holders == 0)
+    erase_job(job);
+    // Past the decrement the job may be gone (its caller spins on holders
+    // without the mutex), so whether to signal is read before it.
+    bool signal = job->caller_sleeping;
+    if (job->holders.fetch_sub(1, std::memory_order_release) == 1 && signal)
       job->released.notify_all();
   }
+}
+
+void ThreadPool::erase_job(const Job *job) {
+  for (auto it = queue_.begin(); it != queue_.end(); ++it)
+    if (*it == job) {
+      queue_.erase(it);
+      return;
+    }
 }
 
 void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
@@ -199,10 +224,11 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(&job);
-      jobs_posted_.fetch_add(1, std::memory_order_release);
-      wake = static_cast<int>(
-          std::min<int64_t>(count - 1, static_cast<int64_t>(workers_.size())));
+      // Spinning workers see jobs_posted_; only sleeping ones need a
+      // (costly) notify.
+      wake = static_cast<int>(std::min<int64_t>(count - 1, sleeping_));
     }
+    jobs_posted_.fetch_add(1, std::memory_order_release);
     for (int i = 0; i < wake; ++i)
       work_available_.notify_one();
   }
@@ -211,13 +237,18 @@ void ThreadPool::parallel_for(int64_t count, tcc_task_fn task, void *arg) {
     run_indices(job);
   }
   if (!inline_only) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (auto it = queue_.begin(); it != queue_.end(); ++it)
-      if (*it == &job) {
-        queue_.erase(it);
-        break;
-      }
-    job.released.wait(lock, [&] { return job.holders == 0; });
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      erase_job(&job);
+    }
+    // No worker can take the job now; wait for those that have it.
+    if (!spin_until_released(job)) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      job.caller_sleeping = true;
+      job.released.wait(lock, [&] {
+        return job.holders.load(std::memory_order_acquire) == 0;
+      });
+    }
   }
   if (job.error)
     std::rethrow_exception(job.error);

@@ -250,6 +250,12 @@ void gemm_task(void *arg, int64_t task) {
 // docs/performance.md, "Measurements behind choices in the code").
 constexpr int64_t kSmallTasksPerThread = 8;
 
+// Such a GEMM streams B at a multiply-add or four per float read, far
+// slower per multiply-add than a blocked GEMM, so it gains from a second
+// thread from fewer of them than kMinParallelWork (figures:
+// docs/performance.md, "Measurements behind choices in the code").
+constexpr int64_t kMinParallelSmallWork = int64_t(1) << 18;
+
 // A GEMM of at most kSmallM rows split over columns.
 struct SmallTasks {
   const IsaKernels *isa;
@@ -309,7 +315,8 @@ void run_small(const Gemm &big, SmallGemmFn fn, bool needs_acc,
   t.needs_acc = needs_acc;
   int threads = parallel ? parallel->num_threads : 1;
   int64_t tasks = 1;
-  if (threads > 1 && g.m * g.n * std::max<int64_t>(g.k, 1) >= kMinParallelWork)
+  if (threads > 1 &&
+      g.m * g.n * std::max<int64_t>(g.k, 1) >= kMinParallelSmallWork)
     tasks = std::min<int64_t>(kSmallTasksPerThread * threads,
                               ceil_div(g.n, 64));
   t.chunk = ceil_div(ceil_div(g.n, tasks), 64) * 64;

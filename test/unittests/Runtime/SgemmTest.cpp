@@ -380,9 +380,13 @@ TEST(Sgemm, PackedBGivesTheSameBits) {
 TEST(Sgemm, ThreadCountDoesNotChangeTheBits) {
   GemmCase small_transposed{3, 1500, 700};
   small_transposed.trans_b = true;
-  for (GemmCase cs :
-       {GemmCase{300, 200, 400}, GemmCase{8, 900, 400}, GemmCase{700, 20, 400},
-        GemmCase{3, 1500, 700}, small_transposed})
+  // Streamed GEMMs split from 2^18 multiply-adds, blocked ones from 2^21:
+  // a classifier's GEMV (ResNet-18's) and one with 4 rows between the two.
+  GemmCase classifier{1, 1000, 512};
+  classifier.trans_b = true;
+  for (GemmCase cs : {GemmCase{300, 200, 400}, GemmCase{8, 900, 400},
+                      GemmCase{700, 20, 400}, GemmCase{3, 1500, 700},
+                      small_transposed, classifier, GemmCase{4, 700, 200}})
     for (bool packed : {false, true}) {
       cs.bias = Bias::PerRow;
       cs.activation = TCC_ACTIVATION_SILU;

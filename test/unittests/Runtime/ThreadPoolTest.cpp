@@ -54,6 +54,126 @@ TEST(ThreadPool, SpinningOrSleepingWorkersRunEveryCall) {
   }
 }
 
+// Sets TCC_POOL_SPIN_US for the pools made in its lifetime.
+class SpinSetting {
+public:
+  explicit SpinSetting(const char *micros) {
+    EXPECT_EQ(setenv("TCC_POOL_SPIN_US", micros, 1), 0);
+  }
+  ~SpinSetting() { unsetenv("TCC_POOL_SPIN_US"); }
+};
+
+// Runs fn(i) for i in [0, 2), each index held until both have started, so
+// that they run on the caller and a worker, and the worker's sleeping
+// `sleep_ms` after that: the caller then finishes first and waits
+// (spinning, or asleep once the spin time is over) for the worker.
+template <typename Fn>
+void two_indices_worker_slow(ThreadPool &pool, int sleep_ms, Fn &&fn) {
+  std::atomic<int> started{0};
+  const std::thread::id caller = std::this_thread::get_id();
+  pool.parallel_for(2, [&](int64_t i) {
+    started.fetch_add(1);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (started.load() < 2 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::yield();
+    if (std::this_thread::get_id() != caller)
+      std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
+    fn(i, std::this_thread::get_id() != caller);
+  });
+}
+
+// The caller returns only once the worker's index has finished, whether it
+// catches the end while spinning (a short task) or sleeps first (a task
+// longer than the spin; with a spin of 0 it sleeps at once). A caller that
+// returned early would see the worker's write missing.
+TEST(ThreadPool, CallerWaitsForTheWorkersLastIndex) {
+  for (const char *spin : {"0", "100", "5000"}) {
+    SpinSetting setting(spin);
+    ThreadPool pool(2);
+    for (int sleep_ms : {0, 1, 20}) {
+      for (int call = 0; call < 5; ++call) {
+        std::vector<int> done(2, 0); // plain ints: TSan sees the handover
+        int on_worker = 0;           // written by the worker's index only
+        two_indices_worker_slow(pool, sleep_ms, [&](int64_t i, bool worker) {
+          done[i] = 1;
+          if (worker)
+            on_worker = 1;
+        });
+        EXPECT_EQ(done[0] + done[1], 2)
+            << "spin " << spin << ", slow index " << sleep_ms << " ms";
+        EXPECT_EQ(on_worker, 1) << "spin " << spin;
+      }
+    }
+  }
+}
+
+// A task of a worker throws while the caller waits for it: the call
+// rethrows that exception after the worker is done, and the pool goes on.
+TEST(ThreadPool, RethrowsAWorkersExceptionAfterWaitingForIt) {
+  for (const char *spin : {"0", "100"}) {
+    SpinSetting setting(spin);
+    ThreadPool pool(2);
+    for (int sleep_ms : {0, 5}) {
+      EXPECT_THROW(two_indices_worker_slow(pool, sleep_ms,
+                                           [](int64_t, bool worker) {
+                                             if (worker)
+                                               throw std::runtime_error("late");
+                                           }),
+                   std::runtime_error);
+      expect_each_index_once(pool, 40);
+    }
+  }
+}
+
+// Pools made, used from several threads at once and destroyed, at 1 to 4
+// threads, spinning or not: every call of every pool runs each index once,
+// and destruction (with workers spinning, sleeping or just woken) finishes.
+TEST(ThreadPool, ManyPoolsMadeUsedAndDestroyed) {
+  for (const char *spin : {"0", "100"}) {
+    SpinSetting setting(spin);
+    std::vector<std::thread> users;
+    std::atomic<int> wrong{0};
+    for (int threads = 1; threads <= 4; ++threads)
+      users.emplace_back([&, threads] {
+        for (int round = 0; round < 20; ++round) {
+          ThreadPool pool(threads);
+          for (int64_t count : {2, 3, 16, 257}) {
+            std::vector<std::atomic<int>> hits(count);
+            pool.parallel_for(count, [&](int64_t i) { hits[i].fetch_add(1); });
+            for (auto &h : hits)
+              wrong.fetch_add(h.load() != 1);
+          }
+        }
+      });
+    for (std::thread &t : users)
+      t.join();
+    EXPECT_EQ(wrong.load(), 0) << "spin " << spin;
+  }
+}
+
+// Back-to-back calls from several callers, of counts around the thread
+// count: each call's indices run once and only its own (no index of one
+// call is lost to, or run by, another's job).
+TEST(ThreadPool, BackToBackCallsLoseNoIndex) {
+  ThreadPool pool(3);
+  constexpr int kCallers = 3, kCalls = 2000;
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < kCallers; ++c)
+    callers.emplace_back([&, c] {
+      for (int call = 0; call < kCalls; ++call) {
+        int64_t count = 2 + (call + c) % 5;
+        std::vector<std::atomic<int>> hits(count);
+        pool.parallel_for(count, [&](int64_t i) { hits[i].fetch_add(1); });
+        for (auto &h : hits)
+          wrong.fetch_add(h.load() != 1);
+      }
+    });
+  for (std::thread &t : callers)
+    t.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
 TEST(ThreadPool, RejectsNonPositiveSizes) {
   EXPECT_THROW(ThreadPool(0), std::invalid_argument);
   ThreadPool pool(2);

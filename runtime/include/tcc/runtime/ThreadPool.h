@@ -16,7 +16,10 @@
 // - An idle worker spins for a short while (TCC_POOL_SPIN_US microseconds,
 //   default 100, 0 to sleep at once) before it sleeps, so the next
 //   `parallel_for` of a model run (a few microseconds later) finds it awake
-//   instead of paying a futex wake-up on a possibly idle vCPU.
+//   instead of paying a futex wake-up on a possibly idle vCPU. Likewise a
+//   caller whose indices are done spins (as long) for the workers still
+//   running its last ones before it sleeps: a hand-off to a spinning
+//   worker then makes no system call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +104,10 @@ private:
   void worker_loop();
   /// Spins until a job is posted after `seen`, at most spin_us_.
   void spin_for_work(uint64_t seen) const;
+  /// Spins until no worker holds `job`, at most spin_us_; false on timeout.
+  bool spin_until_released(const Job &job) const;
+  /// Removes `job` from queue_ if it is there; needs mutex_.
+  void erase_job(const Job *job);
   static void run_indices(Job &job);
 
   mutable std::mutex mutex_;
@@ -108,6 +115,7 @@ private:
   std::deque<Job *> queue_; // jobs that may still have unclaimed indices
   std::vector<std::thread> workers_;
   bool stopping_ = false;
+  int64_t sleeping_ = 0;                 // workers waiting on work_available_
   std::atomic<uint64_t> jobs_posted_{0}; // what spinning workers watch
   int64_t spin_us_;
   std::atomic<int> num_threads_{1};
