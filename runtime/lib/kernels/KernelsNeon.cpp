@@ -224,6 +224,8 @@ const IsaKernels kKernels = {Isa::Neon,
                              kMC,
                              kNC,
                              dispatch_microkernel,
+                             nullptr, // no narrow microkernel
+                             0,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,

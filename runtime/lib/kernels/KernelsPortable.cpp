@@ -168,6 +168,8 @@ const IsaKernels kKernels = {Isa::Portable,
                              kMC,
                              kNC,
                              dispatch_microkernel,
+                             nullptr, // no narrow microkernel
+                             0,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,

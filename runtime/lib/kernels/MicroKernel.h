@@ -158,6 +158,12 @@ struct IsaKernels {
   int mc; // rows of A packed at once (multiple of mr): stays in L2
   int nc; // columns of B packed at once (multiple of kPanelWidth)
   MicroKernelFn microkernel;
+  // Optional (null where the variant has none): a microkernel for tiles of
+  // at most narrow_cols columns and up to 2 * mr rows, which with packed A
+  // are two micro-panels, the second kc * mr floats after the first. Same
+  // FMAs per element as `microkernel`, so the same bits.
+  MicroKernelFn narrow_microkernel;
+  int narrow_cols;
   PackAFn pack_a;
   PackBPanelFn pack_b_panel;
   ActivateFn activate;

@@ -210,6 +210,19 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
           for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
             int cols = int(std::min<int64_t>(isa.nr, panel_end - j));
             const float *bj = bp + (j - jc - q * kPanelWidth);
+            if (isa.narrow_microkernel && cols <= isa.narrow_cols) {
+              // Two micro-panels of rows at a time, one vector wide.
+              for (int64_t ir = 0; ir < mc; ir += 2 * isa.mr) {
+                int rows = int(std::min<int64_t>(2 * isa.mr, mc - ir));
+                const float *ap =
+                    g.direct_a ? g.a + (ic + ir) * g.a_row_stride + pc
+                               : s.a + ir * kc;
+                isa.narrow_microkernel(kc, ap, g.direct_a ? g.a_row_stride : 0,
+                                       bj, kPanelWidth, rows, cols,
+                                       tile_store(g, ic + ir, j, kb));
+              }
+              continue;
+            }
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
               const float *ap =
