@@ -179,8 +179,8 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
 
 // Tiles of at most 16 columns (the last of a panel whose width leaves 16
 // or fewer, such as n = 16, 80 or 112): the 12 x 32 kernel would spend half
-// its FMAs on zero columns. One zmm per row, for up to 24 rows (two packed
-// micro-panels of A, the second kc * kMR floats on, or 24 rows in place).
+// its FMAs on zero columns. One zmm per row, for up to 24 rows of packed A
+// (two micro-panels, the second kc * kMR floats on) or 12 read in place.
 // Each element gets the FMAs and the epilogue of the 12 x 32 kernel, so the
 // same bits.
 template <int R, bool kDirectA>
@@ -196,7 +196,8 @@ TCC_TARGET void narrow_microkernel(int64_t kc, const float *a, int64_t lda,
   for (int r = 0; r < R; ++r)
     _mm_prefetch(reinterpret_cast<const char *>(st.c + r * st.ldc),
                  _MM_HINT_T0);
-  const float *a2 = R > kMR ? a + (kDirectA ? kMR * lda : kMR * kc) : a;
+  static_assert(!kDirectA || R <= kMR, "12 rows at most in place");
+  const float *a2 = R > kMR ? a + kMR * kc : a;
   for (int64_t k = 0; k < kc; ++k) {
     const V bk = _mm512_loadu_ps(b);
 #pragma GCC unroll 12
@@ -205,10 +206,9 @@ TCC_TARGET void narrow_microkernel(int64_t kc, const float *a, int64_t lda,
                              c[r]);
 #pragma GCC unroll 12
     for (int r = kMR; r < R; ++r)
-      c[r] = _mm512_fmadd_ps(
-          _mm512_set1_ps(a2[kDirectA ? (r - kMR) * lda : r - kMR]), bk, c[r]);
+      c[r] = _mm512_fmadd_ps(_mm512_set1_ps(a2[r - kMR]), bk, c[r]);
     a += kDirectA ? 1 : kMR;
-    a2 += kDirectA ? 1 : kMR;
+    a2 += kMR;
     b += ldb;
   }
 
@@ -332,14 +332,14 @@ narrow_kernels(std::integer_sequence<int, R...>) {
 constexpr auto kNarrowKernels =
     narrow_kernels<false>(std::make_integer_sequence<int, 2 * kMR>());
 constexpr auto kDirectNarrowKernels =
-    narrow_kernels<true>(std::make_integer_sequence<int, 2 * kMR>());
+    narrow_kernels<true>(std::make_integer_sequence<int, kMR>());
 
 TCC_TARGET void dispatch_narrow_microkernel(int64_t kc, const float *a,
                                             int64_t lda, const float *b,
                                             int64_t ldb, int rows, int cols,
                                             const TileStore &st) {
-  (lda ? kDirectNarrowKernels : kNarrowKernels)[rows - 1](kc, a, lda, b, ldb,
-                                                          cols, st);
+  (lda ? kDirectNarrowKernels[rows - 1] : kNarrowKernels[rows - 1])(
+      kc, a, lda, b, ldb, cols, st);
 }
 
 TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,

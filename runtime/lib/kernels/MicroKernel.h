@@ -159,9 +159,10 @@ struct IsaKernels {
   int nc; // columns of B packed at once (multiple of kPanelWidth)
   MicroKernelFn microkernel;
   // Optional (null where the variant has none): a microkernel for tiles of
-  // at most narrow_cols columns and up to 2 * mr rows, which with packed A
-  // are two micro-panels, the second kc * mr floats after the first. Same
-  // FMAs per element as `microkernel`, so the same bits.
+  // at most narrow_cols columns and up to 2 * mr rows with packed A (two
+  // micro-panels, the second kc * mr floats after the first), up to mr with
+  // A read in place. Same FMAs per element as `microkernel`, so the same
+  // bits.
   MicroKernelFn narrow_microkernel;
   int narrow_cols;
   PackAFn pack_a;
