@@ -13,7 +13,8 @@
 //   of them in cache as it packs B (an implicit GEMM, Im2col.inc). NHWC
 //   (out = cols x W^T) writes the columns of as many images as fit ~16 MiB
 //   to the workspace, runs one tall GEMM over them (or, for many rows of
-//   shallow columns, a block of rows at a time while they are in cache),
+//   shallow columns, a block of rows at a time in a per-thread buffer that
+//   stays in cache),
 //   and packs the weights once per call, unless they come packed
 //   (tcc_conv2d_pack_weight, at compile time for constant weights).
 // Each GEMM and each copy runs in parallel through tcc_parallel; NCHW
