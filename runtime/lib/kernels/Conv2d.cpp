@@ -13,7 +13,8 @@
 //   of them in cache as it packs B (an implicit GEMM, Im2col.inc). NHWC
 //   (out = cols x W^T) writes the columns of as many images as fit ~16 MiB
 //   to the workspace, runs one tall GEMM over them (or, for many rows of
-//   shallow columns, a block of rows at a time while they are in cache),
+//   shallow columns, a block of rows at a time in a per-thread buffer that
+//   stays in cache),
 //   and packs the weights once per call, unless they come packed
 //   (tcc_conv2d_pack_weight, at compile time for constant weights).
 // Each GEMM and each copy runs in parallel through tcc_parallel; NCHW
@@ -30,6 +31,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <new>
 
 namespace tcc {
 namespace runtime {
@@ -268,56 +270,45 @@ void pack_columns(const void *context, int64_t k0, int64_t kc, int64_t first,
 // row (oy, ox), column kk = (ky, kx, ic), matching OHWI weights.
 struct Im2colNhwc {
   const ConvShape *s;
+  const IsaKernels *isa;
   const float *input; // the first image, offset to the group's channels
   float *columns;
   int64_t rows; // images * pixels
   int64_t tasks;
 };
 
-// Rows [begin, end) of the columns.
-void im2col_nhwc_rows(const Im2colNhwc &job, int64_t begin, int64_t end) {
+// Rows [begin, end) of the columns, written from dst on.
+void im2col_nhwc_rows(const Im2colNhwc &job, int64_t begin, int64_t end,
+                      float *dst) {
   const ConvShape &s = *job.s;
+  const int64_t image_floats = s.height * s.width * s.channels;
+  if (s.groups == 1 && s.dw == 1) {
+    // Each kernel row is one run of adjacent pixels' channels (7 copies
+    // instead of 49 for a 7x7 kernel over RGB): the ISA's vector copies,
+    // one call per image's stretch of rows.
+    const ConvGeometry g = geometry(s);
+    for (int64_t row = begin; row < end;) {
+      const int64_t image = row / s.pixels, p = row % s.pixels;
+      const int64_t count = std::min(end - row, s.pixels - p);
+      job.isa->im2col_nhwc_pixels(g, job.input + image * image_floats, p,
+                                  p + count, dst + (row - begin) * s.k);
+      row += count;
+    }
+    return;
+  }
   for (int64_t row = begin; row < end; ++row) {
     const int64_t image = row / s.pixels, p = row % s.pixels;
     const int64_t oy = p / s.out_w, ox = p % s.out_w;
-    const float *input = job.input + image * s.height * s.width * s.channels;
-    float *dst = job.columns + row * s.k;
-    if (s.groups == 1 && s.dw == 1) {
-      // The taps of one kernel row are adjacent pixels, whose channels are
-      // contiguous: one copy per kernel row (7 instead of 49 for a 7x7
-      // kernel over RGB), zeros where it reaches into the padding.
-      const int64_t run = s.kw * s.channels;
-      const int64_t ix0 = ox * s.sw - s.pw;
-      const int64_t lo = std::max<int64_t>(0, -ix0);
-      const int64_t hi = std::min<int64_t>(s.kw, s.width - ix0);
-      // Runs are short (21 floats for 7x7 RGB): plain loops, which the
-      // compiler vectorizes, beat a memcpy/memset call per run.
-      const int64_t begin = lo * s.channels, end = hi * s.channels;
-      for (int64_t ky = 0; ky < s.kh; ++ky, dst += run) {
-        const int64_t iy = oy * s.sh - s.ph + ky * s.dh;
-        if (iy < 0 || iy >= s.height || lo >= hi) {
-          for (int64_t i = 0; i < run; ++i)
-            dst[i] = 0.0f;
-          continue;
-        }
-        const float *src = input + (iy * s.width + ix0) * s.channels;
-        for (int64_t i = 0; i < begin; ++i)
-          dst[i] = 0.0f;
-        for (int64_t i = begin; i < end; ++i)
-          dst[i] = src[i];
-        for (int64_t i = end; i < run; ++i)
-          dst[i] = 0.0f;
-      }
-      continue;
-    }
+    const float *input = job.input + image * image_floats;
+    float *out = dst + (row - begin) * s.k;
     for (int64_t ky = 0; ky < s.kh; ++ky)
-      for (int64_t kx = 0; kx < s.kw; ++kx, dst += s.icg) {
+      for (int64_t kx = 0; kx < s.kw; ++kx, out += s.icg) {
         int64_t iy = oy * s.sh - s.ph + ky * s.dh;
         int64_t ix = ox * s.sw - s.pw + kx * s.dw;
         if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width)
-          std::memset(dst, 0, sizeof(float) * s.icg);
+          std::memset(out, 0, sizeof(float) * s.icg);
         else
-          std::memcpy(dst, input + (iy * s.width + ix) * s.channels,
+          std::memcpy(out, input + (iy * s.width + ix) * s.channels,
                       sizeof(float) * s.icg);
       }
   }
@@ -326,7 +317,9 @@ void im2col_nhwc_rows(const Im2colNhwc &job, int64_t begin, int64_t end) {
 void im2col_nhwc_task(void *arg, int64_t task) {
   const Im2colNhwc &job = *static_cast<const Im2colNhwc *>(arg);
   int64_t per = (job.rows + job.tasks - 1) / job.tasks;
-  im2col_nhwc_rows(job, task * per, std::min(job.rows, (task + 1) * per));
+  const int64_t begin = std::min(job.rows, task * per);
+  im2col_nhwc_rows(job, begin, std::min(job.rows, begin + per),
+                   job.columns + begin * job.s->k);
 }
 
 // Many rows of shallow columns (a stem such as ResNet's 7x7 over RGB, K =
@@ -359,11 +352,37 @@ int64_t im2col_block_rows(const IsaKernels &isa, int64_t rows, int64_t k) {
   return rows >= kMinIm2colBlocks * block ? block : 0;
 }
 
+// Each thread's columns for one block at a time, reused from block to
+// block so that they stay in its L2. (A place of its own in the workspace
+// for each block sends every line of a 7.4 MB stem's columns to memory and
+// back: in ResNet-18 its stores then waited on memory.) Grown once per
+// thread, freed at exit; without it, the workspace's place serves.
+struct ThreadColumns {
+  float *data = nullptr;
+  size_t floats = 0;
+  ~ThreadColumns() { ::operator delete(data, std::align_val_t(64)); }
+  // Room for `want` floats, or null when it cannot be had.
+  float *reserve(size_t want) {
+    if (want <= floats)
+      return data;
+    ::operator delete(data, std::align_val_t(64));
+    data = static_cast<float *>(::operator new(
+        want * sizeof(float), std::align_val_t(64), std::nothrow));
+    floats = data ? want : 0;
+    return data;
+  }
+};
+thread_local ThreadColumns tls_columns;
+
 void im2col_gemm_block(void *arg, int64_t block) {
   Im2colGemmBlocks &job = *static_cast<Im2colGemmBlocks *>(arg);
   const int64_t begin = block * job.block_rows;
   const int64_t end = std::min(job.columns.rows, begin + job.block_rows);
-  im2col_nhwc_rows(job.columns, begin, end);
+  const int64_t k = job.columns.s->k;
+  float *columns = tls_columns.reserve(size_t(job.block_rows * k));
+  if (!columns)
+    columns = job.columns.columns + begin * k;
+  im2col_nhwc_rows(job.columns, begin, end, columns);
   tcc_sgemm_args g = job.gemm;
   tcc_epilogue e;
   if (g.epilogue) {
@@ -373,7 +392,7 @@ void im2col_gemm_block(void *arg, int64_t block) {
     g.epilogue = &e;
   }
   g.m = end - begin;
-  g.a += begin * g.lda;
+  g.a = columns;
   g.c += begin * g.ldc;
   if (tcc_kernel_status st = sgemm_with(*job.isa, &g, nullptr))
     job.status.store(st);
@@ -610,7 +629,7 @@ tcc_kernel_status gemm_conv(const tcc_conv2d_args *a, const ConvShape &s,
           }
         } else {
           Im2colNhwc job{
-              &s, a->input + image * image_in + grp * s.icg, columns,
+              &s, &isa, a->input + image * image_in + grp * s.icg, columns,
               images * s.pixels,
               task_count(parallel, images * s.pixels, images * s.pixels * s.k)};
           g.m = images * s.pixels;

@@ -10,6 +10,9 @@
 
 #include <immintrin.h>
 
+#include <array>
+#include <utility>
+
 namespace tcc {
 namespace runtime {
 namespace kernels {
@@ -162,6 +165,67 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
                   st.clamp_max);
 }
 
+// Tiles of at most 8 columns (the last of a 16-column step whose width
+// leaves 8 or fewer): one ymm per row instead of two, for up to 12 rows of
+// packed A (two micro-panels, the second kc * kMR floats on) or 6 read in
+// place. Each element gets the FMAs and the epilogue of the 6 x 16 kernel,
+// so the same bits.
+template <int R, bool kDirectA>
+TCC_TARGET void narrow_microkernel(int64_t kc, const float *a, int64_t lda,
+                                   const float *b, int64_t ldb, int cols,
+                                   const TileStore &st) {
+  static_assert(!kDirectA || R <= kMR, "6 rows at most in place");
+  constexpr int kHalf = R < kMR ? R : kMR;
+  V c[R];
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r)
+    c[r] = _mm256_setzero_ps();
+  const float *a2 = R > kMR ? a + kMR * kc : a;
+  for (int64_t k = 0; k < kc; ++k) {
+    const V bk = _mm256_loadu_ps(b);
+#pragma GCC unroll 6
+    for (int r = 0; r < kHalf; ++r)
+      c[r] = _mm256_fmadd_ps(_mm256_broadcast_ss(a + (kDirectA ? r * lda : r)),
+                             bk, c[r]);
+#pragma GCC unroll 6
+    for (int r = kMR; r < R; ++r)
+      c[r] = _mm256_fmadd_ps(_mm256_broadcast_ss(a2 + r - kMR), bk, c[r]);
+    a += kDirectA ? 1 : kMR;
+    a2 += kMR;
+    b += ldb;
+  }
+
+  const __m256i m0 = column_mask(cols);
+  const V alpha = vset(st.alpha);
+  V bias0 = _mm256_setzero_ps();
+  if (st.bias && !st.bias_per_row)
+    bias0 = _mm256_maskload_ps(st.bias, m0);
+  const V beta = vset(st.beta);
+  const bool in_registers = st.activation == TCC_ACTIVATION_RELU ||
+                            st.activation == TCC_ACTIVATION_CLAMP;
+  const V lo = vset(st.clamp_min), hi = vset(st.clamp_max);
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+    float *cr = st.c + r * st.ldc;
+    V x = vmul(c[r], alpha);
+    if (st.accumulate) {
+      x = vadd(x, _mm256_maskload_ps(cr, m0));
+    } else {
+      if (st.bias)
+        x = vadd(x, st.bias_per_row ? vset(st.bias[r]) : bias0);
+      if (st.residual)
+        x = vfma(beta, _mm256_maskload_ps(st.residual + r * st.ld_residual, m0),
+                 x);
+    }
+    if (in_registers)
+      x = vrelu_or_clamp(x, st.activation, lo, hi);
+    _mm256_maskstore_ps(cr, m0, x);
+  }
+  if (st.activation != TCC_ACTIVATION_NONE && !in_registers)
+    activate_rows(st.c, st.ldc, R, cols, st.activation, st.clamp_min,
+                  st.clamp_max);
+}
+
 using RowKernel = void (*)(int64_t, const float *, int64_t, const float *,
                            int64_t, int, const TileStore &);
 constexpr RowKernel kRowKernels[kMR] = {microkernel<1, false>, microkernel<2, false>,
@@ -170,6 +234,24 @@ constexpr RowKernel kRowKernels[kMR] = {microkernel<1, false>, microkernel<2, fa
 constexpr RowKernel kDirectRowKernels[kMR] = {microkernel<1, true>, microkernel<2, true>,
                                         microkernel<3, true>, microkernel<4, true>,
                                         microkernel<5, true>, microkernel<6, true>};
+
+template <bool kDirectA, int... R>
+constexpr std::array<RowKernel, sizeof...(R)>
+narrow_kernels(std::integer_sequence<int, R...>) {
+  return {narrow_microkernel<R + 1, kDirectA>...};
+}
+constexpr auto kNarrowKernels =
+    narrow_kernels<false>(std::make_integer_sequence<int, 2 * kMR>());
+constexpr auto kDirectNarrowKernels =
+    narrow_kernels<true>(std::make_integer_sequence<int, kMR>());
+
+TCC_TARGET void dispatch_narrow_microkernel(int64_t kc, const float *a,
+                                            int64_t lda, const float *b,
+                                            int64_t ldb, int rows, int cols,
+                                            const TileStore &st) {
+  (lda ? kDirectNarrowKernels[rows - 1] : kNarrowKernels[rows - 1])(
+      kc, a, lda, b, ldb, cols, st);
+}
 
 TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
                                      const float *b, int64_t ldb, int rows,
@@ -193,10 +275,13 @@ const IsaKernels kKernels = {Isa::Avx2,
                              kMC,
                              kNC,
                              dispatch_microkernel,
+                             dispatch_narrow_microkernel,
+                             kWidth,
                              pack_a_portable,
                              pack_b_panel_portable,
                              activate,
                              conv_columns,
+                             im2col_nhwc_pixels,
                              small_rows,
                              small_dots,
                              small_panels,

@@ -11,6 +11,9 @@
 
 #include <immintrin.h>
 
+#include <array>
+#include <utility>
+
 // GCC 12's AVX-512 intrinsics start from _mm512_undefined_ps(), which
 // -Wmaybe-uninitialized reports at every use (GCC bug 105593).
 #if defined(__GNUC__) && !defined(__clang__)
@@ -174,6 +177,72 @@ TCC_TARGET void microkernel(int64_t kc, const float *a, int64_t lda,
                   st.clamp_max);
 }
 
+// Tiles of at most 16 columns (the last of a panel whose width leaves 16
+// or fewer, such as n = 16, 80 or 112): the 12 x 32 kernel would spend half
+// its FMAs on zero columns. One zmm per row, for up to 24 rows of packed A
+// (two micro-panels, the second kc * kMR floats on) or 12 read in place.
+// Each element gets the FMAs and the epilogue of the 12 x 32 kernel, so the
+// same bits.
+template <int R, bool kDirectA>
+TCC_TARGET void narrow_microkernel(int64_t kc, const float *a, int64_t lda,
+                                   const float *b, int64_t ldb, int cols,
+                                   const TileStore &st) {
+  constexpr int kHalf = R < kMR ? R : kMR;
+  V c[R];
+#pragma GCC unroll 24
+  for (int r = 0; r < R; ++r)
+    c[r] = _mm512_setzero_ps();
+#pragma GCC unroll 24
+  for (int r = 0; r < R; ++r)
+    _mm_prefetch(reinterpret_cast<const char *>(st.c + r * st.ldc),
+                 _MM_HINT_T0);
+  static_assert(!kDirectA || R <= kMR, "12 rows at most in place");
+  const float *a2 = R > kMR ? a + kMR * kc : a;
+  for (int64_t k = 0; k < kc; ++k) {
+    const V bk = _mm512_loadu_ps(b);
+#pragma GCC unroll 12
+    for (int r = 0; r < kHalf; ++r)
+      c[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[kDirectA ? r * lda : r]), bk,
+                             c[r]);
+#pragma GCC unroll 12
+    for (int r = kMR; r < R; ++r)
+      c[r] = _mm512_fmadd_ps(_mm512_set1_ps(a2[r - kMR]), bk, c[r]);
+    a += kDirectA ? 1 : kMR;
+    a2 += kMR;
+    b += ldb;
+  }
+
+  const M m0 = column_mask(cols);
+  const V alpha = vset(st.alpha);
+  V bias0 = _mm512_setzero_ps();
+  if (st.bias && !st.bias_per_row)
+    bias0 = _mm512_maskz_loadu_ps(m0, st.bias);
+  const V beta = vset(st.beta);
+  const bool in_registers = st.activation == TCC_ACTIVATION_RELU ||
+                            st.activation == TCC_ACTIVATION_CLAMP;
+  const V lo = vset(st.clamp_min), hi = vset(st.clamp_max);
+#pragma GCC unroll 24
+  for (int r = 0; r < R; ++r) {
+    float *cr = st.c + r * st.ldc;
+    V x = vmul(c[r], alpha);
+    if (st.accumulate) {
+      x = vadd(x, _mm512_maskz_loadu_ps(m0, cr));
+    } else {
+      if (st.bias)
+        x = vadd(x, st.bias_per_row ? vset(st.bias[r]) : bias0);
+      if (st.residual)
+        x = vfma(beta, _mm512_maskz_loadu_ps(m0, st.residual + r * st.ld_residual),
+                 x);
+    }
+    if (in_registers)
+      x = vrelu_or_clamp(x, st.activation, lo, hi);
+    _mm512_mask_storeu_ps(cr, m0, x);
+  }
+  if (st.activation != TCC_ACTIVATION_NONE && !in_registers)
+    activate_rows(st.c, st.ldc, R, cols, st.activation, st.clamp_min,
+                  st.clamp_max);
+}
+
 #include "Transpose16x16.inc"
 
 // Transposes `lines` (<= 16) strided lines of `len` (<= 16) floats: line i
@@ -255,6 +324,24 @@ constexpr RowKernel kDirectRowKernels[kMR] = {
     microkernel<5, true>, microkernel<6, true>,  microkernel<7, true>,  microkernel<8, true>,
     microkernel<9, true>, microkernel<10, true>, microkernel<11, true>, microkernel<12, true>};
 
+template <bool kDirectA, int... R>
+constexpr std::array<RowKernel, sizeof...(R)>
+narrow_kernels(std::integer_sequence<int, R...>) {
+  return {narrow_microkernel<R + 1, kDirectA>...};
+}
+constexpr auto kNarrowKernels =
+    narrow_kernels<false>(std::make_integer_sequence<int, 2 * kMR>());
+constexpr auto kDirectNarrowKernels =
+    narrow_kernels<true>(std::make_integer_sequence<int, kMR>());
+
+TCC_TARGET void dispatch_narrow_microkernel(int64_t kc, const float *a,
+                                            int64_t lda, const float *b,
+                                            int64_t ldb, int rows, int cols,
+                                            const TileStore &st) {
+  (lda ? kDirectNarrowKernels[rows - 1] : kNarrowKernels[rows - 1])(
+      kc, a, lda, b, ldb, cols, st);
+}
+
 TCC_TARGET void dispatch_microkernel(int64_t kc, const float *a, int64_t lda,
                                      const float *b, int64_t ldb, int rows,
                                      int cols, const TileStore &st) {
@@ -284,10 +371,13 @@ const IsaKernels kKernels = {Isa::Avx512,
                              kMC,
                              kNC,
                              dispatch_microkernel,
+                             dispatch_narrow_microkernel,
+                             kWidth,
                              pack_a,
                              pack_b_panel,
                              activate,
                              conv_columns,
+                             im2col_nhwc_pixels,
                              small_rows,
                              small_dots,
                              small_panels,

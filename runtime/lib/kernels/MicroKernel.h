@@ -116,6 +116,13 @@ using ConvColumnsFn = void (*)(const ConvGeometry &s, const float *input,
                                int64_t k0, int64_t kc, int64_t first, int cols,
                                float *dst);
 
+/// NHWC im2col rows of output pixels [begin, end) of one image (height x
+/// width x channels, one group, dilation 1 along the width), k = kh * kw *
+/// channels floats each: row p = (oy, ox), column (ky, kx, ic) holds
+/// image[iy][ix][ic] or padding.
+using Im2colNhwcFn = void (*)(const ConvGeometry &s, const float *image,
+                              int64_t begin, int64_t end, float *dst);
+
 /// NCHW output row oy, without epilogue: one channel's plane and kh x kw
 /// filter, out_w outputs.
 using DepthwiseRowFn = void (*)(const ConvGeometry &s, const float *input,
@@ -151,10 +158,18 @@ struct IsaKernels {
   int mc; // rows of A packed at once (multiple of mr): stays in L2
   int nc; // columns of B packed at once (multiple of kPanelWidth)
   MicroKernelFn microkernel;
+  // Optional (null where the variant has none): a microkernel for tiles of
+  // at most narrow_cols columns and up to 2 * mr rows with packed A (two
+  // micro-panels, the second kc * mr floats after the first), up to mr with
+  // A read in place. Same FMAs per element as `microkernel`, so the same
+  // bits.
+  MicroKernelFn narrow_microkernel;
+  int narrow_cols;
   PackAFn pack_a;
   PackBPanelFn pack_b_panel;
   ActivateFn activate;
   ConvColumnsFn conv_columns;
+  Im2colNhwcFn im2col_nhwc_pixels;
   SmallGemmFn small_rows;
   SmallGemmFn small_dots;
   SmallGemmFn small_panels;

@@ -210,6 +210,22 @@ void run_task(const Gemm &g, int64_t task, const Scratch &s) {
           for (int64_t j = jc + q * kPanelWidth; j < panel_end; j += isa.nr) {
             int cols = int(std::min<int64_t>(isa.nr, panel_end - j));
             const float *bj = bp + (j - jc - q * kPanelWidth);
+            if (isa.narrow_microkernel && cols <= isa.narrow_cols) {
+              // One vector wide, two packed micro-panels of rows at a time;
+              // A read in place, one micro-panel's rows (24 rows in place
+              // are too many streams: 64x10x4096 took 1.5x as long).
+              const int64_t step = g.direct_a ? isa.mr : 2 * isa.mr;
+              for (int64_t ir = 0; ir < mc; ir += step) {
+                int rows = int(std::min<int64_t>(step, mc - ir));
+                const float *ap =
+                    g.direct_a ? g.a + (ic + ir) * g.a_row_stride + pc
+                               : s.a + ir * kc;
+                isa.narrow_microkernel(kc, ap, g.direct_a ? g.a_row_stride : 0,
+                                       bj, kPanelWidth, rows, cols,
+                                       tile_store(g, ic + ir, j, kb));
+              }
+              continue;
+            }
             for (int64_t ir = 0; ir < mc; ir += isa.mr) {
               int rows = int(std::min<int64_t>(isa.mr, mc - ir));
               const float *ap =

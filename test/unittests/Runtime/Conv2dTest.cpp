@@ -322,6 +322,40 @@ TEST(Conv2d, StemsInRowBlocks) {
   }
 }
 
+// NHWC im2col copies each kernel row as one run of kw * channels floats,
+// whole vectors where they stay inside the image and the pixel's row of
+// columns: runs shorter and longer than a vector, kernels reaching into the
+// padding on both sides or wholly into it (padding wider than the kernel,
+// images narrower than it), strides 2 and 3, and stretches of rows that
+// start mid-row (tasks) and cross images, against float64 and with the same
+// bits on 1 and 3 threads.
+TEST(Conv2d, Im2colRunsAtImageEdges) {
+  const ConvCase cases[] = {
+      {2, 3, 11, 13, 5, 3, 3, 2, 2, 1, 1},   // RGB stem: runs of 9
+      {1, 1, 6, 5, 3, 2, 2, 1, 1, 3, 3},     // padding wider than the kernel
+      {2, 5, 9, 2, 4, 3, 4, 3, 1, 1, 2},     // image narrower than the kernel
+      {1, 7, 10, 10, 6, 3, 3, 3, 3, 0, 0},   // stride 3, no padding
+      {1, 17, 12, 9, 8, 3, 2, 2, 2, 1, 1},   // runs of 34: vectors, a tail
+      {3, 2, 15, 17, 7, 5, 5, 2, 2, 2, 2, 2}, // dilated rows, batch 3
+      {1, 3, 80, 80, 4, 3, 3, 2, 2, 1, 1}     // 12 tasks of 134 rows
+  };
+  for (const ConvCase &cs : cases) {
+    ConvCase act = with_epilogue(cs, TCC_ACTIVATION_RELU);
+    for (const ConvCase &c : {cs, act}) {
+      ConvRun serial(c, TCC_LAYOUT_NHWC);
+      ASSERT_EQ(serial.run(), TCC_KERNEL_OK) << c.name(TCC_LAYOUT_NHWC);
+      serial.expect_matches_reference();
+      tcc::runtime::ThreadPool pool(3);
+      tcc_parallel parallel = pool.c_parallel();
+      ConvRun run(c, TCC_LAYOUT_NHWC);
+      ASSERT_EQ(run.run(&parallel), TCC_KERNEL_OK);
+      EXPECT_EQ(0, std::memcmp(serial.out_l.data(), run.out_l.data(),
+                               serial.out_l.size() * sizeof(float)))
+          << c.name(TCC_LAYOUT_NHWC) << " on 3 threads";
+    }
+  }
+}
+
 TEST(Conv2d, ResNetShapedLayers) {
   // Several K blocks and column panels, like the layers the bench times.
   check_case(with_epilogue({1, 64, 14, 14, 64, 3, 3, 1, 1, 1, 1},

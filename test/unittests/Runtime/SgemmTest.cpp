@@ -377,6 +377,44 @@ TEST(Sgemm, PackedBGivesTheSameBits) {
     }
 }
 
+// A panel's last tile of at most one vector of columns (16 with AVX-512, 8
+// with AVX2) runs a narrower microkernel (one vector wide, up to two
+// micro-panels of rows) than the rest of C. With B's,
+// the bias's and the residual's last columns copies of the first ones, those
+// columns must come out with the first columns' bits: A read in place and
+// packed, one and two K blocks, an odd last pair of micro-panels.
+TEST(Sgemm, NarrowTilesGiveTheWideKernelsBits) {
+  for (GemmCase cs : {GemmCase{49, 48, 300}, GemmCase{200, 176, 400},
+                      GemmCase{200, 168, 400}, GemmCase{37, 40, 1100},
+                      GemmCase{13, 80, 64}})
+    for (int activation : {TCC_ACTIVATION_SILU, TCC_ACTIVATION_CLAMP})
+      for (bool packed : {false, true}) {
+        cs.bias = Bias::PerColumn;
+        cs.residual = true;
+        cs.beta = 0.5f;
+        cs.activation = activation;
+        cs.clamp_min = -0.5f;
+        cs.clamp_max = 0.5f;
+        cs.packed = packed;
+        GemmRun run(cs);
+        const int64_t tail = cs.n % 32, first = cs.n - tail;
+        for (int64_t j = 0; j < tail; ++j) {
+          for (int64_t kk = 0; kk < cs.k; ++kk)
+            run.b[kk * run.ldb + first + j] = run.b[kk * run.ldb + j];
+          for (int64_t i = 0; i < cs.m; ++i)
+            run.residual[i * run.ldr + first + j] = run.residual[i * run.ldr + j];
+          run.bias[first + j] = run.bias[j];
+        }
+        ASSERT_EQ(run.run(), TCC_KERNEL_OK) << tcc_kernels_last_error();
+        run.expect_matches_reference();
+        for (int64_t i = 0; i < cs.m; ++i)
+          EXPECT_EQ(0, std::memcmp(&run.c[i * run.ldc],
+                                   &run.c[i * run.ldc + first],
+                                   tail * sizeof(float)))
+              << cs.name() << ", row " << i;
+      }
+}
+
 TEST(Sgemm, ThreadCountDoesNotChangeTheBits) {
   GemmCase small_transposed{3, 1500, 700};
   small_transposed.trans_b = true;

@@ -10,7 +10,10 @@
  * (workspace arguments) or from a per-thread buffer for packed GEMM blocks
  * (about 1.7 MiB with AVX-512) that each thread allocates on its first GEMM
  * and frees at exit; if that allocation fails the GEMM runs with small
- * blocks in a bounded stack buffer (~66 KiB) instead. Kernels are
+ * blocks in a bounded stack buffer (~66 KiB) instead. NHWC im2col
+ * convolutions of many output pixels (RGB stems) likewise keep one block of
+ * columns per thread (up to about 256 KiB; 108 rows of K floats past K =
+ * 675), or use their workspace if it cannot be had. Kernels are
  * thread-safe and keep no other state. Parallelism comes from the caller's
  * thread pool through `tcc_parallel`; a NULL `tcc_parallel *` runs on the
  * calling thread. Results are bitwise identical for any num_threads.
