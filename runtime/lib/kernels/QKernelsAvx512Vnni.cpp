@@ -140,7 +140,7 @@ const QIsaKernels kKernels = {"avx512vnni",  TCC_INT8_AVX512VNNI_FEATURES,
                               Isa::Avx512,   kMR,
                               kNR,           1,
                               0,             pack_a,
-                              microkernel,   epilogue_row, direct};
+                              microkernel,   epilogue_row, epilogue_tile, direct};
 
 } // namespace
 

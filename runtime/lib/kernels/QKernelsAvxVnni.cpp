@@ -82,7 +82,7 @@ const QIsaKernels kKernels = {"avxvnni",   TCC_INT8_AVXVNNI_FEATURES,
                               Isa::Avx2,   kMR,
                               kNR,         1,
                               0,           qpack_a_bytes,
-                              microkernel, qepilogue_row_avx2, direct};
+                              microkernel, qepilogue_row_avx2, qepilogue_tile_avx2, direct};
 
 } // namespace
 

@@ -81,7 +81,7 @@ void microkernel(int64_t groups, const void *a_panel, const int8_t *b,
 
 const QIsaKernels kPortable = {"portable", "",  Isa::Portable, kMR,
                                kNR,        1,   0,             qpack_a_bytes,
-                               microkernel, epilogue_row, nullptr};
+                               microkernel, epilogue_row, epilogue_tile, nullptr};
 
 } // namespace
 

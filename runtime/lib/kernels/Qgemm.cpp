@@ -269,9 +269,7 @@ void run_tile(const QGemm &g, const void *a_panel, int64_t g0, int64_t groups,
     isa.microkernel(groups, a_panel, b + jr * kQKGroup, rows, acc + jr,
                     accumulate);
   if (last)
-    for (int r = 0; r < rows; ++r)
-      isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, k.offset, k.scale,
-                       cols, i + r, j);
+    isa.epilogue_tile(g.epilogue, acc, k.offset, k.scale, rows, cols, i, j);
 }
 
 // Rows [i, i + rows) (rows <= mr) by the panel at column j, with one
@@ -331,9 +329,8 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
         for (int jr = 0; jr < cols; jr += isa.nr)
           isa.direct(g.groups, g.a + i * g.lda, g.lda, b + jr * kQKGroup,
                      acc + jr);
-        for (int r = 0; r < rows; ++r)
-          isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, k.offset,
-                           k.scale, cols, i + r, j);
+        isa.epilogue_tile(g.epilogue, acc, k.offset, k.scale, rows, cols, i,
+                          j);
       }
     }
     return;

@@ -193,6 +193,20 @@ TEST(QConv2d, EmulationSizedCases) {
   }
 }
 
+// The patch gatherer copies each filter row's run of kw * cin bytes in
+// fixed-size pieces by length class (under 8, 8-15, 16-31, 32 and more,
+// whole multiples of 32 or not), clipped at the borders: every length
+// from 1 to 48, with the first and last taps in the padding.
+TEST(QConv2d, GatheredRunsOfEveryLength) {
+  for (int64_t cin = 1; cin <= 16; ++cin)
+    for (int64_t kw : {1, 3}) {
+      ConvCase cs{1, cin, 7, 9, 5, 3, kw, 2, 1, 1};
+      cs.zx = int32_t(cin * 13 % 256);
+      cs.zo = 3;
+      check_conv(cs, nullptr, unsigned(cin));
+    }
+}
+
 TEST(QConv2d, ThreadsGiveTheSameBits) {
   tcc::runtime::ThreadPool pool(3);
   tcc_parallel parallel = pool.c_parallel();
