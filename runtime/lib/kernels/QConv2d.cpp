@@ -24,6 +24,7 @@ namespace {
 struct Patches {
   const tcc_qconv2d_args *p;
   int64_t out_h, out_w;
+  int64_t span_h; // input rows one patch covers: dilation_h * (kh - 1) + 1
   uint8_t zero_byte; // the input zero point as stored
 };
 
@@ -98,10 +99,25 @@ void gather_rows(const void *context, int64_t row0, int64_t rows, int64_t k0,
   const int64_t cin = p.in_channels;
   const bool whole = k0 == 0 && count == p.kernel_height * p.kernel_width * cin;
   if (whole) { // the pixel's coordinates step along with the rows
+    const int64_t run = p.kernel_width * cin,
+                  tap_rows = p.dilation_h * p.in_width * cin;
     int64_t b = row0 / (s.out_h * s.out_w);
     int64_t oy = row0 / s.out_w % s.out_h, ox = row0 % s.out_w;
     for (int64_t r = 0; r < rows; ++r) {
-      gather_patch(s, b, oy, ox, dst + r * ld);
+      const int64_t iy0 = oy * p.stride_h - p.pad_h,
+                    ix0 = ox * p.stride_w - p.pad_w;
+      if (p.dilation_w == 1 && iy0 >= 0 && iy0 + s.span_h <= p.in_height &&
+          ix0 >= 0 && ix0 + p.kernel_width <= p.in_width) {
+        // The patch lies inside the image: a run per filter row.
+        const uint8_t *src = input + ((b * p.in_height + iy0) * p.in_width +
+                                      ix0) * cin;
+        uint8_t *d = dst + r * ld;
+        for (int64_t ky = 0; ky < p.kernel_height;
+             ++ky, d += run, src += tap_rows)
+          copy_run(d, src, run);
+      } else {
+        gather_patch(s, b, oy, ox, dst + r * ld);
+      }
       if (++ox == s.out_w) {
         ox = 0;
         if (++oy == s.out_h) {
@@ -221,7 +237,9 @@ extern "C" tcc_kernel_status tcc_qconv2d(const tcc_qconv2d_args *p,
                         p->pad_h == 0 && p->pad_w == 0;
   if (in_place) // the input is A: rows of in_channels bytes
     return qgemm_with(int8_active(), &g, parallel);
-  Patches patches{p, out_h, out_w, uint8_t(p->input_zero_point)};
+  Patches patches{p, out_h, out_w,
+                  p->dilation_h * (p->kernel_height - 1) + 1,
+                  uint8_t(p->input_zero_point)};
   QRowSource source{gather_rows, &patches};
   return qgemm_with(int8_active(), &g, parallel, &source);
 }
