@@ -118,11 +118,18 @@ void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                         accumulate);
 }
 
-const QIsaKernels kKernels = {"avx2",      TCC_ISA_AVX2_FEATURES,
-                              Isa::Avx2,   kMR,
-                              kNR,         2,
-                              0,           pack_a_int16,
-                              microkernel, epilogue_row, epilogue_tile, nullptr};
+const QIsaKernels kKernels = {"avx2",
+                              TCC_ISA_AVX2_FEATURES,
+                              Isa::Avx2,
+                              kMR,
+                              kNR,
+                              2,
+                              0,
+                              pack_a_int16,
+                              microkernel,
+                              epilogue_row,
+                              epilogue_tile,
+                              nullptr};
 
 } // namespace
 

@@ -158,11 +158,18 @@ void direct(int64_t groups, const uint8_t *a, int64_t lda, const int8_t *b,
   microkernel_rows<kMR, true>(groups, a, b, acc, false, lda);
 }
 
-const QIsaKernels kKernels = {"avx512vnni",  TCC_INT8_AVX512VNNI_FEATURES,
-                              Isa::Avx512,   kMR,
-                              kNR,           1,
-                              0,             pack_a,
-                              microkernel,   epilogue_row, epilogue_tile, direct};
+const QIsaKernels kKernels = {"avx512vnni",
+                              TCC_INT8_AVX512VNNI_FEATURES,
+                              Isa::Avx512,
+                              kMR,
+                              kNR,
+                              1,
+                              0,
+                              pack_a,
+                              microkernel,
+                              epilogue_row,
+                              epilogue_tile,
+                              direct};
 
 } // namespace
 

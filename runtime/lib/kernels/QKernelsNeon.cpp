@@ -218,11 +218,12 @@ void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                         accumulate);
 }
 
-const QIsaKernels kKernels = {"neon",      TCC_ISA_NEON_FEATURES,
-                              Isa::Neon,   kMR,
-                              kNR,         1,
-                              128,         qpack_a_bytes,
-                              microkernel, epilogue_row, epilogue_tile, nullptr};
+const QIsaKernels kKernels = {"neon",        TCC_ISA_NEON_FEATURES,
+                              Isa::Neon,     kMR,
+                              kNR,           1,
+                              128,           qpack_a_bytes,
+                              microkernel,   epilogue_row,
+                              epilogue_tile, nullptr};
 
 } // namespace
 
