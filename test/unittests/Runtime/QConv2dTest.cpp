@@ -219,6 +219,13 @@ TEST(QConv2d, ThreadsGiveTheSameBits) {
   stem.zx = 114;
   stem.output = TCC_QOUTPUT_F32;
   check_conv(stem, &parallel);
+  // More output channels than pixels: the threads split the columns, each
+  // gathering the same rows (read in place where the variant can).
+  ConvCase wide{1, 64, 7, 7, 128, 3, 3, 1, 1, 1};
+  wide.zx = 3;
+  wide.output = TCC_QOUTPUT_S8;
+  wide.zo = -7;
+  check_conv(wide, &parallel);
 }
 
 TEST(QConv2d, RejectsBadArguments) {
