@@ -170,12 +170,15 @@ struct ImageDims {
 /// The input copied into a tensor with `padding` (height, width) before
 /// each spatial dim and enough after it for every window of the output:
 /// at least the same padding, more when ceil_mode windows run past it.
-Value padImage(OpBuilder &b, Location loc, Value image, ImageDims dims,
-               ArrayRef<int64_t> outShape, ArrayRef<int64_t> kernel,
-               ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
-               ArrayRef<int64_t> dilation, Value padValue) {
+/// The padded image's shape (padding before each spatial dim, and after it
+/// as far as the output's windows reach), or none when windows stay inside
+/// the image.
+std::optional<SmallVector<int64_t>>
+paddedShape(Value image, ImageDims dims, ArrayRef<int64_t> outShape,
+            ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+            ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation) {
   auto type = cast<RankedTensorType>(image.getType());
-  SmallVector<int64_t> shape(type.getShape()), low(4, 0);
+  SmallVector<int64_t> shape(type.getShape());
   bool needed = false;
   for (int i = 0; i < 2; ++i) {
     int64_t d = i == 0 ? dims.height : dims.width;
@@ -183,12 +186,32 @@ Value padImage(OpBuilder &b, Location loc, Value image, ImageDims dims,
         (outShape[d] - 1) * stride[i] + (kernel[i] - 1) * dilation[i] + 1;
     int64_t size = std::max(shape[d] + 2 * padding[i], reach);
     needed |= padding[i] != 0 || size > shape[d];
-    low[d] = padding[i];
     shape[d] = size;
   }
   if (!needed)
+    return std::nullopt;
+  return shape;
+}
+
+bool windowsLeaveImage(Value image, ImageDims dims, ArrayRef<int64_t> outShape,
+                       ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                       ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation) {
+  return paddedShape(image, dims, outShape, kernel, stride, padding, dilation)
+      .has_value();
+}
+
+Value padImage(OpBuilder &b, Location loc, Value image, ImageDims dims,
+               ArrayRef<int64_t> outShape, ArrayRef<int64_t> kernel,
+               ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+               ArrayRef<int64_t> dilation, Value padValue) {
+  std::optional<SmallVector<int64_t>> shape =
+      paddedShape(image, dims, outShape, kernel, stride, padding, dilation);
+  if (!shape)
     return image;
-  return padTensor(b, loc, image, low, shape, padValue);
+  SmallVector<int64_t> low(4, 0);
+  low[dims.height] = padding[0];
+  low[dims.width] = padding[1];
+  return padTensor(b, loc, image, low, *shape, padValue);
 }
 
 /// A reduction over the windows of `image`: loops are the output's 4 dims
@@ -459,6 +482,57 @@ Value maxOfTaps(OpBuilder &b, Location loc, Value image, ImageDims dims,
       })[0];
 }
 
+/// The maximum over each window of the NHWC `image` read in place: a tap
+/// outside the image (in the padding, or past it where ceil_mode windows
+/// reach) reads the clamped position and takes `lowest` instead, as a
+/// padded copy would give. One loop nest over the output remains, which
+/// the tiling pass splits across threads; a padded copy's loops start with
+/// the padded height, the output's with its own, and stay one tile.
+Value maxOfClampedTaps(OpBuilder &b, Location loc, Value image, ImageDims dims,
+                       RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                       ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                       ArrayRef<int64_t> dilation, Value lowestValue,
+                       bool isUnsigned) {
+  auto imageType = cast<RankedTensorType>(image.getType());
+  const int64_t size[2] = {imageType.getDimSize(dims.height),
+                           imageType.getDimSize(dims.width)};
+  Value init = emptyTensor(b, loc, resultType.getShape(),
+                           resultType.getElementType());
+  return buildGeneric(
+      b, loc, ValueRange{}, init,
+      {AffineMap::getMultiDimIdentityMap(4, b.getContext())},
+      iteratorTypes(4),
+      [&](OpBuilder &nb, Location l, ValueRange) -> SmallVector<Value> {
+        auto c = [&](int64_t v) { return indexConstant(nb, l, v); };
+        SmallVector<Value> out;
+        for (int64_t d = 0; d < 4; ++d)
+          out.push_back(nb.create<linalg::IndexOp>(l, d));
+        Value best;
+        for (int64_t ky = 0; ky < kernel[0]; ++ky)
+          for (int64_t kx = 0; kx < kernel[1]; ++kx) {
+            SmallVector<Value> at(out);
+            Value inside;
+            for (int i = 0; i < 2; ++i) {
+              const int64_t d = i == 0 ? dims.height : dims.width;
+              const int64_t tap = (i == 0 ? ky : kx) * dilation[i];
+              Value position = nb.create<arith::AddIOp>(
+                  l, nb.create<arith::MulIOp>(l, out[d], c(stride[i])),
+                  c(tap - padding[i]));
+              // Unsigned: a negative position is out of range too.
+              Value ok = nb.create<arith::CmpIOp>(
+                  l, arith::CmpIPredicate::ult, position, c(size[i]));
+              inside = inside ? nb.create<arith::AndIOp>(l, inside, ok) : ok;
+              at[d] = clampedIndex(nb, l, position, size[i]);
+            }
+            Value x = nb.create<arith::SelectOp>(
+                l, inside, nb.create<tensor::ExtractOp>(l, image, at),
+                lowestValue);
+            best = best ? maximum(nb, l, best, x, isUnsigned) : x;
+          }
+        return {best};
+      })[0];
+}
+
 /// Padded positions (and those past the input that ceil_mode windows reach)
 /// read -inf (an 8-bit type's lowest value), so they never win; NaN wins,
 /// as in PyTorch.
@@ -473,6 +547,18 @@ struct MaxPool2dLowering : TccPattern<tcc::MaxPool2dOp> {
     Type element = resultType.getElementType(), acc = computeType(element);
     bool isUnsigned = isUnsignedOperand(op.getInput());
     ImageDims dims(op.getLayout());
+    if (isa<IntegerType>(element) && op.getLayout() == tcc::Layout::NHWC &&
+        windowsLeaveImage(adaptor.getInput(), dims, resultType.getShape(),
+                          op.getKernelSize(), op.getStride(), op.getPadding(),
+                          op.getDilation())) {
+      rewriter.replaceOp(
+          op, maxOfClampedTaps(rewriter, loc, adaptor.getInput(), dims,
+                               resultType, op.getKernelSize(), op.getStride(),
+                               op.getPadding(), op.getDilation(),
+                               lowest(rewriter, loc, element, isUnsigned),
+                               isUnsigned));
+      return success();
+    }
     Value image =
         padImage(rewriter, loc, adaptor.getInput(), dims, resultType.getShape(),
                  op.getKernelSize(), op.getStride(), op.getPadding(),

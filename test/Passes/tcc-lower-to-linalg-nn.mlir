@@ -103,6 +103,32 @@ func.func @avg_pool(%x: tensor<2x2x6x6xf32>) -> tensor<2x2x3x3xf32> {
 
 // -----
 
+// Tests that an 8-bit NHWC max pool with padding (as between int8
+// convolutions) reads its input in place, without a padded copy: one
+// parallel generic over the output whose taps read clamped positions and
+// take the lowest value (0 for ui8) where they fall outside the image. Its
+// one loop nest splits into a tile per output row.
+// CHECK-LABEL: func.func @max_pool_nhwc_u8
+// CHECK: %[[LOWEST:.*]] = arith.constant 0 : i8
+// CHECK-NOT: tensor<1x9x11x4xi8>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x4x5x4xi8>)
+// CHECK: %[[IN_ROW:.*]] = arith.cmpi ult, %{{.*}}, %c7 : index
+// CHECK: arith.minsi %{{.*}}, %c6 : index
+// CHECK: %[[IN_COL:.*]] = arith.cmpi ult, %{{.*}}, %c9 : index
+// CHECK: %[[INSIDE:.*]] = arith.andi %[[IN_ROW]], %[[IN_COL]] : i1
+// CHECK: arith.minsi %{{.*}}, %c8 : index
+// CHECK: %[[TAP:.*]] = tensor.extract %{{.*}} : tensor<1x7x9x4xi8>
+// CHECK: arith.select %[[INSIDE]], %[[TAP]], %[[LOWEST]] : i8
+// CHECK: arith.maxui
+// TILES-LABEL: llvm.func @max_pool_nhwc_u8
+// TILES-SAME: tcc.tiles = 4 : i64
+func.func @max_pool_nhwc_u8(%x: tensor<1x7x9x4xui8>) -> tensor<1x4x5x4xui8> {
+  %0 = tcc.max_pool2d %x {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, layout = #tcc.layout<nhwc>} : tensor<1x7x9x4xui8> -> tensor<1x4x5x4xui8>
+  return %0 : tensor<1x4x5x4xui8>
+}
+
+// -----
+
 // Tests that adaptive pooling sums a window of the largest size, masking
 // positions past each window's end and reading at clamped indices.
 // CHECK-LABEL: func.func @adaptive

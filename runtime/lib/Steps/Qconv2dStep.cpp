@@ -157,39 +157,73 @@ void prepare(tcc_session_s &session, const Step &step, uint32_t index) {
   session.workspaceBytes = std::max<size_t>(session.workspaceBytes, w.total);
 }
 
-// dst[b][y][x][c] = src[b][c][y][x] (toNhwc) or the inverse, in tiles of
-// 16 channels x 64 pixels so that both sides stay in cache lines.
+// dst[b][y][x][c] = src[b][c][y][x] (toNhwc) or the inverse, for pixels
+// [p0, p1) of every image, in tiles of 16 channels x 64 pixels so that
+// both sides stay in cache lines.
 template <typename T>
-void convertLayout(const void *source, void *destination, int64_t batch,
-                   int64_t channels, int64_t pixels, bool toNhwc) {
+void convertPixels(const void *source, void *destination, int64_t batch,
+                   int64_t channels, int64_t pixels, bool toNhwc, int64_t p0,
+                   int64_t p1) {
   constexpr int64_t kChannels = 16, kPixels = 64;
   const T *src = static_cast<const T *>(source);
   T *dst = static_cast<T *>(destination);
   for (int64_t b = 0; b < batch; ++b) {
     const int64_t base = b * channels * pixels;
     for (int64_t c0 = 0; c0 < channels; c0 += kChannels)
-      for (int64_t p0 = 0; p0 < pixels; p0 += kPixels) {
+      for (int64_t q0 = p0; q0 < p1; q0 += kPixels) {
         const int64_t c1 = std::min(channels, c0 + kChannels),
-                      p1 = std::min(pixels, p0 + kPixels);
+                      q1 = std::min(p1, q0 + kPixels);
         if (toNhwc) {
-          for (int64_t p = p0; p < p1; ++p)
+          for (int64_t p = q0; p < q1; ++p)
             for (int64_t c = c0; c < c1; ++c)
               dst[base + p * channels + c] = src[base + c * pixels + p];
         } else {
           for (int64_t c = c0; c < c1; ++c)
-            for (int64_t p = p0; p < p1; ++p)
+            for (int64_t p = q0; p < q1; ++p)
               dst[base + c * pixels + p] = src[base + p * channels + c];
         }
       }
   }
 }
 
-void convertLayout(const void *src, void *dst, int64_t batch, int64_t channels,
-                   int64_t pixels, size_t bytes, bool toNhwc) {
-  if (bytes == 1)
-    convertLayout<uint8_t>(src, dst, batch, channels, pixels, toNhwc);
+struct Conversion {
+  const void *src;
+  void *dst;
+  int64_t batch, channels, pixels, pixelsPerTask;
+  size_t bytes;
+  bool toNhwc;
+};
+
+void convertTask(void *arg, int64_t task) {
+  const Conversion &c = *static_cast<const Conversion *>(arg);
+  const int64_t p0 = task * c.pixelsPerTask,
+                p1 = std::min(c.pixels, p0 + c.pixelsPerTask);
+  if (c.bytes == 1)
+    convertPixels<uint8_t>(c.src, c.dst, c.batch, c.channels, c.pixels,
+                           c.toNhwc, p0, p1);
   else
-    convertLayout<uint32_t>(src, dst, batch, channels, pixels, toNhwc);
+    convertPixels<uint32_t>(c.src, c.dst, c.batch, c.channels, c.pixels,
+                            c.toNhwc, p0, p1);
+}
+
+// The conversion split by pixels over the session's threads, each task
+// at least kConversionTaskBytes: where the model's input enters a chain
+// of int8 convolutions (ResNet's stem) nothing else runs beside it.
+constexpr int64_t kConversionTaskBytes = int64_t(16) << 10;
+void convertLayout(const void *src, void *dst, int64_t batch, int64_t channels,
+                   int64_t pixels, size_t bytes, bool toNhwc,
+                   const tcc_parallel *parallel) {
+  const int64_t total = batch * channels * pixels * int64_t(bytes);
+  const int64_t tasks = std::max<int64_t>(
+      1, parallel ? std::min<int64_t>(parallel->num_threads,
+                                      total / kConversionTaskBytes)
+                  : 1);
+  const int64_t pixelsPerTask = (pixels + tasks - 1) / tasks;
+  Conversion c{src, dst, batch, channels, pixels, pixelsPerTask, bytes, toNhwc};
+  if (tasks == 1)
+    convertTask(&c, 0);
+  else
+    parallel->parallel_for(parallel->pool, tasks, convertTask, &c);
 }
 
 Status run(tcc_session_s &session, const Step &step, uint32_t index) {
@@ -207,12 +241,12 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
   uint8_t *ws = session.workspace;
   if (c->nchw_input()) {
     convertLayout(input, ws + w.input, c->batch(), c->in_channels(), inPixels,
-                  1, true);
+                  1, true, session.parallelOrNull());
     input = ws + w.input;
   }
   if (residual && c->nchw_residual()) {
     convertLayout(residual, ws + w.residual, c->batch(), c->out_channels(),
-                  outPixels, 1, true);
+                  outPixels, 1, true, session.parallelOrNull());
     residual = ws + w.residual;
   }
   if (c->nchw_output())
@@ -264,7 +298,7 @@ Status run(tcc_session_s &session, const Step &step, uint32_t index) {
     return libraryCallFailed(index, function, s);
   if (c->nchw_output())
     convertLayout(output, addr[c->output()], c->batch(), c->out_channels(),
-                  outPixels, outBytes, false);
+                  outPixels, outBytes, false, session.parallelOrNull());
   return Status();
 }
 

@@ -24,8 +24,37 @@ namespace {
 struct Patches {
   const tcc_qconv2d_args *p;
   int64_t out_h, out_w;
+  int64_t span_h; // input rows one patch covers: dilation_h * (kh - 1) + 1
   uint8_t zero_byte; // the input zero point as stored
 };
+
+// Copies and fills of a patch's runs (kw * cin bytes: 21 for a 7x7 stem
+// of 3 channels, 192 for a 3x3 layer of 64) as fixed-size moves that the
+// compiler inlines, the last one overlapping the one before: a call to
+// memcpy/memset per run costs more than the run itself.
+inline void copy_run(uint8_t *d, const uint8_t *s, int64_t n) {
+  if (n >= 32) {
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+      std::memcpy(d + i, s + i, 32);
+    if (i < n)
+      std::memcpy(d + n - 32, s + n - 32, 32);
+  } else if (n >= 16) {
+    std::memcpy(d, s, 16);
+    std::memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(d, s, 8);
+    std::memcpy(d + n - 8, s + n - 8, 8);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      d[i] = s[i];
+  }
+}
+
+inline void fill_run(uint8_t *d, uint8_t byte, int64_t n) {
+  if (n > 0)
+    std::memset(d, byte, size_t(n));
+}
 
 // One output pixel's whole patch (K bytes) into d: per filter row, the
 // taps inside the image are one contiguous run of the input row when
@@ -39,25 +68,25 @@ void gather_patch(const Patches &s, int64_t b, int64_t oy, int64_t ox,
   for (int64_t ky = 0; ky < p.kernel_height; ++ky, d += kw * cin) {
     const int64_t iy = oy * p.stride_h - p.pad_h + ky * p.dilation_h;
     if (iy < 0 || iy >= p.in_height) {
-      std::memset(d, s.zero_byte, size_t(kw * cin));
+      fill_run(d, s.zero_byte, kw * cin);
       continue;
     }
     const uint8_t *row = input + (b * p.in_height + iy) * p.in_width * cin;
     if (p.dilation_w == 1) {
       const int64_t first = std::clamp<int64_t>(-ix0, 0, kw);
       const int64_t last = std::clamp<int64_t>(p.in_width - ix0, first, kw);
-      std::memset(d, s.zero_byte, size_t(first * cin));
-      std::memcpy(d + first * cin, row + (ix0 + first) * cin,
-                  size_t((last - first) * cin));
-      std::memset(d + last * cin, s.zero_byte, size_t((kw - last) * cin));
+      fill_run(d, s.zero_byte, first * cin);
+      copy_run(d + first * cin, row + (ix0 + first) * cin,
+               (last - first) * cin);
+      fill_run(d + last * cin, s.zero_byte, (kw - last) * cin);
       continue;
     }
     for (int64_t kx = 0; kx < kw; ++kx) {
       const int64_t ix = ix0 + kx * p.dilation_w;
       if (ix < 0 || ix >= p.in_width)
-        std::memset(d + kx * cin, s.zero_byte, size_t(cin));
+        fill_run(d + kx * cin, s.zero_byte, cin);
       else
-        std::memcpy(d + kx * cin, row + ix * cin, size_t(cin));
+        copy_run(d + kx * cin, row + ix * cin, cin);
     }
   }
 }
@@ -69,14 +98,40 @@ void gather_rows(const void *context, int64_t row0, int64_t rows, int64_t k0,
   const uint8_t *input = static_cast<const uint8_t *>(p.input);
   const int64_t cin = p.in_channels;
   const bool whole = k0 == 0 && count == p.kernel_height * p.kernel_width * cin;
+  if (whole) { // the pixel's coordinates step along with the rows
+    const int64_t run = p.kernel_width * cin,
+                  tap_rows = p.dilation_h * p.in_width * cin;
+    int64_t b = row0 / (s.out_h * s.out_w);
+    int64_t oy = row0 / s.out_w % s.out_h, ox = row0 % s.out_w;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t iy0 = oy * p.stride_h - p.pad_h,
+                    ix0 = ox * p.stride_w - p.pad_w;
+      if (p.dilation_w == 1 && iy0 >= 0 && iy0 + s.span_h <= p.in_height &&
+          ix0 >= 0 && ix0 + p.kernel_width <= p.in_width) {
+        // The patch lies inside the image: a run per filter row.
+        const uint8_t *src = input + ((b * p.in_height + iy0) * p.in_width +
+                                      ix0) * cin;
+        uint8_t *d = dst + r * ld;
+        for (int64_t ky = 0; ky < p.kernel_height;
+             ++ky, d += run, src += tap_rows)
+          copy_run(d, src, run);
+      } else {
+        gather_patch(s, b, oy, ox, dst + r * ld);
+      }
+      if (++ox == s.out_w) {
+        ox = 0;
+        if (++oy == s.out_h) {
+          oy = 0;
+          ++b;
+        }
+      }
+    }
+    return;
+  }
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t pixel = row0 + r;
     const int64_t b = pixel / (s.out_h * s.out_w);
     const int64_t oy = pixel / s.out_w % s.out_h, ox = pixel % s.out_w;
-    if (whole) {
-      gather_patch(s, b, oy, ox, dst + r * ld);
-      continue;
-    }
     // A range of K (the bounded-stack path): run by run.
     uint8_t *d = dst + r * ld - k0;
     for (int64_t kk = k0, end = k0 + count; kk < end;) {
@@ -182,7 +237,9 @@ extern "C" tcc_kernel_status tcc_qconv2d(const tcc_qconv2d_args *p,
                         p->pad_h == 0 && p->pad_w == 0;
   if (in_place) // the input is A: rows of in_channels bytes
     return qgemm_with(int8_active(), &g, parallel);
-  Patches patches{p, out_h, out_w, uint8_t(p->input_zero_point)};
+  Patches patches{p, out_h, out_w,
+                  p->dilation_h * (p->kernel_height - 1) + 1,
+                  uint8_t(p->input_zero_point)};
   QRowSource source{gather_rows, &patches};
   return qgemm_with(int8_active(), &g, parallel, &source);
 }

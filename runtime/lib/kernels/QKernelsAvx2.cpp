@@ -118,11 +118,18 @@ void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                         accumulate);
 }
 
-const QIsaKernels kKernels = {"avx2",      TCC_ISA_AVX2_FEATURES,
-                              Isa::Avx2,   kMR,
-                              kNR,         2,
-                              0,           pack_a_int16,
-                              microkernel, epilogue_row, nullptr};
+const QIsaKernels kKernels = {"avx2",
+                              TCC_ISA_AVX2_FEATURES,
+                              Isa::Avx2,
+                              kMR,
+                              kNR,
+                              2,
+                              0,
+                              pack_a_int16,
+                              microkernel,
+                              epilogue_row,
+                              epilogue_tile,
+                              nullptr};
 
 } // namespace
 
@@ -132,6 +139,12 @@ void qepilogue_row_avx2(const QEpilogue &e, int32_t *acc,
                         const int32_t *offset, const float *scale, int cols,
                         int64_t row, int64_t col0) {
   epilogue_row(e, acc, offset, scale, cols, row, col0);
+}
+
+void qepilogue_tile_avx2(const QEpilogue &e, int32_t *acc,
+                         const int32_t *offset, const float *scale, int rows,
+                         int cols, int64_t row, int64_t col0) {
+  epilogue_tile(e, acc, offset, scale, rows, cols, row, col0);
 }
 
 } // namespace kernels

@@ -83,28 +83,50 @@ TCC_TARGET void pack_a(const uint8_t *a, int64_t lda, int64_t rows,
   }
 }
 
+// One group of K for R rows into accumulators c0[0..R), c1[0..R).
+template <int R, bool kDirect>
+TCC_INLINE void group_step(__m512i *c0, __m512i *c1, const uint8_t *&a,
+                           const int8_t *&b, int64_t lda) {
+  const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 64);
+#pragma GCC unroll 12
+  for (int r = 0; r < R; ++r) {
+    int32_t quad;
+    std::memcpy(&quad, a + (kDirect ? r * lda : r * kQKGroup), sizeof quad);
+    const __m512i ar = _mm512_set1_epi32(quad);
+    c0[r] = _mm512_dpbusd_epi32(c0[r], ar, b0);
+    c1[r] = _mm512_dpbusd_epi32(c1[r], ar, b1);
+  }
+  a += kDirect ? kQKGroup : kMR * kQKGroup;
+  b += kQPanelWidth * kQKGroup;
+}
+
 // A(r, g) at a[r * lda + 4 g] when kDirect, else at a[(g * kMR + r) * 4].
+// A tile of one or two rows has too few accumulators to hide vpdpbusd's
+// latency: it keeps kSets of them, for groups g = s mod kSets, and adds
+// them at the end (integer sums: the order does not matter).
 template <int R, bool kDirect = false>
 TCC_TARGET void microkernel_rows(int64_t groups, const uint8_t *a,
                                  const int8_t *b, int32_t *acc,
                                  bool accumulate, int64_t lda = 0) {
-  __m512i c0[R], c1[R];
+  constexpr int kSets = R == 1 ? 4 : R == 2 ? 2 : 1;
+  __m512i c0[R * kSets], c1[R * kSets];
+#pragma GCC unroll 12
+  for (int r = 0; r < R * kSets; ++r)
+    c0[r] = c1[r] = _mm512_setzero_si512();
+  int64_t g = 0;
+  for (; g + kSets <= groups; g += kSets)
+#pragma GCC unroll 4
+    for (int set = 0; set < kSets; ++set)
+      group_step<R, kDirect>(c0 + set * R, c1 + set * R, a, b, lda);
+  for (; g < groups; ++g)
+    group_step<R, kDirect>(c0, c1, a, b, lda);
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r)
-    c0[r] = c1[r] = _mm512_setzero_si512();
-  for (int64_t g = 0; g < groups; ++g) {
-    const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 64);
-#pragma GCC unroll 12
-    for (int r = 0; r < R; ++r) {
-      int32_t quad;
-      std::memcpy(&quad, a + (kDirect ? r * lda : r * kQKGroup), sizeof quad);
-      const __m512i ar = _mm512_set1_epi32(quad);
-      c0[r] = _mm512_dpbusd_epi32(c0[r], ar, b0);
-      c1[r] = _mm512_dpbusd_epi32(c1[r], ar, b1);
+#pragma GCC unroll 4
+    for (int set = 1; set < kSets; ++set) {
+      c0[r] = _mm512_add_epi32(c0[r], c0[set * R + r]);
+      c1[r] = _mm512_add_epi32(c1[r], c1[set * R + r]);
     }
-    a += kDirect ? kQKGroup : kMR * kQKGroup;
-    b += kQPanelWidth * kQKGroup;
-  }
 #pragma GCC unroll 12
   for (int r = 0; r < R; ++r) {
     int32_t *out = acc + r * kQPanelWidth;
@@ -136,11 +158,18 @@ void direct(int64_t groups, const uint8_t *a, int64_t lda, const int8_t *b,
   microkernel_rows<kMR, true>(groups, a, b, acc, false, lda);
 }
 
-const QIsaKernels kKernels = {"avx512vnni",  TCC_INT8_AVX512VNNI_FEATURES,
-                              Isa::Avx512,   kMR,
-                              kNR,           1,
-                              0,             pack_a,
-                              microkernel,   epilogue_row, direct};
+const QIsaKernels kKernels = {"avx512vnni",
+                              TCC_INT8_AVX512VNNI_FEATURES,
+                              Isa::Avx512,
+                              kMR,
+                              kNR,
+                              1,
+                              0,
+                              pack_a,
+                              microkernel,
+                              epilogue_row,
+                              epilogue_tile,
+                              direct};
 
 } // namespace
 

@@ -78,11 +78,18 @@ void direct(int64_t groups, const uint8_t *a, int64_t lda, const int8_t *b,
   microkernel_rows<kMR, true>(groups, a, b, acc, false, lda);
 }
 
-const QIsaKernels kKernels = {"avxvnni",   TCC_INT8_AVXVNNI_FEATURES,
-                              Isa::Avx2,   kMR,
-                              kNR,         1,
-                              0,           qpack_a_bytes,
-                              microkernel, qepilogue_row_avx2, direct};
+const QIsaKernels kKernels = {"avxvnni",
+                              TCC_INT8_AVXVNNI_FEATURES,
+                              Isa::Avx2,
+                              kMR,
+                              kNR,
+                              1,
+                              0,
+                              qpack_a_bytes,
+                              microkernel,
+                              qepilogue_row_avx2,
+                              qepilogue_tile_avx2,
+                              direct};
 
 } // namespace
 

@@ -100,7 +100,7 @@ const QIsaKernels kDotKernels = {
     Isa::Neon,      kDotMR,
     kDotNR,         1,
     128,            qpack_a_bytes,
-    dot_microkernel, epilogue_row, nullptr};
+    dot_microkernel, epilogue_row, epilogue_tile, nullptr};
 
 //===--- neon-i8mm --------------------------------------------------------===//
 
@@ -165,7 +165,7 @@ const QIsaKernels kI8mmKernels = {
     Isa::Neon,        kDotMR,
     kDotNR,           1,
     0,                qpack_a_bytes,
-    i8mm_microkernel, epilogue_row, nullptr};
+    i8mm_microkernel, epilogue_row, epilogue_tile, nullptr};
 
 //===--- neon (no dotprod) ------------------------------------------------===//
 
@@ -218,11 +218,12 @@ void microkernel(int64_t groups, const void *a, const int8_t *b, int rows,
                         accumulate);
 }
 
-const QIsaKernels kKernels = {"neon",      TCC_ISA_NEON_FEATURES,
-                              Isa::Neon,   kMR,
-                              kNR,         1,
-                              128,         qpack_a_bytes,
-                              microkernel, epilogue_row, nullptr};
+const QIsaKernels kKernels = {"neon",        TCC_ISA_NEON_FEATURES,
+                              Isa::Neon,     kMR,
+                              kNR,           1,
+                              128,           qpack_a_bytes,
+                              microkernel,   epilogue_row,
+                              epilogue_tile, nullptr};
 
 } // namespace
 

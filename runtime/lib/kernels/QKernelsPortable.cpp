@@ -79,9 +79,9 @@ void microkernel(int64_t groups, const void *a_panel, const int8_t *b,
                      : c[r][j];
 }
 
-const QIsaKernels kPortable = {"portable", "",  Isa::Portable, kMR,
-                               kNR,        1,   0,             qpack_a_bytes,
-                               microkernel, epilogue_row, nullptr};
+const QIsaKernels kPortable = {
+    "portable",    "",          Isa::Portable, kMR,           kNR,    1, 0,
+    qpack_a_bytes, microkernel, epilogue_row,  epilogue_tile, nullptr};
 
 } // namespace
 

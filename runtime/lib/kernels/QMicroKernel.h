@@ -63,6 +63,13 @@ using QEpilogueRowFn = void (*)(const QEpilogue &e, int32_t *acc,
                                 const int32_t *offset, const float *scale,
                                 int cols, int64_t row, int64_t col0);
 
+/// epilogue_row on `rows` rows of a tile (row r's accumulators at acc + r *
+/// kQPanelWidth, cols <= kQPanelWidth), output rows row.., offset not null.
+using QEpilogueTileFn = void (*)(const QEpilogue &e, int32_t *acc,
+                                 const int32_t *offset, const float *scale,
+                                 int rows, int cols, int64_t row,
+                                 int64_t col0);
+
 /// Packs rows x (4 * groups) of A (row r, column k at a[r * lda + k]; k0
 /// is the first column, k the row length, zero past it) into micro-panels
 /// of mr rows, each byte first xor-ed with `flip`.
@@ -94,6 +101,7 @@ struct QIsaKernels {
   QPackAFn pack_a;
   QMicroKernelFn microkernel;
   QEpilogueRowFn epilogue_row;
+  QEpilogueTileFn epilogue_tile;
   QDirectKernelFn direct; // or null (only for a_bytes 1, a_offset 0)
 };
 
@@ -115,6 +123,9 @@ const QIsaKernels *int8_neon();
 void qepilogue_row_avx2(const QEpilogue &e, int32_t *acc,
                         const int32_t *offset, const float *scale, int cols,
                         int64_t row, int64_t col0);
+void qepilogue_tile_avx2(const QEpilogue &e, int32_t *acc,
+                         const int32_t *offset, const float *scale, int rows,
+                         int cols, int64_t row, int64_t col0);
 
 /// The portable byte packer (variants with a_bytes == 1 may reuse it).
 void qpack_a_bytes(const uint8_t *a, int64_t lda, int64_t rows, int64_t k0,

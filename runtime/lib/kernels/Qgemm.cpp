@@ -210,6 +210,11 @@ struct QGemm {
   int64_t lda;
   const QRowSource *source; // A's rows, instead of a and lda
   bool direct;              // the microkernel reads A in place
+  // With a source: the rows are gathered (mc at a time, rows_ld bytes
+  // apart, K padded with zeros to whole groups) and read by the direct
+  // kernel instead of being packed.
+  bool direct_rows;
+  int64_t rows_ld;
   uint8_t flip; // xor turning A's bytes into the variant's domain
   const int8_t *panels;
   int64_t panel_bytes;
@@ -269,9 +274,7 @@ void run_tile(const QGemm &g, const void *a_panel, int64_t g0, int64_t groups,
     isa.microkernel(groups, a_panel, b + jr * kQKGroup, rows, acc + jr,
                     accumulate);
   if (last)
-    for (int r = 0; r < rows; ++r)
-      isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, k.offset, k.scale,
-                       cols, i + r, j);
+    isa.epilogue_tile(g.epilogue, acc, k.offset, k.scale, rows, cols, i, j);
 }
 
 // Rows [i, i + rows) (rows <= mr) by the panel at column j, with one
@@ -331,9 +334,38 @@ void run_task(const QGemm &g, int64_t task, bool use_scratch,
         for (int jr = 0; jr < cols; jr += isa.nr)
           isa.direct(g.groups, g.a + i * g.lda, g.lda, b + jr * kQKGroup,
                      acc + jr);
-        for (int r = 0; r < rows; ++r)
-          isa.epilogue_row(g.epilogue, acc + r * kQPanelWidth, k.offset,
-                           k.scale, cols, i + r, j);
+        isa.epilogue_tile(g.epilogue, acc, k.offset, k.scale, rows, cols, i,
+                          j);
+      }
+    }
+    return;
+  }
+
+  if (g.direct_rows && use_scratch) {
+    // Gathered rows read in place: mc rows of the source, whole tiles
+    // (rows past the last zeroed), then every panel of the task.
+    const int64_t pad = g.rows_ld - g.k;
+    for (int64_t ic = r0; ic < r1; ic += g.mc) {
+      const int64_t mc = std::min(g.mc, r1 - ic);
+      const int64_t tiles = ceil_div(mc, isa.mr) * isa.mr;
+      g.source->rows(g.source->context, ic, mc, 0, g.k, rows_scratch,
+                     g.rows_ld);
+      for (int64_t r = 0; pad > 0 && r < mc; ++r)
+        std::memset(rows_scratch + r * g.rows_ld + g.k, 0, size_t(pad));
+      std::memset(rows_scratch + mc * g.rows_ld, 0,
+                  size_t((tiles - mc) * g.rows_ld));
+      for (int64_t j = c0; j < c1; j += kQPanelWidth) {
+        const int cols = int(std::min<int64_t>(kQPanelWidth, c1 - j));
+        const int8_t *b = g.panels + (j / kQPanelWidth) * g.panel_bytes;
+        panel_constants(g, j, cols, k);
+        for (int64_t ir = 0; ir < mc; ir += isa.mr) {
+          for (int jr = 0; jr < cols; jr += isa.nr)
+            isa.direct(g.groups, rows_scratch + ir * g.rows_ld, g.rows_ld,
+                       b + jr * kQKGroup, acc + jr);
+          isa.epilogue_tile(g.epilogue, acc, k.offset, k.scale,
+                            int(std::min<int64_t>(isa.mr, mc - ir)), cols,
+                            ic + ir, j);
+        }
       }
     }
     return;
@@ -378,8 +410,12 @@ void qgemm_task(void *arg, int64_t task) {
   const bool use_scratch =
       g.groups == 0 ||
       (g.row_bytes * g.isa->mr <= kPackedABudget &&
-       tls_qscratch.reserve(size_t(g.mc) * size_t(g.row_bytes)) &&
-       (!g.source || tls_qrows.reserve(size_t(g.mc) * size_t(g.k))));
+       (g.direct_rows
+            ? tls_qrows.reserve(size_t(ceil_div(g.mc, g.isa->mr) *
+                                       g.isa->mr * g.rows_ld))
+            : tls_qscratch.reserve(size_t(g.mc) * size_t(g.row_bytes)) &&
+                  (!g.source ||
+                   tls_qrows.reserve(size_t(g.mc) * size_t(g.k)))));
   run_task(g, task, use_scratch, static_cast<uint8_t *>(tls_qscratch.data),
            static_cast<uint8_t *>(tls_qrows.data));
 }
@@ -515,6 +551,10 @@ tcc_kernel_status qgemm_with(const QIsaKernels &isa, const tcc_qgemm_args *p,
   // variant can and the bytes need no change.
   g.direct = isa.direct && !source && g.flip == 0 && g.k > 0 &&
              g.k % kQKGroup == 0 && g.task_cols <= 4 * kQPanelWidth;
+  // Gathered rows (convolution patches) likewise, padded to whole groups.
+  g.direct_rows = isa.direct && source && g.flip == 0 && g.k > 0 &&
+                  g.task_cols <= 4 * kQPanelWidth;
+  g.rows_ld = g.groups * kQKGroup;
   // No more rows per block than a task has.
   g.mc = std::min(g.mc, g.task_rows);
 

@@ -647,6 +647,43 @@ TEST(QuantizedModel, MaxPoolOfEightBitTensors) {
   }
 }
 
+TEST(QuantizedModel, ChannelsLastMaxPoolReadsItsInputInPlace) {
+  // NHWC 8-bit pools (as between int8 convolutions) read taps in the
+  // padding at the clamped position and replace them by the type's lowest
+  // value instead of copying the image padded: with padding, with
+  // ceil_mode windows past the image and dilation, against the
+  // interpreter.
+  struct Pool {
+    const char *attrs, *x, *y;
+  } pools[] = {
+      {"kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = "
+       "array<i64: 1, 1>",
+       "2x9x11x5", "2x5x6x5"},
+      {"kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = "
+       "array<i64: 1, 1>, dilation = array<i64: 2, 2>, ceil_mode = true",
+       "2x10x9x5", "2x5x4x5"},
+      {"kernel_size = array<i64: 2, 3>, stride = array<i64: 1, 2>, padding = "
+       "array<i64: 0, 1>",
+       "1x4x7x3", "1x3x4x3"}};
+  for (const char *element : {"ui8", "i8"})
+    for (const Pool &pool : pools) {
+      std::string x = std::string("tensor<") + pool.x + "x" + element + ">",
+                  y = std::string("tensor<") + pool.y + "x" + element + ">";
+      std::string ir = "func.func @main(%x: " + x + ") -> " + y +
+                       " {\n  %y = tcc.max_pool2d %x {" + pool.attrs +
+                       ", layout = #tcc.layout<nhwc>} : " + x + " -> " + y +
+                       "\n  return %y : " + y + "\n}\n";
+      std::vector<int64_t> shape;
+      for (const char *p = pool.x; *p;) {
+        char *end;
+        shape.push_back(std::strtoll(p, &end, 10));
+        p = *end ? end + 1 : end;
+      }
+      expectInt8Plan(pool.attrs, ir, {shape},
+                     {element[0] == 'u' ? kUInt8 : kInt8}, {"kernel"});
+    }
+}
+
 TEST(QuantizedModel, WeightsThatAreNotConstantsRunAsKernels) {
   // The kernels need packed constant weights: a weight given at run time
   // compiles to generated code, with the same results.

@@ -193,6 +193,20 @@ TEST(QConv2d, EmulationSizedCases) {
   }
 }
 
+// The patch gatherer copies each filter row's run of kw * cin bytes in
+// fixed-size pieces by length class (under 8, 8-15, 16-31, 32 and more,
+// whole multiples of 32 or not), clipped at the borders: every length
+// from 1 to 48, with the first and last taps in the padding.
+TEST(QConv2d, GatheredRunsOfEveryLength) {
+  for (int64_t cin = 1; cin <= 16; ++cin)
+    for (int64_t kw : {1, 3}) {
+      ConvCase cs{1, cin, 7, 9, 5, 3, kw, 2, 1, 1};
+      cs.zx = int32_t(cin * 13 % 256);
+      cs.zo = 3;
+      check_conv(cs, nullptr, unsigned(cin));
+    }
+}
+
 TEST(QConv2d, ThreadsGiveTheSameBits) {
   tcc::runtime::ThreadPool pool(3);
   tcc_parallel parallel = pool.c_parallel();
@@ -205,6 +219,13 @@ TEST(QConv2d, ThreadsGiveTheSameBits) {
   stem.zx = 114;
   stem.output = TCC_QOUTPUT_F32;
   check_conv(stem, &parallel);
+  // More output channels than pixels: the threads split the columns, each
+  // gathering the same rows (read in place where the variant can).
+  ConvCase wide{1, 64, 7, 7, 128, 3, 3, 1, 1, 1};
+  wide.zx = 3;
+  wide.output = TCC_QOUTPUT_S8;
+  wide.zo = -7;
+  check_conv(wide, &parallel);
 }
 
 TEST(QConv2d, RejectsBadArguments) {
