@@ -27,8 +27,9 @@ using namespace tcc::artifact;
 
 // A dtype's name, and its number when this runtime does not know it.
 std::string dtypeWithValue(DType d) {
-  std::string name = dtypeName(d);
-  return name == "?" ? "unknown dtype " + std::to_string(int(d)) : name;
+  if (uint8_t(d) > uint8_t(DType::MAX))
+    return "unknown dtype " + std::to_string(int(d));
+  return dtypeName(d);
 }
 
 // The element types: f32 everywhere (tcc_sgemm's), or on a cuda module bf16
