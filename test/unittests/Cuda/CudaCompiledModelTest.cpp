@@ -241,14 +241,16 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
   std::unique_ptr<CudaSession> session;
   s = CudaSession::create(*program, &session);
   ASSERT_TRUE(s.ok()) << s.message();
-  // Per step: the descriptor computes in fp32; A, B and C/D layouts are
-  // bf16, bf16 and fp16.
+  // Per step: the descriptor computes in fp32; the A, B and C/D layouts
+  // of the steps are bf16, bf16 and fp16.
   EXPECT_EQ(fake.computeTypes,
             std::vector<cublasComputeType_t>(3, CUBLAS_COMPUTE_32F));
   std::vector<cudaDataType> types;
   for (cudaDataType t : {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16F})
     types.insert(types.end(), 3, t);
   EXPECT_EQ(fake.layoutTypes, types);
+  // The linear's bias, of D's type.
+  EXPECT_EQ(fake.biasTypes, std::vector<cudaDataType>{CUDA_R_16BF});
 
   // Inputs x, w, b, y, m, r (bf16), p, q (fp16), as gemms-half.mlir.
   const int64_t M = 8, K = 16, N = 12, N2 = 5, B = 3, PM = 8, PK = 12, PN = 4;

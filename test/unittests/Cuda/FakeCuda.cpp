@@ -36,7 +36,8 @@ template <typename T> T handle(uintptr_t value) {
 struct Desc {
   int32_t transA = CUBLAS_OP_N, transB = CUBLAS_OP_N;
   uint32_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
-  const void *bias = nullptr; // of D's type (cuBLASLt's default)
+  const void *bias = nullptr;
+  int32_t biasType = -1; // -1: D's type (cuBLASLt's default)
 };
 struct Layout {
   cudaDataType type = CUDA_R_32F;
@@ -103,7 +104,9 @@ void matmul(const Desc &d, float alpha, const void *a, const Layout &la,
         if (beta != 0)
           v += beta * load(c, lc.type, C + int64_t(i + j * lc.ld));
         if (d.epilogue & CUBLASLT_EPILOGUE_BIAS)
-          v += load(d.bias, ld.type, int64_t(i));
+          v += load(d.bias,
+                    d.biasType < 0 ? ld.type : cudaDataType(d.biasType),
+                    int64_t(i));
         if (d.epilogue & CUBLASLT_EPILOGUE_RELU)
           v = v > 0 ? v : 0;
         if (d.epilogue & CUBLASLT_EPILOGUE_GELU)
@@ -420,6 +423,12 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
       break;
     case CUBLASLT_MATMUL_DESC_BIAS_POINTER:
       std::memcpy(&d.bias, value, size);
+      break;
+    case CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE:
+      std::memcpy(&d.biasType, value, size);
+      if (!supportedType(cudaDataType(d.biasType)))
+        return CUBLAS_STATUS_INVALID_VALUE;
+      active->biasTypes.push_back(cudaDataType(d.biasType));
       break;
     default:
       return CUBLAS_STATUS_INVALID_VALUE;

@@ -44,11 +44,11 @@ struct FakeCuda {
   float stepMilliseconds = 0.25f; // what cuEventElapsedTime reports
 
   // Recorded: every call by name, the image cuModuleLoadDataEx got, the
-  // compute type of each matmul descriptor and the type of each matrix
-  // layout, in the order they were created.
+  // compute type of each matmul descriptor, the type of each matrix layout
+  // and each bias type set, in the order they were made.
   std::vector<std::string> calls;
   std::vector<cublasComputeType_t> computeTypes;
-  std::vector<cudaDataType> layoutTypes;
+  std::vector<cudaDataType> layoutTypes, biasTypes;
   std::string loadedImage;
   uint64_t liveAllocations = 0;
   int maxDynamicShared = 48 * 1024; // cuFuncSetAttribute's opt-in
