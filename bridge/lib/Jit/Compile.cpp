@@ -167,8 +167,8 @@ std::string compileAndLoad(const TracedGraph &graph,
   }
   // A first session checks that the arena can be allocated.
   runtime::Session session;
-  status = impl.model.createSession(
-      impl.pool ? impl.pool.parallel() : nullptr, &session, impl.device);
+  status = impl.model.createSession(impl.pool ? impl.pool.parallel() : nullptr,
+                                    &session, impl.device);
   if (!status.ok())
     return "cannot create a session of the compiled model: " +
            status.message();

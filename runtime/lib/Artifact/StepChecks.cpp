@@ -135,8 +135,7 @@ Status StepChecker::requireElements(const Buffer *b, uint64_t needed,
 }
 
 Status StepChecker::checkEpilogue(const Epilogue *e, uint64_t biasElements,
-                                  uint64_t outputSpan,
-                                  const std::string &where,
+                                  uint64_t outputSpan, const std::string &where,
                                   DType dtype) const {
   if (!e)
     return Status();

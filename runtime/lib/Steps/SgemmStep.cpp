@@ -35,8 +35,8 @@ std::string dtypeWithValue(DType d) {
 // The element types: f32 everywhere (tcc_sgemm's), or on a cuda module bf16
 // or f16 operands with c in that type or f32 (what cuBLASLt computes with
 // CUBLAS_COMPUTE_32F); tf32 only for f32 operands.
-Status checkDTypes(const StepChecker &check, const Step &step,
-                   const Sgemm &g, const std::string &where) {
+Status checkDTypes(const StepChecker &check, const Step &step, const Sgemm &g,
+                   const std::string &where) {
   DType ab = g.dtype(), c = g.c_dtype();
   if (ab != DType::F32 && ab != DType::BF16 && ab != DType::F16)
     return corrupt(where, ": dtype ", dtypeWithValue(ab),

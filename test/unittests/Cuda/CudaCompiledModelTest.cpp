@@ -25,9 +25,9 @@
 #include <cstring>
 
 using namespace tcc;
+using tcc::artifact::DType;
 using tcc::cuda::CudaProgram;
 using tcc::cuda::CudaSession;
-using tcc::artifact::DType;
 
 namespace {
 
@@ -201,9 +201,8 @@ HalfMatrix halfMatrix(DType dtype, size_t elements, int seed) {
     uint16_t bits = dtype == DType::BF16 ? runtime::floatToBFloat16Bits(v)
                                          : runtime::floatToHalfBits(v);
     h.bits.push_back(bits);
-    h.values.push_back(dtype == DType::BF16
-                           ? runtime::bfloat16BitsToFloat(bits)
-                           : runtime::halfBitsToFloat(bits));
+    h.values.push_back(dtype == DType::BF16 ? runtime::bfloat16BitsToFloat(bits)
+                                            : runtime::halfBitsToFloat(bits));
   }
   return h;
 }
@@ -231,9 +230,9 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
   fake.install(&gpu.driver, &gpu.lt);
   gpu.major = 9;
   std::unique_ptr<CudaProgram> program;
-  runtime::Status s = CudaProgram::load(gpu, artifact->model(),
-                                        artifact->fileData(),
-                                        artifact->constants(), &program);
+  runtime::Status s =
+      CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
+                        artifact->constants(), &program);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(program->steps.size(), 3u);
   for (const cuda::DeviceStep &step : program->steps)
@@ -255,15 +254,14 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
   // Inputs x, w, b, y, m, r (bf16), p, q (fp16), as gemms-half.mlir.
   const int64_t M = 8, K = 16, N = 12, N2 = 5, B = 3, PM = 8, PK = 12, PN = 4;
   for (int run = 0; run < 3; ++run) {
-    std::vector<HalfMatrix> in = {
-        halfMatrix(DType::BF16, M * K, run + 1),
-        halfMatrix(DType::BF16, N * K, run + 2),
-        halfMatrix(DType::BF16, N, run + 3),
-        halfMatrix(DType::BF16, M * N, run + 4),
-        halfMatrix(DType::BF16, N * N2, run + 5),
-        halfMatrix(DType::BF16, M * N2, run + 6),
-        halfMatrix(DType::F16, B * PM * PK, run + 7),
-        halfMatrix(DType::F16, B * PK * PN, run + 8)};
+    std::vector<HalfMatrix> in = {halfMatrix(DType::BF16, M * K, run + 1),
+                                  halfMatrix(DType::BF16, N * K, run + 2),
+                                  halfMatrix(DType::BF16, N, run + 3),
+                                  halfMatrix(DType::BF16, M * N, run + 4),
+                                  halfMatrix(DType::BF16, N * N2, run + 5),
+                                  halfMatrix(DType::BF16, M * N2, run + 6),
+                                  halfMatrix(DType::F16, B * PM * PK, run + 7),
+                                  halfMatrix(DType::F16, B * PK * PN, run + 8)};
     const auto &x = in[0].values, &w = in[1].values, &b = in[2].values,
                &y = in[3].values, &m = in[4].values, &r = in[5].values,
                &p = in[6].values, &q = in[7].values;
@@ -298,8 +296,7 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
         std::vector<uint16_t>(h.size(), 0xffff),
         std::vector<uint16_t>(z.size(), 0xffff),
         std::vector<uint16_t>(pq.size(), 0xffff)};
-    std::vector<void *> outPtrs = {out[0].data(), out[1].data(),
-                                   out[2].data()};
+    std::vector<void *> outPtrs = {out[0].data(), out[1].data(), out[2].data()};
     s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
     ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
     struct Expected {

@@ -90,22 +90,21 @@ void matmul(const Desc &d, float alpha, const void *a, const Layout &la,
       for (uint64_t j = 0; j < n; ++j) {
         double sum = 0;
         for (uint64_t p = 0; p < k; ++p) {
-          double av = load(a, la.type,
-                           A + int64_t(d.transA == CUBLAS_OP_N
-                                           ? i + p * la.ld
-                                           : p + i * la.ld));
-          double bv = load(b, lb.type,
-                           B + int64_t(d.transB == CUBLAS_OP_N
-                                           ? p + j * lb.ld
-                                           : j + p * lb.ld));
+          double av =
+              load(a, la.type,
+                   A + int64_t(d.transA == CUBLAS_OP_N ? i + p * la.ld
+                                                       : p + i * la.ld));
+          double bv =
+              load(b, lb.type,
+                   B + int64_t(d.transB == CUBLAS_OP_N ? p + j * lb.ld
+                                                       : j + p * lb.ld));
           sum += av * bv;
         }
         double v = alpha * sum;
         if (beta != 0)
           v += beta * load(c, lc.type, C + int64_t(i + j * lc.ld));
         if (d.epilogue & CUBLASLT_EPILOGUE_BIAS)
-          v += load(d.bias,
-                    d.biasType < 0 ? ld.type : cudaDataType(d.biasType),
+          v += load(d.bias, d.biasType < 0 ? ld.type : cudaDataType(d.biasType),
                     int64_t(i));
         if (d.epilogue & CUBLASLT_EPILOGUE_RELU)
           v = v > 0 ? v : 0;

@@ -174,8 +174,7 @@ TEST(CompileCuda, WithoutADriverItRunsEagerlySayingWhy) {
   Tensor x = randn({5, 8});
   jit::CompiledModule compiled = jit::compile(model, {x}, cudaOptions());
   EXPECT_FALSE(compiled.is_compiled());
-  EXPECT_NE(compiled.fallback_reason().find("device 'cuda'"),
-            std::string::npos)
+  EXPECT_NE(compiled.fallback_reason().find("device 'cuda'"), std::string::npos)
       << compiled.fallback_reason();
 #ifdef TCC_CUDA_PLUGIN_DIR
   EXPECT_NE(compiled.fallback_reason().find(
@@ -219,7 +218,8 @@ TEST_F(CompileCudaOnTheFakeDriver, AModelOfGemmsRunsOnTheDevice) {
   EXPECT_EQ(compiled.stats().kernels, 0u);
   NoGradGuard noGrad;
   // Loading opened the fake (counts are per process: take differences).
-  int matmuls = fakeCalls("cublasLtMatmul"), graphs = fakeCalls("cuGraphLaunch");
+  int matmuls = fakeCalls("cublasLtMatmul"),
+      graphs = fakeCalls("cuGraphLaunch");
   ASSERT_GE(matmuls, 0);
   // Every call on the device: step by step, captured, then replayed.
   for (int call = 0; call < 3; ++call) {

@@ -220,11 +220,9 @@ struct HalfGemm {
 
 std::vector<uint8_t> halfGemm(const HalfGemm &h) {
   ArtifactBuilder b;
-  uint32_t a = b.addInput(
-      "a", h.aBuffer.value_or(h.ab), {h.aRows, 3});
+  uint32_t a = b.addInput("a", h.aBuffer.value_or(h.ab), {h.aRows, 3});
   uint32_t w = b.addInput("w", h.ab, {5, 3});
-  uint32_t bias = b.addInput(
-      "bias", h.biasBuffer.value_or(h.c), {5});
+  uint32_t bias = b.addInput("bias", h.biasBuffer.value_or(h.c), {5});
   uint32_t c = b.addOutput("c", h.c, {4, 5});
   uint32_t module = h.onCuda ? addCudaModule(b, {"sm_90"}) : 0;
   SgemmT g;

@@ -227,8 +227,8 @@ Status CudaSession::prepareGemm(uint32_t step, const LtGemm &g) {
     // D's type, as the artifact stores the bias (cuBLASLt's default, said
     // explicitly so that no default decides it).
     int32_t biasType = g.cdType;
-    TCC_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
-                                &biasType, sizeof(biasType)));
+    TCC_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &biasType,
+                                sizeof(biasType)));
   }
   auto layout = [&](cublasLtMatrixLayout_t *l, cudaDataType_t type,
                     uint64_t rows, uint64_t cols, int64_t ld, int64_t stride) {
