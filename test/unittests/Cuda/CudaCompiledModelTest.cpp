@@ -213,7 +213,8 @@ double halfValue(DType dtype, uint16_t bits) {
 }
 
 // gemms-half.mlir: a bf16 linear with bias and ReLU, a bf16 matmul with a
-// residual and a batched fp16 matmul, all cuBLASLt matmuls whose layouts
+// residual, a batched fp16 matmul and a bf16 linear with ReLU between casts
+// (tcc-autocast's form), all cuBLASLt matmuls whose layouts
 // carry the steps' types, with fp32 accumulation. The fake computes them
 // from cuBLASLt's documented semantics on those types; the outputs must be
 // the float64 products of the rounded inputs, rounded once to the output's
@@ -234,25 +235,27 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
       CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
                         artifact->constants(), &program);
   ASSERT_TRUE(s.ok()) << s.message();
-  ASSERT_EQ(program->steps.size(), 3u);
+  ASSERT_EQ(program->steps.size(), 4u);
   for (const cuda::DeviceStep &step : program->steps)
     ASSERT_EQ(step.kind, cuda::DeviceStep::Kind::Gemm);
   std::unique_ptr<CudaSession> session;
   s = CudaSession::create(*program, &session);
   ASSERT_TRUE(s.ok()) << s.message();
   // Per step: the descriptor computes in fp32; the A, B and C/D layouts
-  // of the steps are bf16, bf16 and fp16.
+  // of the steps are bf16, bf16, fp16 and bf16.
   EXPECT_EQ(fake.computeTypes,
-            std::vector<cublasComputeType_t>(3, CUBLAS_COMPUTE_32F));
+            std::vector<cublasComputeType_t>(4, CUBLAS_COMPUTE_32F));
   std::vector<cudaDataType> types;
-  for (cudaDataType t : {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16F})
+  for (cudaDataType t : {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16F, CUDA_R_16BF})
     types.insert(types.end(), 3, t);
   EXPECT_EQ(fake.layoutTypes, types);
   // The linear's bias, of D's type.
   EXPECT_EQ(fake.biasTypes, std::vector<cudaDataType>{CUDA_R_16BF});
 
-  // Inputs x, w, b, y, m, r (bf16), p, q (fp16), as gemms-half.mlir.
-  const int64_t M = 8, K = 16, N = 12, N2 = 5, B = 3, PM = 8, PK = 12, PN = 4;
+  // Inputs x, w, b, y, m, r (bf16), p, q (fp16), v (bf16), as
+  // gemms-half.mlir.
+  const int64_t M = 8, K = 16, N = 12, N2 = 5, B = 3, PM = 8, PK = 12, PN = 4,
+                N3 = 6;
   for (int run = 0; run < 3; ++run) {
     std::vector<HalfMatrix> in = {halfMatrix(DType::BF16, M * K, run + 1),
                                   halfMatrix(DType::BF16, N * K, run + 2),
@@ -261,11 +264,12 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
                                   halfMatrix(DType::BF16, N * N2, run + 5),
                                   halfMatrix(DType::BF16, M * N2, run + 6),
                                   halfMatrix(DType::F16, B * PM * PK, run + 7),
-                                  halfMatrix(DType::F16, B * PK * PN, run + 8)};
+                                  halfMatrix(DType::F16, B * PK * PN, run + 8),
+                                  halfMatrix(DType::BF16, N3 * K, run + 9)};
     const auto &x = in[0].values, &w = in[1].values, &b = in[2].values,
                &y = in[3].values, &m = in[4].values, &r = in[5].values,
-               &p = in[6].values, &q = in[7].values;
-    std::vector<double> h(M * N), z(M * N2), pq(B * PM * PN);
+               &p = in[6].values, &q = in[7].values, &vw = in[8].values;
+    std::vector<double> h(M * N), z(M * N2), pq(B * PM * PN), g(M * N3);
     for (int64_t i = 0; i < M; ++i) {
       for (int64_t j = 0; j < N; ++j) {
         double v = b[j];
@@ -278,6 +282,12 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
         for (int64_t k = 0; k < N; ++k)
           v += y[i * N + k] * m[k * N2 + j];
         z[i * N2 + j] = v;
+      }
+      for (int64_t j = 0; j < N3; ++j) {
+        double t = 0;
+        for (int64_t k = 0; k < K; ++k)
+          t += x[i * K + k] * vw[j * K + k];
+        g[i * N3 + j] = t > 0 ? t : 0;
       }
     }
     for (int64_t t = 0; t < B; ++t)
@@ -295,8 +305,10 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
     std::vector<std::vector<uint16_t>> out = {
         std::vector<uint16_t>(h.size(), 0xffff),
         std::vector<uint16_t>(z.size(), 0xffff),
-        std::vector<uint16_t>(pq.size(), 0xffff)};
-    std::vector<void *> outPtrs = {out[0].data(), out[1].data(), out[2].data()};
+        std::vector<uint16_t>(pq.size(), 0xffff),
+        std::vector<uint16_t>(g.size(), 0xffff)};
+    std::vector<void *> outPtrs = {out[0].data(), out[1].data(), out[2].data(),
+                                   out[3].data()};
     s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
     ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
     struct Expected {
@@ -305,7 +317,8 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
       double halfUlp; // relative: 2^-8 for bf16, 2^-11 for fp16
     } expected[] = {{h, DType::BF16, 1.0 / 256},
                     {z, DType::BF16, 1.0 / 256},
-                    {pq, DType::F16, 1.0 / 2048}};
+                    {pq, DType::F16, 1.0 / 2048},
+                    {g, DType::BF16, 1.0 / 256}};
     for (size_t o = 0; o < out.size(); ++o)
       for (size_t e = 0; e < out[o].size(); ++e) {
         double want = expected[o].values[e];
