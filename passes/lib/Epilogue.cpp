@@ -232,13 +232,15 @@ matchSpelledSilu(Value x) {
 /// as tcc-autocast leaves it after a low-precision GEMM when the next GEMM
 /// reads the activation: the three ops, or none. Rounding commutes with
 /// ReLU and the casts are exact, so relu in x's type computes the same.
-static std::optional<std::array<Operation *, 3>> matchReluThroughCasts(Value x) {
+static std::optional<std::array<Operation *, 3>>
+matchReluThroughCasts(Value x) {
   auto type = cast<RankedTensorType>(x.getType());
   if ((!type.getElementType().isBF16() && !type.getElementType().isF16()) ||
       !x.hasOneUse())
     return std::nullopt;
   auto widen = dyn_cast<CastOp>(*x.getUsers().begin());
-  if (!widen || !cast<RankedTensorType>(widen.getType()).getElementType().isF32() ||
+  if (!widen ||
+      !cast<RankedTensorType>(widen.getType()).getElementType().isF32() ||
       !widen->hasOneUse())
     return std::nullopt;
   auto relu = dyn_cast<ReluOp>(*widen->getUsers().begin());
@@ -248,8 +250,8 @@ static std::optional<std::array<Operation *, 3>> matchReluThroughCasts(Value x) 
   if (!narrow || narrow.getType() != x.getType())
     return std::nullopt;
   Block *block = x.getParentBlock();
-  for (Operation *op : {widen.getOperation(), relu.getOperation(),
-                        narrow.getOperation()})
+  for (Operation *op :
+       {widen.getOperation(), relu.getOperation(), narrow.getOperation()})
     if (op->getBlock() != block)
       return std::nullopt;
   return std::array<Operation *, 3>{widen, relu, narrow};
