@@ -5,6 +5,7 @@
 #include "tcc/Passes/ConstantData.h"
 #include "tcc/Passes/TargetCapabilities.h"
 
+#include <array>
 #include <limits>
 
 using namespace mlir;
@@ -227,6 +228,35 @@ matchSpelledSilu(Value x) {
   return std::make_pair(sigmoid.getOperation(), mul.getOperation());
 }
 
+/// ReLU between two casts, bf16 (or fp16) `x` -> f32 -> relu -> x's type,
+/// as tcc-autocast leaves it after a low-precision GEMM when the next GEMM
+/// reads the activation: the three ops, or none. Rounding commutes with
+/// ReLU and the casts are exact, so relu in x's type computes the same.
+static std::optional<std::array<Operation *, 3>>
+matchReluThroughCasts(Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  if ((!type.getElementType().isBF16() && !type.getElementType().isF16()) ||
+      !x.hasOneUse())
+    return std::nullopt;
+  auto widen = dyn_cast<CastOp>(*x.getUsers().begin());
+  if (!widen ||
+      !cast<RankedTensorType>(widen.getType()).getElementType().isF32() ||
+      !widen->hasOneUse())
+    return std::nullopt;
+  auto relu = dyn_cast<ReluOp>(*widen->getUsers().begin());
+  if (!relu || !relu->hasOneUse())
+    return std::nullopt;
+  auto narrow = dyn_cast<CastOp>(*relu->getUsers().begin());
+  if (!narrow || narrow.getType() != x.getType())
+    return std::nullopt;
+  Block *block = x.getParentBlock();
+  for (Operation *op :
+       {widen.getOperation(), relu.getOperation(), narrow.getOperation()})
+    if (op->getBlock() != block)
+      return std::nullopt;
+  return std::array<Operation *, 3>{widen, relu, narrow};
+}
+
 Epilogue tcc::matchEpilogue(Operation *anchor,
                             const TargetCapabilities &target) {
   if (isQuantizedAnchor(anchor))
@@ -249,6 +279,13 @@ Epilogue tcc::matchEpilogue(Operation *anchor,
       e.ops.push_back(silu->first);
       e.ops.push_back(silu->second);
       current = silu->second->getResult(0);
+      break;
+    }
+    if (auto relu = matchReluThroughCasts(current);
+        relu && target.appliesActivation(EpilogueActivation::Relu)) {
+      e.activation = EpilogueActivation::Relu;
+      e.ops.append(relu->begin(), relu->end());
+      current = relu->back()->getResult(0);
       break;
     }
     if (!current.hasOneUse())

@@ -2,6 +2,7 @@
 // RUN: tcc-opt --split-input-file --tcc-fuse-epilogues=target=x86_64 %s | FileCheck %s
 // RUN: tcc-opt --split-input-file --tcc-fuse-epilogues=target=aarch64 %s | FileCheck %s
 // RUN: not tcc-opt --split-input-file --tcc-fuse-epilogues=target=vax %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: tcc-opt --split-input-file --tcc-fuse-epilogues=target=cuda %s | FileCheck %s --check-prefix=CUDA
 
 // Tests that a target the registry lacks is refused by name, listing the
 // registered ones.
@@ -313,4 +314,35 @@ func.func @integer_residual_add_not_fused(%x: tensor<1x4x8x8xui8>, %w: tensor<4x
   %9 = tcc.add %7, %8 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   %10 = tcc.quantize %9, %s, %pzp : (tensor<1x4x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xui8>
   return %4, %10 : tensor<1x4x8x8xui8>, tensor<1x4x8x8xui8>
+}
+
+// -----
+
+// Tests that ReLU between casts to f32 and back after a bf16 linear (what
+// tcc-autocast writes) is the epilogue's activation on cuda, where bf16
+// linears are anchors, and not on the CPU targets, where they are not; a
+// GELU between casts is not (rounding does not commute with it).
+// CHECK-LABEL: func.func @bf16_linear_relu_through_casts
+// CHECK-NOT: tcc.fusion
+// CUDA-LABEL: func.func @bf16_linear_relu_through_casts
+// CUDA: %[[F:.*]] = tcc.fusion(%{{.*}}, %{{.*}})
+// CUDA-NEXT: ^bb0
+// CUDA-NEXT: tcc.linear
+// CUDA-NEXT: tcc.cast {{.*}} to tensor<4x16xf32>
+// CUDA-NEXT: tcc.relu
+// CUDA-NEXT: tcc.cast {{.*}} to tensor<4x16xbf16>
+// CUDA-NEXT: tcc.yield
+// CUDA: tcc.linear
+// CUDA-NOT: tcc.fusion
+// CUDA: return
+func.func @bf16_linear_relu_through_casts(%x: tensor<4x8xbf16>, %w: tensor<16x8xbf16>, %w2: tensor<4x16xbf16>) -> (tensor<4x16xbf16>, tensor<4x4xbf16>) {
+  %0 = tcc.linear %x, %w : (tensor<4x8xbf16>, tensor<16x8xbf16>) -> tensor<4x16xbf16>
+  %1 = tcc.cast %0 : tensor<4x16xbf16> to tensor<4x16xf32>
+  %2 = tcc.relu %1 : tensor<4x16xf32>
+  %3 = tcc.cast %2 : tensor<4x16xf32> to tensor<4x16xbf16>
+  %4 = tcc.linear %3, %w2 : (tensor<4x16xbf16>, tensor<4x16xbf16>) -> tensor<4x4xbf16>
+  %5 = tcc.cast %4 : tensor<4x4xbf16> to tensor<4x4xf32>
+  %6 = tcc.gelu %5 approximate tanh : tensor<4x4xf32>
+  %7 = tcc.cast %6 : tensor<4x4xf32> to tensor<4x4xbf16>
+  return %3, %7 : tensor<4x16xbf16>, tensor<4x4xbf16>
 }

@@ -34,6 +34,9 @@ struct CompiledModule::Impl {
   Signature signature;
   CompileStats stats;
   int numThreads = 1;
+  // The device sessions run on: a null handle for the CPU, else the plugin
+  // (cuda) the model was loaded for, opened as tcc-run --device opens it.
+  runtime::Device device;
   runtime::Model model;
   runtime::Pool pool;
   // Sessions not in use; a call takes one (or creates one) and returns it.
@@ -143,11 +146,20 @@ std::string compileAndLoad(const TracedGraph &graph,
     return problem;
   const std::vector<uint8_t> *bytes = &artifact;
 
-  runtime::Status status =
+  runtime::Status status;
+  if (options.device != "cpu") {
+    // The device first, as the tools open it: without a driver this is
+    // the reason ("device 'cuda': no CUDA driver: ...").
+    status = runtime::Device::open(options.device, &impl.device);
+    if (!status.ok())
+      return status.message();
+  }
+  status =
       runtime::Model::loadMemory(bytes->data(), bytes->size(), &impl.model);
   if (!status.ok())
     return "the runtime cannot load the compiled model: " + status.message();
-  if (impl.numThreads > 1) {
+  // A GPU runs the whole plan; the host's pool would have nothing to do.
+  if (impl.numThreads > 1 && !impl.device) {
     status = sharedPool(impl.numThreads, &impl.pool);
     if (!status.ok())
       return "cannot create a pool of " + std::to_string(impl.numThreads) +
@@ -155,8 +167,8 @@ std::string compileAndLoad(const TracedGraph &graph,
   }
   // A first session checks that the arena can be allocated.
   runtime::Session session;
-  status = impl.model.createSession(
-      impl.pool ? impl.pool.parallel() : nullptr, &session);
+  status = impl.model.createSession(impl.pool ? impl.pool.parallel() : nullptr,
+                                    &session, impl.device);
   if (!status.ok())
     return "cannot create a session of the compiled model: " +
            status.message();
@@ -250,6 +262,7 @@ CompiledModule compileProgram(
     // Nothing of a half-built model stays behind.
     impl->idleSessions.clear();
     impl->model = runtime::Model();
+    impl->device = runtime::Device();
     impl->pool = runtime::Pool();
     CompileStats timing = impl->stats;
     impl->stats = CompileStats();
@@ -312,8 +325,9 @@ CompiledModule CompiledModule::with_num_threads(int numThreads) const {
   impl->signature = impl_->signature;
   impl->stats = impl_->stats;
   impl->numThreads = numThreads;
+  impl->device = impl_->device;
   impl->model = impl_->model;
-  if (is_compiled() && numThreads > 1) {
+  if (is_compiled() && numThreads > 1 && !impl->device) {
     runtime::Status s = sharedPool(numThreads, &impl->pool);
     if (!s.ok())
       jitError("tcc::jit::CompiledModule::with_num_threads: cannot create a "
@@ -365,7 +379,7 @@ CompiledModule::forward(const std::vector<Tensor> &inputs) const {
   }
   if (!session) {
     runtime::Status s = impl.model.createSession(
-        impl.pool ? impl.pool.parallel() : nullptr, &session);
+        impl.pool ? impl.pool.parallel() : nullptr, &session, impl.device);
     if (!s.ok())
       throwRunError(s.message());
   }

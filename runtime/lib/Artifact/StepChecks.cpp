@@ -135,8 +135,8 @@ Status StepChecker::requireElements(const Buffer *b, uint64_t needed,
 }
 
 Status StepChecker::checkEpilogue(const Epilogue *e, uint64_t biasElements,
-                                  uint64_t outputSpan,
-                                  const std::string &where) const {
+                                  uint64_t outputSpan, const std::string &where,
+                                  DType dtype) const {
   if (!e)
     return Status();
   if (uint8_t(e->activation()) > uint8_t(Activation::MAX))
@@ -145,14 +145,14 @@ Status StepChecker::checkEpilogue(const Epilogue *e, uint64_t biasElements,
     const Buffer *b = nullptr;
     std::string what = where + ": epilogue bias";
     TCC_RETURN_IF_ERROR(buffer(e->bias(), what, &b));
-    TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, what));
+    TCC_RETURN_IF_ERROR(requireDType(b, dtype, what));
     TCC_RETURN_IF_ERROR(requireElements(b, biasElements, what));
   }
   if (e->residual() != -1) {
     const Buffer *b = nullptr;
     std::string what = where + ": epilogue residual";
     TCC_RETURN_IF_ERROR(buffer(e->residual(), what, &b));
-    TCC_RETURN_IF_ERROR(requireDType(b, DType::F32, what));
+    TCC_RETURN_IF_ERROR(requireDType(b, dtype, what));
     TCC_RETURN_IF_ERROR(requireElements(b, outputSpan, what));
   }
   return Status();

@@ -57,9 +57,11 @@ public:
   static Status requireElements(const tcc::artifact::Buffer *b,
                                 uint64_t needed, const std::string &what);
   // A library call's epilogue: known activation, bias and residual buffers
-  // of f32 holding `biasElements` and `outputSpan` elements.
-  Status checkEpilogue(const tcc::artifact::Epilogue *e, uint64_t biasElements,
-                       uint64_t outputSpan, const std::string &where) const;
+  // of `dtype` holding `biasElements` and `outputSpan` elements.
+  Status
+  checkEpilogue(const tcc::artifact::Epilogue *e, uint64_t biasElements,
+                uint64_t outputSpan, const std::string &where,
+                tcc::artifact::DType dtype = tcc::artifact::DType::F32) const;
 
   // A quantized step's epilogue over an output of `channels` channels
   // spanning `outputSpan` elements: a known output kind, the output buffer's

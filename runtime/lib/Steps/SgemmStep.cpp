@@ -1,4 +1,9 @@
-//===- SgemmStep.cpp - batched fp32 GEMM through tcc_sgemm ----------------===//
+//===- SgemmStep.cpp - batched GEMM: fp32 through tcc_sgemm ---------------===//
+//
+// On the host, fp32 through tcc_sgemm. On cuda modules the device runs the
+// step through cuBLASLt, also with bf16 or fp16 operands (Sgemm.dtype).
+//
+//===----------------------------------------------------------------------===//
 
 #include "Epilogue.h"
 #include "StepKind.h"
@@ -20,9 +25,47 @@ namespace {
 
 using namespace tcc::artifact;
 
+// A dtype's name, and its number when this runtime does not know it.
+std::string dtypeWithValue(DType d) {
+  if (uint8_t(d) > uint8_t(DType::MAX))
+    return "unknown dtype " + std::to_string(int(d));
+  return dtypeName(d);
+}
+
+// The element types: f32 everywhere (tcc_sgemm's), or on a cuda module bf16
+// or f16 operands with c in that type or f32 (what cuBLASLt computes with
+// CUBLAS_COMPUTE_32F); tf32 only for f32 operands.
+Status checkDTypes(const StepChecker &check, const Step &step, const Sgemm &g,
+                   const std::string &where) {
+  DType ab = g.dtype(), c = g.c_dtype();
+  if (ab != DType::F32 && ab != DType::BF16 && ab != DType::F16)
+    return corrupt(where, ": dtype ", dtypeWithValue(ab),
+                   " (a and b are f32, bf16 or f16)");
+  if (c != DType::F32 && c != ab)
+    return corrupt(where, ": c_dtype ", dtypeWithValue(c), " with ",
+                   dtypeName(ab), " operands (c is f32 or the operands' type)");
+  if (ab == DType::F32)
+    return Status();
+  const CodeModule *module =
+      check.model().code_modules()->Get(step.code_module()); // validated
+  if (module->kind()->str() != kCudaModuleKind)
+    return corrupt(where, ": ", dtypeName(ab),
+                   " operands run on cuda modules only, not on module ",
+                   step.code_module(), " of kind '", module->kind()->str(),
+                   "'");
+  if (g.tf32())
+    return corrupt(where, ": tf32 with ", dtypeName(ab),
+                   " operands (tf32 rounds f32 operands)");
+  if (g.b_packed())
+    return corrupt(where, ": packed b with ", dtypeName(ab),
+                   " operands (tcc_sgemm's packing is f32)");
+  return Status();
+}
+
 Status validate(const StepChecker &check, const Step &step,
                 const std::string &where) {
   const Sgemm &g = *step.op_as_Sgemm();
+  TCC_RETURN_IF_ERROR(checkDTypes(check, step, g, where));
   for (int64_t v :
        {g.m(), g.n(), g.k(), g.lda(), g.ldb(), g.ldc(), g.a_batch_stride(),
         g.b_batch_stride(), g.c_batch_stride()})
@@ -38,8 +81,8 @@ Status validate(const StepChecker &check, const Step &step,
   TCC_RETURN_IF_ERROR(check.buffer(g.a(), where + ": a", &a));
   TCC_RETURN_IF_ERROR(check.buffer(g.b(), where + ": b", &b));
   TCC_RETURN_IF_ERROR(check.buffer(g.c(), where + ": c", &c));
-  TCC_RETURN_IF_ERROR(check.requireDType(a, DType::F32, where + ": a"));
-  TCC_RETURN_IF_ERROR(check.requireDType(c, DType::F32, where + ": c"));
+  TCC_RETURN_IF_ERROR(check.requireDType(a, g.dtype(), where + ": a"));
+  TCC_RETURN_IF_ERROR(check.requireDType(c, g.c_dtype(), where + ": c"));
   TCC_RETURN_IF_ERROR(check.requireWritable(c, where + ": c"));
 
   uint64_t span = 0;
@@ -64,7 +107,7 @@ Status validate(const StepChecker &check, const Step &step,
       return corrupt(what, ": extent overflows 64-bit sizes");
     TCC_RETURN_IF_ERROR(check.requireElements(b, span, what));
   } else {
-    TCC_RETURN_IF_ERROR(check.requireDType(b, DType::F32, where + ": b"));
+    TCC_RETURN_IF_ERROR(check.requireDType(b, g.dtype(), where + ": b"));
     TCC_RETURN_IF_ERROR(matrixSpan(g.batch(), g.trans_b() ? g.n() : g.k(),
                                    g.trans_b() ? g.k() : g.n(), g.ldb(),
                                    g.b_batch_stride(), where + ": b", &span));
@@ -94,8 +137,10 @@ Status validate(const StepChecker &check, const Step &step,
   TCC_RETURN_IF_ERROR(check.requireDisjoint(c, a, where + ": c and a"));
   TCC_RETURN_IF_ERROR(check.requireDisjoint(c, b, where + ": c and b"));
   const Epilogue *e = g.epilogue();
+  // cuBLASLt's bias is of D's type (CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE's
+  // default), its C (the residual) of D's type and layout.
   return check.checkEpilogue(e, e && e->bias_per_row() ? g.m() : g.n(), span,
-                       where);
+                             where, g.c_dtype());
 }
 
 Status run(tcc_session_s &session, const Step &step, uint32_t index) {
@@ -155,13 +200,21 @@ void describe(const Model &, const Step &step, StepDescription *out) {
   std::string activation;
   if (g->epilogue() && g->epilogue()->activation() != Activation::None)
     activation = ", " + lower(EnumNameActivation(g->epilogue()->activation()));
+  // ", bf16" (c too) or ", bf16 -> f32"; nothing for fp32.
+  std::string dtypes;
+  if (g->dtype() != DType::F32 || g->c_dtype() != DType::F32) {
+    dtypes = std::string(", ") + dtypeName(g->dtype());
+    if (g->c_dtype() != g->dtype())
+      dtypes += std::string(" -> ") + dtypeName(g->c_dtype());
+  }
   char buf[256];
   std::snprintf(buf, sizeof(buf),
-                "sgemm %lldx%lldx%lld (m x n x k), batch %lld%s%s%s%s%s",
+                "sgemm %lldx%lldx%lld (m x n x k), batch %lld%s%s%s%s%s%s",
                 (long long)g->m(), (long long)g->n(), (long long)g->k(),
-                (long long)g->batch(), g->trans_a() ? ", A^T" : "",
-                g->trans_b() ? ", B^T" : "", g->b_packed() ? ", packed B" : "",
-                activation.c_str(), g->tf32() ? ", tf32" : "");
+                (long long)g->batch(), dtypes.c_str(),
+                g->trans_a() ? ", A^T" : "", g->trans_b() ? ", B^T" : "",
+                g->b_packed() ? ", packed B" : "", activation.c_str(),
+                g->tf32() ? ", tf32" : "");
   out->summary = buf;
   // Operands as buffer indices with their layouts: how a matmul reads a
   // transposed or sliced operand in place.
@@ -180,6 +233,8 @@ void describe(const Model &, const Step &step, StepDescription *out) {
                       std::pair("b_packed", g->b_packed()),
                       std::pair("tf32", g->tf32())})
     out->fields.push_back(StepField::boolean(k, v));
+  out->fields.push_back(StepField::string("dtype", dtypeName(g->dtype())));
+  out->fields.push_back(StepField::string("c_dtype", dtypeName(g->c_dtype())));
   out->flops =
       2.0 * double(g->batch()) * double(g->m()) * double(g->n()) * double(g->k());
 }

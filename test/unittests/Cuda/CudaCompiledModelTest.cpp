@@ -16,13 +16,16 @@
 #include "TestModels.h"
 
 #include "tcc/runtime/Artifact.h"
+#include "tcc/runtime/Float16.h"
 #include "tcc/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 using namespace tcc;
+using tcc::artifact::DType;
 using tcc::cuda::CudaProgram;
 using tcc::cuda::CudaSession;
 
@@ -114,7 +117,7 @@ TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
 
 INSTANTIATE_TEST_SUITE_P(TestCudaInputs, CudaCompiledModel,
                          ::testing::Values("elementwise", "reductions", "nn",
-                                           "mlp", "gemms"));
+                                           "mlp", "gemms", "gemms-half"));
 
 // gemms.mlir's steps are all cuBLASLt matmuls, which the fake computes as
 // cuBLASLt documents them: its outputs must be the CPU target's (tcc's own
@@ -181,6 +184,151 @@ TEST(CudaCompiledGemms, MatchTheCpuTargetOnTheFakeCublasLt) {
     }
   }
   EXPECT_TRUE(session->policy().hasGraph());
+}
+
+// A bf16 or fp16 matrix: its elements' bits, and their values.
+struct HalfMatrix {
+  DType dtype;
+  std::vector<uint16_t> bits;
+  std::vector<double> values;
+};
+
+HalfMatrix halfMatrix(DType dtype, size_t elements, int seed) {
+  HalfMatrix h{dtype, {}, {}};
+  for (size_t e = 0; e < elements; ++e) {
+    // Values that need all of a bf16's mantissa, so a lost bit shows.
+    float v = float((e * 37 + size_t(seed) * 11) % 29) / 7.3f - 1.9f;
+    uint16_t bits = dtype == DType::BF16 ? runtime::floatToBFloat16Bits(v)
+                                         : runtime::floatToHalfBits(v);
+    h.bits.push_back(bits);
+    h.values.push_back(dtype == DType::BF16 ? runtime::bfloat16BitsToFloat(bits)
+                                            : runtime::halfBitsToFloat(bits));
+  }
+  return h;
+}
+
+double halfValue(DType dtype, uint16_t bits) {
+  return dtype == DType::BF16 ? runtime::bfloat16BitsToFloat(bits)
+                              : runtime::halfBitsToFloat(bits);
+}
+
+// gemms-half.mlir: a bf16 linear with bias and ReLU, a bf16 matmul with a
+// residual, a batched fp16 matmul and a bf16 linear with ReLU between casts
+// (tcc-autocast's form), all cuBLASLt matmuls whose layouts
+// carry the steps' types, with fp32 accumulation. The fake computes them
+// from cuBLASLt's documented semantics on those types; the outputs must be
+// the float64 products of the rounded inputs, rounded once to the output's
+// type (within its rounding: half an ulp, plus fp32's before it).
+TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
+  std::vector<uint8_t> file =
+      test::readFile(std::string(TCC_CUDA_TEST_ARTIFACTS) + "/gemms-half.bin");
+  std::unique_ptr<runtime::Artifact> artifact;
+  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
+                                            &artifact)
+                  .ok());
+  test::FakeCuda fake;
+  cuda::Gpu gpu;
+  fake.install(&gpu.driver, &gpu.lt);
+  gpu.major = 9;
+  std::unique_ptr<CudaProgram> program;
+  runtime::Status s =
+      CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
+                        artifact->constants(), &program);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(program->steps.size(), 4u);
+  for (const cuda::DeviceStep &step : program->steps)
+    ASSERT_EQ(step.kind, cuda::DeviceStep::Kind::Gemm);
+  std::unique_ptr<CudaSession> session;
+  s = CudaSession::create(*program, &session);
+  ASSERT_TRUE(s.ok()) << s.message();
+  // Per step: the descriptor computes in fp32; the A, B and C/D layouts
+  // of the steps are bf16, bf16, fp16 and bf16.
+  EXPECT_EQ(fake.computeTypes,
+            std::vector<cublasComputeType_t>(4, CUBLAS_COMPUTE_32F));
+  std::vector<cudaDataType> types;
+  for (cudaDataType t : {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16F, CUDA_R_16BF})
+    types.insert(types.end(), 3, t);
+  EXPECT_EQ(fake.layoutTypes, types);
+  // The linear's bias, of D's type.
+  EXPECT_EQ(fake.biasTypes, std::vector<cudaDataType>{CUDA_R_16BF});
+
+  // Inputs x, w, b, y, m, r (bf16), p, q (fp16), v (bf16), as
+  // gemms-half.mlir.
+  const int64_t M = 8, K = 16, N = 12, N2 = 5, B = 3, PM = 8, PK = 12, PN = 4,
+                N3 = 6;
+  for (int run = 0; run < 3; ++run) {
+    std::vector<HalfMatrix> in = {halfMatrix(DType::BF16, M * K, run + 1),
+                                  halfMatrix(DType::BF16, N * K, run + 2),
+                                  halfMatrix(DType::BF16, N, run + 3),
+                                  halfMatrix(DType::BF16, M * N, run + 4),
+                                  halfMatrix(DType::BF16, N * N2, run + 5),
+                                  halfMatrix(DType::BF16, M * N2, run + 6),
+                                  halfMatrix(DType::F16, B * PM * PK, run + 7),
+                                  halfMatrix(DType::F16, B * PK * PN, run + 8),
+                                  halfMatrix(DType::BF16, N3 * K, run + 9)};
+    const auto &x = in[0].values, &w = in[1].values, &b = in[2].values,
+               &y = in[3].values, &m = in[4].values, &r = in[5].values,
+               &p = in[6].values, &q = in[7].values, &vw = in[8].values;
+    std::vector<double> h(M * N), z(M * N2), pq(B * PM * PN), g(M * N3);
+    for (int64_t i = 0; i < M; ++i) {
+      for (int64_t j = 0; j < N; ++j) {
+        double v = b[j];
+        for (int64_t k = 0; k < K; ++k)
+          v += x[i * K + k] * w[j * K + k];
+        h[i * N + j] = v > 0 ? v : 0;
+      }
+      for (int64_t j = 0; j < N2; ++j) {
+        double v = r[i * N2 + j];
+        for (int64_t k = 0; k < N; ++k)
+          v += y[i * N + k] * m[k * N2 + j];
+        z[i * N2 + j] = v;
+      }
+      for (int64_t j = 0; j < N3; ++j) {
+        double t = 0;
+        for (int64_t k = 0; k < K; ++k)
+          t += x[i * K + k] * vw[j * K + k];
+        g[i * N3 + j] = t > 0 ? t : 0;
+      }
+    }
+    for (int64_t t = 0; t < B; ++t)
+      for (int64_t i = 0; i < PM; ++i)
+        for (int64_t j = 0; j < PN; ++j) {
+          double v = 0;
+          for (int64_t k = 0; k < PK; ++k)
+            v += p[(t * PM + i) * PK + k] * q[(t * PK + k) * PN + j];
+          pq[(t * PM + i) * PN + j] = v;
+        }
+
+    std::vector<const void *> inPtrs;
+    for (const HalfMatrix &matrix : in)
+      inPtrs.push_back(matrix.bits.data());
+    std::vector<std::vector<uint16_t>> out = {
+        std::vector<uint16_t>(h.size(), 0xffff),
+        std::vector<uint16_t>(z.size(), 0xffff),
+        std::vector<uint16_t>(pq.size(), 0xffff),
+        std::vector<uint16_t>(g.size(), 0xffff)};
+    std::vector<void *> outPtrs = {out[0].data(), out[1].data(), out[2].data(),
+                                   out[3].data()};
+    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
+    struct Expected {
+      const std::vector<double> &values;
+      DType dtype;
+      double halfUlp; // relative: 2^-8 for bf16, 2^-11 for fp16
+    } expected[] = {{h, DType::BF16, 1.0 / 256},
+                    {z, DType::BF16, 1.0 / 256},
+                    {pq, DType::F16, 1.0 / 2048},
+                    {g, DType::BF16, 1.0 / 256}};
+    for (size_t o = 0; o < out.size(); ++o)
+      for (size_t e = 0; e < out[o].size(); ++e) {
+        double want = expected[o].values[e];
+        EXPECT_NEAR(halfValue(expected[o].dtype, out[o][e]), want,
+                    expected[o].halfUlp * std::abs(want) * (1 + 1e-4) + 1e-7)
+            << "output " << o << " element " << e << " run " << run;
+      }
+  }
+  EXPECT_TRUE(session->policy().hasGraph());
+  EXPECT_EQ(fake.count("cuGraphLaunch"), 2u);
 }
 
 } // namespace

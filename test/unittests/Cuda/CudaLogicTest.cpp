@@ -20,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 using namespace tcc;
 using namespace tcc::cuda;
 using namespace tcc::artifact;
@@ -136,9 +138,11 @@ TEST(CudaMemoryLayout, RegionsAndOffsetsFollowTheMemoryPlan) {
 }
 
 // A row-major 2x3 (m x k) times 3x4 (k x n) Sgemm with the given epilogue.
-std::vector<uint8_t> sgemmStepHeader(const EpilogueT *epilogue,
-                                     bool transA = false, bool transB = true,
-                                     bool packed = false, bool tf32 = false) {
+// `edit` changes the step last.
+std::vector<uint8_t>
+sgemmStepHeader(const EpilogueT *epilogue, bool transA = false,
+                bool transB = true, bool packed = false, bool tf32 = false,
+                const std::function<void(SgemmT &)> &edit = nullptr) {
   flatbuffers::FlatBufferBuilder fbb;
   SgemmT g;
   g.a = 1;
@@ -160,15 +164,18 @@ std::vector<uint8_t> sgemmStepHeader(const EpilogueT *epilogue,
   g.c_batch_stride = 8;
   if (epilogue)
     g.epilogue = std::make_unique<EpilogueT>(*epilogue);
+  if (edit)
+    edit(g);
   fbb.Finish(Sgemm::Pack(fbb, &g));
   return std::vector<uint8_t>(fbb.GetBufferPointer(),
                               fbb.GetBufferPointer() + fbb.GetSize());
 }
 
 LtGemm plan(const EpilogueT *e, runtime::Status *status, bool transA = false,
-            bool transB = true, bool packed = false, bool tf32 = false) {
+            bool transB = true, bool packed = false, bool tf32 = false,
+            const std::function<void(SgemmT &)> &edit = nullptr) {
   std::vector<uint8_t> bytes =
-      sgemmStepHeader(e, transA, transB, packed, tf32);
+      sgemmStepHeader(e, transA, transB, packed, tf32, edit);
   LtGemm out;
   *status = planLtGemm(*flatbuffers::GetRoot<Sgemm>(bytes.data()), &out);
   return out;
@@ -221,6 +228,36 @@ TEST(CudaLtGemm, Tf32OnlyWhereTheStepAllowsIt) {
                      /*packed=*/false, /*tf32=*/true);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(fast.compute, CUBLAS_COMPUTE_32F_FAST_TF32);
+}
+
+TEST(CudaLtGemm, OperandTypesAreTheStepsDtypesWithFp32Accumulation) {
+  struct Case {
+    DType ab, c;
+    cudaDataType_t abType, cdType;
+  } cases[] = {
+      {DType::F32, DType::F32, CUDA_R_32F, CUDA_R_32F},
+      {DType::BF16, DType::BF16, CUDA_R_16BF, CUDA_R_16BF},
+      {DType::BF16, DType::F32, CUDA_R_16BF, CUDA_R_32F},
+      {DType::F16, DType::F16, CUDA_R_16F, CUDA_R_16F},
+      {DType::F16, DType::F32, CUDA_R_16F, CUDA_R_32F},
+  };
+  for (const Case &c : cases) {
+    runtime::Status s;
+    LtGemm g = plan(nullptr, &s, false, true, false, false, [&](SgemmT &t) {
+      t.dtype = c.ab;
+      t.c_dtype = c.c;
+    });
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(g.abType, c.abType) << EnumNameDType(c.ab);
+    EXPECT_EQ(g.cdType, c.cdType) << EnumNameDType(c.c);
+    EXPECT_EQ(g.compute, CUBLAS_COMPUTE_32F);
+  }
+  // A dtype cuBLASLt is not given (the validator refuses it first).
+  runtime::Status s;
+  plan(nullptr, &s, false, true, false, false,
+       [](SgemmT &t) { t.dtype = DType::I8; });
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("dtype I8"), std::string::npos) << s.message();
 }
 
 TEST(CudaLtGemm, EachEpilogueMapsToCublasLtsOrIsRefused) {

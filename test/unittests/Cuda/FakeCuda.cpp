@@ -2,6 +2,8 @@
 
 #include "FakeCuda.h"
 
+#include "tcc/runtime/Float16.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -34,13 +36,40 @@ template <typename T> T handle(uintptr_t value) {
 struct Desc {
   int32_t transA = CUBLAS_OP_N, transB = CUBLAS_OP_N;
   uint32_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
-  const float *bias = nullptr;
+  const void *bias = nullptr;
+  int32_t biasType = -1; // -1: D's type (cuBLASLt's default)
 };
 struct Layout {
+  cudaDataType type = CUDA_R_32F;
   uint64_t rows = 0, cols = 0;
   int64_t ld = 0, stride = 0;
   int32_t batch = 1;
 };
+
+bool supportedType(cudaDataType type) {
+  return type == CUDA_R_32F || type == CUDA_R_16BF || type == CUDA_R_16F;
+}
+
+// Element i of a matrix of `type`, exactly.
+double load(const void *p, cudaDataType type, int64_t i) {
+  if (type == CUDA_R_16BF)
+    return runtime::bfloat16BitsToFloat(static_cast<const uint16_t *>(p)[i]);
+  if (type == CUDA_R_16F)
+    return runtime::halfBitsToFloat(static_cast<const uint16_t *>(p)[i]);
+  return static_cast<const float *>(p)[i];
+}
+
+// Stores v rounded to fp32 (cuBLASLt's accumulator and epilogue under
+// CUBLAS_COMPUTE_32F), then to `type`, each to nearest even.
+void store(void *p, cudaDataType type, int64_t i, double v) {
+  float f = float(v);
+  if (type == CUDA_R_16BF)
+    static_cast<uint16_t *>(p)[i] = runtime::floatToBFloat16Bits(f);
+  else if (type == CUDA_R_16F)
+    static_cast<uint16_t *>(p)[i] = runtime::floatToHalfBits(f);
+  else
+    static_cast<float *>(p)[i] = f;
+}
 
 double gelu(double x) { // tanh form, as cuBLASLt's GELU epilogue
   return 0.5 * x *
@@ -48,36 +77,40 @@ double gelu(double x) { // tanh form, as cuBLASLt's GELU epilogue
 }
 
 // D = epilogue(alpha op(A) op(B) + beta C), column-major, per batch; bias
-// added per row of D before the activation.
-void matmul(const Desc &d, float alpha, const float *a, const Layout &la,
-            const float *b, const Layout &lb, float beta, const float *c,
-            const Layout &lc, float *out, const Layout &ld) {
+// added per row of D before the activation. Products and sums in float64.
+void matmul(const Desc &d, float alpha, const void *a, const Layout &la,
+            const void *b, const Layout &lb, float beta, const void *c,
+            const Layout &lc, void *out, const Layout &ld) {
   uint64_t m = ld.rows, n = ld.cols;
   uint64_t k = d.transA == CUBLAS_OP_N ? la.cols : la.rows;
-  for (int32_t batch = 0; batch < ld.batch; ++batch) {
-    const float *A = a + batch * la.stride, *B = b + batch * lb.stride;
-    const float *C = c + batch * lc.stride;
-    float *D = out + batch * ld.stride;
+  for (int64_t batch = 0; batch < ld.batch; ++batch) {
+    int64_t A = batch * la.stride, B = batch * lb.stride;
+    int64_t C = batch * lc.stride, D = batch * ld.stride;
     for (uint64_t i = 0; i < m; ++i)
       for (uint64_t j = 0; j < n; ++j) {
         double sum = 0;
         for (uint64_t p = 0; p < k; ++p) {
           double av =
-              d.transA == CUBLAS_OP_N ? A[i + p * la.ld] : A[p + i * la.ld];
+              load(a, la.type,
+                   A + int64_t(d.transA == CUBLAS_OP_N ? i + p * la.ld
+                                                       : p + i * la.ld));
           double bv =
-              d.transB == CUBLAS_OP_N ? B[p + j * lb.ld] : B[j + p * lb.ld];
+              load(b, lb.type,
+                   B + int64_t(d.transB == CUBLAS_OP_N ? p + j * lb.ld
+                                                       : j + p * lb.ld));
           sum += av * bv;
         }
         double v = alpha * sum;
         if (beta != 0)
-          v += beta * double(C[i + j * lc.ld]);
+          v += beta * load(c, lc.type, C + int64_t(i + j * lc.ld));
         if (d.epilogue & CUBLASLT_EPILOGUE_BIAS)
-          v += d.bias[i];
+          v += load(d.bias, d.biasType < 0 ? ld.type : cudaDataType(d.biasType),
+                    int64_t(i));
         if (d.epilogue & CUBLASLT_EPILOGUE_RELU)
           v = v > 0 ? v : 0;
         if (d.epilogue & CUBLASLT_EPILOGUE_GELU)
           v = gelu(v);
-        D[i + j * ld.ld] = float(v);
+        store(out, ld.type, D + int64_t(i + j * ld.ld), v);
       }
   }
 }
@@ -362,6 +395,7 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
                                     cublasComputeType_t compute,
                                     cudaDataType_t scale) {
     record("cublasLtMatmulDescCreate");
+    active->computeTypes.push_back(compute);
     if (compute != CUBLAS_COMPUTE_32F || scale != CUDA_R_32F)
       return CUBLAS_STATUS_NOT_SUPPORTED; // tcc asks for strict fp32
     *desc = reinterpret_cast<cublasLtMatmulDesc_t>(new Desc);
@@ -389,6 +423,12 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
     case CUBLASLT_MATMUL_DESC_BIAS_POINTER:
       std::memcpy(&d.bias, value, size);
       break;
+    case CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE:
+      std::memcpy(&d.biasType, value, size);
+      if (!supportedType(cudaDataType(d.biasType)))
+        return CUBLAS_STATUS_INVALID_VALUE;
+      active->biasTypes.push_back(cudaDataType(d.biasType));
+      break;
     default:
       return CUBLAS_STATUS_INVALID_VALUE;
     }
@@ -397,9 +437,11 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
   lt->cublasLtMatrixLayoutCreate = [](cublasLtMatrixLayout_t *l,
                                       cudaDataType type, uint64_t rows,
                                       uint64_t cols, int64_t ld) {
-    if (type != CUDA_R_32F || ld < int64_t(rows))
+    active->layoutTypes.push_back(type);
+    if (!supportedType(type) || ld < int64_t(rows))
       return CUBLAS_STATUS_INVALID_VALUE; // column-major: ld >= rows
     auto *layout = new Layout;
+    layout->type = type;
     layout->rows = rows;
     layout->cols = cols;
     layout->ld = ld;
@@ -460,10 +502,13 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
                B = *reinterpret_cast<Layout *>(lb),
                C = *reinterpret_cast<Layout *>(lc),
                D = *reinterpret_cast<Layout *>(ld);
+        // cuBLASLt's types under CUBLAS_COMPUTE_32F: A and B of one type;
+        // C and D of one type, fp32 or A's.
+        if (A.type != B.type || C.type != D.type ||
+            (D.type != CUDA_R_32F && D.type != A.type))
+          return CUBLAS_STATUS_NOT_SUPPORTED;
         enqueue([=] {
-          matmul(descValue, alphaValue, static_cast<const float *>(a), A,
-                 static_cast<const float *>(b), B, betaValue,
-                 static_cast<const float *>(c), C, static_cast<float *>(d), D);
+          matmul(descValue, alphaValue, a, A, b, B, betaValue, c, C, d, D);
         });
         return CUBLAS_STATUS_SUCCESS;
       };

@@ -5,7 +5,8 @@
 // are memcpy, a stream runs its work at once (or records it while a graph
 // is captured, for cuGraphLaunch to replay), kernels are host functions
 // registered by name, and cublasLtMatmul computes what cuBLASLt's
-// documentation says (column-major, op, epilogue), in float64.
+// documentation says (column-major, op, epilogue; fp32, bf16 and fp16
+// matrices), in float64, rounding D to fp32 and then to its type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,8 +43,12 @@ struct FakeCuda {
   bool anyFunction = false;
   float stepMilliseconds = 0.25f; // what cuEventElapsedTime reports
 
-  // Recorded: every call by name, the image cuModuleLoadDataEx got.
+  // Recorded: every call by name, the image cuModuleLoadDataEx got, the
+  // compute type of each matmul descriptor, the type of each matrix layout
+  // and each bias type set, in the order they were made.
   std::vector<std::string> calls;
+  std::vector<cublasComputeType_t> computeTypes;
+  std::vector<cudaDataType> layoutTypes, biasTypes;
   std::string loadedImage;
   uint64_t liveAllocations = 0;
   int maxDynamicShared = 48 * 1024; // cuFuncSetAttribute's opt-in

@@ -1,8 +1,11 @@
-//===- CompileCudaTest.cpp - tcc::jit for the cuda device, compile-only ---===//
+//===- CompileCudaTest.cpp - tcc::jit for the cuda device -----------------===//
 //
 // This machine has no GPU: the cuda artifact is checked as the runtime's
-// validator reads it (its GPU images, launches and GEMM steps), and
-// compile() for cuda computes what eager does, compiled or not.
+// validator reads it (its GPU images, launches and GEMM steps); compile()
+// for cuda computes what eager does, compiled or not; without a driver it
+// runs eagerly saying why; and on the fake driver and cuBLASLt of
+// test/unittests/Cuda (FakeCudaLibrary, where the plugin is built) a model
+// of GEMMs and copies, which the fake computes, runs on the "device".
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +15,11 @@
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/ArtifactFormat.h"
 
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <set>
+#include <tuple>
 #include <utility>
 
 namespace tcc {
@@ -131,9 +138,121 @@ TEST(CompileCuda, Bf16StoresTheLinearsWeightsInBf16) {
       ++constants;
     }
   EXPECT_GT(constants, 0u);
+  // The linears are bf16 GEMM steps for cuBLASLt (autocast's bf16 result).
+  size_t gemms = 0;
   for (const artifact::Step *step : *artifact->model().plan())
-    EXPECT_EQ(step->op_as_Sgemm(), nullptr);
+    if (const artifact::Sgemm *gemm = step->op_as_Sgemm()) {
+      EXPECT_EQ(gemm->dtype(), artifact::DType::BF16);
+      EXPECT_EQ(gemm->c_dtype(), artifact::DType::BF16);
+      EXPECT_FALSE(gemm->tf32());
+      ++gemms;
+    }
+  EXPECT_EQ(gemms, 3u);
 }
+
+/// Two linears with bias, the first with ReLU: cuBLASLt matmuls alone
+/// (their epilogues included), no generated kernel.
+struct GemmsOnly {
+  Dense fc1{8, 16}, fc2{16, 4};
+  Tensor forward(const Tensor &x) const { return fc2(fc1(x).relu()); }
+  Named named_parameters() const {
+    Named n;
+    fc1.name(n, "fc1");
+    fc2.name(n, "fc2");
+    return n;
+  }
+};
+
+TEST(CompileCuda, WithoutADriverItRunsEagerlySayingWhy) {
+  // Never the machine's own driver: a file that is not there.
+  setenv("TCC_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+#ifdef TCC_CUDA_PLUGIN_DIR
+  setenv("TCC_DEVICE_PATH", TCC_CUDA_PLUGIN_DIR, 1);
+#endif
+  manual_seed(14);
+  GemmsOnly model;
+  Tensor x = randn({5, 8});
+  jit::CompiledModule compiled = jit::compile(model, {x}, cudaOptions());
+  EXPECT_FALSE(compiled.is_compiled());
+  EXPECT_NE(compiled.fallback_reason().find("device 'cuda'"), std::string::npos)
+      << compiled.fallback_reason();
+#ifdef TCC_CUDA_PLUGIN_DIR
+  EXPECT_NE(compiled.fallback_reason().find(
+                "no CUDA driver: cannot load /nonexistent/libcuda.so.1"),
+            std::string::npos)
+      << compiled.fallback_reason();
+#endif
+  NoGradGuard noGrad;
+  EXPECT_TRUE(sameTensors(compiled({x}), {model.forward(x)}, 0));
+}
+
+#ifdef TCC_FAKE_CUDA_LIBRARY
+/// How often the fake driver saw `call` (-1 before the plugin opened it).
+int fakeCalls(const char *call) {
+  void *library = dlopen(TCC_FAKE_CUDA_LIBRARY, RTLD_NOW | RTLD_NOLOAD);
+  if (!library)
+    return -1;
+  auto calls = reinterpret_cast<int (*)(const char *)>(
+      dlsym(library, "tcc_fake_cuda_calls"));
+  int n = calls ? calls(call) : -1;
+  dlclose(library);
+  return n;
+}
+
+class CompileCudaOnTheFakeDriver : public ::testing::Test {
+protected:
+  void SetUp() override {
+    setenv("TCC_CUDA_DRIVER", TCC_FAKE_CUDA_LIBRARY, 1);
+    setenv("TCC_CUBLASLT", TCC_FAKE_CUDA_LIBRARY, 1);
+    setenv("TCC_DEVICE_PATH", TCC_CUDA_PLUGIN_DIR, 1);
+  }
+};
+
+TEST_F(CompileCudaOnTheFakeDriver, AModelOfGemmsRunsOnTheDevice) {
+  manual_seed(15);
+  GemmsOnly model;
+  jit::CompiledModule compiled =
+      jit::compile(model, {randn({5, 8})}, cudaOptions());
+  ASSERT_TRUE(compiled.is_compiled()) << compiled.fallback_reason();
+  EXPECT_EQ(compiled.stats().library_calls, 2u);
+  EXPECT_EQ(compiled.stats().kernels, 0u);
+  NoGradGuard noGrad;
+  // Loading opened the fake (counts are per process: take differences).
+  int matmuls = fakeCalls("cublasLtMatmul"),
+      graphs = fakeCalls("cuGraphLaunch");
+  ASSERT_GE(matmuls, 0);
+  // Every call on the device: step by step, captured, then replayed.
+  for (int call = 0; call < 3; ++call) {
+    Tensor x = randn({5, 8});
+    EXPECT_TRUE(sameTensors(compiled({x}), {model.forward(x)}, 1e-5))
+        << "call " << call;
+  }
+  // The two matmuls of the first run and of the capture; then the graph.
+  EXPECT_EQ(fakeCalls("cublasLtMatmul") - matmuls, 4);
+  EXPECT_EQ(fakeCalls("cuGraphLaunch") - graphs, 2); // capture's, replay
+}
+
+TEST_F(CompileCudaOnTheFakeDriver, MatmulsAndCopiesRunOnTheDevice) {
+  // The second output is the input itself: a copy step on the device.
+  auto f = [](const Tensor &x, const Tensor &m) {
+    return std::make_tuple(x.matmul(m), x);
+  };
+  Tensor x = randn({3, 6}), m = randn({6, 2});
+  jit::CompileOptions options = cudaOptions();
+  jit::CompiledModule compiled = jit::compile(f, {x, m}, options);
+  ASSERT_TRUE(compiled.is_compiled()) << compiled.fallback_reason();
+  EXPECT_EQ(compiled.stats().library_calls, 1u);
+  EXPECT_EQ(compiled.stats().copies, 1u);
+  Tensor x2 = randn({3, 6}), m2 = randn({6, 2});
+  auto [a, b] = f(x2, m2);
+  EXPECT_TRUE(sameTensors(compiled({x2, m2}), {a, b}, 1e-5));
+  EXPECT_GT(fakeCalls("cuMemcpyDtoDAsync"), 0);
+  // A copy of the compiled module shares the model on the device.
+  jit::CompiledModule two = compiled.with_num_threads(2);
+  EXPECT_TRUE(two.is_compiled());
+  EXPECT_TRUE(sameTensors(two({x2, m2}), {a, b}, 1e-5));
+}
+#endif
 
 } // namespace
 } // namespace tcc

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 #include <set>
 
 using namespace tcc::runtime;
@@ -205,3 +206,137 @@ TEST(CudaModule, KernelsOfACudaModuleSayHowTheyLaunch) {
 }
 
 } // namespace
+
+// c[4 x 5] = a[4 x 3] b[5 x 3]^T + bias, an Sgemm with `ab` operands and c
+// (and bias) of `cType`, on a cuda module or (`onCuda` false) the host's;
+// buffers of the step's types unless `edit` changes them or the step.
+struct HalfGemm {
+  DType ab = DType::BF16, c = DType::BF16;
+  bool onCuda = true;
+  std::optional<DType> aBuffer, biasBuffer; // none: the step's
+  int64_t aRows = 4;
+  std::function<void(SgemmT &)> edit;
+};
+
+std::vector<uint8_t> halfGemm(const HalfGemm &h) {
+  ArtifactBuilder b;
+  uint32_t a = b.addInput("a", h.aBuffer.value_or(h.ab), {h.aRows, 3});
+  uint32_t w = b.addInput("w", h.ab, {5, 3});
+  uint32_t bias = b.addInput("bias", h.biasBuffer.value_or(h.c), {5});
+  uint32_t c = b.addOutput("c", h.c, {4, 5});
+  uint32_t module = h.onCuda ? addCudaModule(b, {"sm_90"}) : 0;
+  SgemmT g;
+  g.a = a;
+  g.b = w;
+  g.c = c;
+  g.m = 4;
+  g.n = 5;
+  g.k = 3;
+  g.lda = 3;
+  g.ldb = 3;
+  g.ldc = 5;
+  g.trans_b = true;
+  g.dtype = h.ab;
+  g.c_dtype = h.c;
+  g.epilogue = std::make_unique<EpilogueT>();
+  g.epilogue->bias = int32_t(bias);
+  if (h.edit)
+    h.edit(g);
+  OpUnion op;
+  op.Set(std::move(g));
+  b.addStep(std::move(op), {"tcc.linear"}, module);
+  return b.finish();
+}
+
+TEST(CudaModule, Bf16AndFp16GemmsCarryTheirTypes) {
+  for (DType ab : {DType::BF16, DType::F16})
+    for (DType c : {ab, DType::F32}) {
+      HalfGemm h;
+      h.ab = ab;
+      h.c = c;
+      std::vector<uint8_t> file = halfGemm(h);
+      ASSERT_TCC_OK(verify(file));
+      const Sgemm *g = header(file)->plan()->Get(0)->op_as_Sgemm();
+      EXPECT_EQ(g->dtype(), ab);
+      EXPECT_EQ(g->c_dtype(), c);
+    }
+}
+
+TEST(CudaModule, GemmTypesMustBeOnesCublasLtComputes) {
+  HalfGemm h;
+  h.ab = DType::I8;
+  h.c = DType::I8;
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "plan step 0 (Sgemm): dtype i8 (a and b are f32, bf16 or "
+                   "f16)");
+  // A dtype this runtime does not know is refused by its number.
+  h = HalfGemm();
+  h.edit = [](SgemmT &g) { g.dtype = DType(77); };
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "plan step 0 (Sgemm): dtype unknown dtype 77");
+  h = HalfGemm();
+  h.edit = [](SgemmT &g) { g.c_dtype = DType(77); };
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "c_dtype unknown dtype 77 with bf16 operands");
+  // C is fp32 or the operands' type.
+  h = HalfGemm();
+  h.c = DType::F16;
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "c_dtype f16 with bf16 operands (c is f32 or the "
+                   "operands' type)");
+  // TF32 rounds fp32 operands only; the CPU's packing is fp32.
+  h = HalfGemm();
+  h.edit = [](SgemmT &g) { g.tf32 = true; };
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "tf32 with bf16 operands");
+  h = HalfGemm();
+  h.edit = [](SgemmT &g) { g.b_packed = true; };
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "packed b with bf16 operands");
+}
+
+TEST(CudaModule, HalfPrecisionGemmsRunOnCudaModulesOnly) {
+  // tcc_sgemm computes fp32 alone.
+  HalfGemm h;
+  h.onCuda = false;
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "plan step 0 (Sgemm): bf16 operands run on cuda modules "
+                   "only, not on module 0 of kind 'cpu'");
+}
+
+TEST(CudaModule, GemmBuffersMustHoldTheStepsTypesAndSizes) {
+  HalfGemm h;
+  h.aBuffer = DType::F32;
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "plan step 0 (Sgemm): a: dtype f32, expected bf16");
+  // cuBLASLt's bias has D's type.
+  h = HalfGemm();
+  h.biasBuffer = DType::F32;
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "plan step 0 (Sgemm): epilogue bias: dtype f32, expected "
+                   "bf16");
+  h = HalfGemm();
+  h.c = DType::F32;
+  h.biasBuffer = DType::BF16;
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "epilogue bias: dtype bf16, expected f32");
+  // Elements counted in the step's type: 3 rows of a for 4.
+  h = HalfGemm();
+  h.aRows = 3;
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "plan step 0 (Sgemm): a: accesses 12 elements but the "
+                   "buffer has 9");
+}
+
+TEST(CudaModule, AStepWithoutTypesIsFp32AsOlderRuntimesRead) {
+  // The fields default to f32 (artifacts written before them), and a
+  // runtime that reads neither field refuses bf16 buffers by their dtype,
+  // as this one does with the fields left out.
+  HalfGemm h;
+  h.edit = [](SgemmT &g) {
+    g.dtype = DType::F32;
+    g.c_dtype = DType::F32;
+  };
+  EXPECT_TCC_ERROR(verify(halfGemm(h)), TCC_STATUS_DATA_LOSS,
+                   "plan step 0 (Sgemm): a: dtype bf16, expected f32");
+}

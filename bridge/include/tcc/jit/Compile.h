@@ -53,9 +53,12 @@ struct CompileOptions {
   std::string target_triple;
   /// Where the compiled model runs: "cpu" (this machine's, or the `cpu` and
   /// `target_triple` above) or "cuda": kernels for NVIDIA GPUs, as
-  /// `tcc compile --target cuda` (docs/cuda.md). The runtime cannot run cuda
-  /// artifacts yet, so compile() then runs the program eagerly, saying why;
-  /// compile_artifact() gives the artifact.
+  /// `tcc compile --target cuda` (docs/cuda.md). compile() then loads the
+  /// artifact on the runtime's cuda device (libtcc_device_cuda.so, which
+  /// needs a CUDA driver and, for GEMMs, cuBLASLt) and runs it there, taking
+  /// and returning CPU tensors; where that device cannot be opened or load
+  /// the model, the program runs eagerly and fallback_reason() says why.
+  /// compile_artifact() gives the artifact without loading it.
   std::string device = "cpu";
   /// device "cuda": the GPU architectures, as `tcc compile --gpu=`
   /// ("sm_80,sm_90"); empty: sm_80.

@@ -3,6 +3,8 @@
 #include "LibraryCalls.h"
 #include "QuantizedCalls.h"
 
+#include "../../ArtifactTypes.h"
+
 #include "tcc/IR/TccOps.h"
 #include "tcc/runtime/ArtifactActivation.h"
 #include "tcc/runtime/kernels.h"
@@ -129,6 +131,9 @@ static bool lowerMatmul(PlanBuilder &plan, MatmulOp op,
   gemm.n = type.getDimSize(type.getRank() - 1);
   gemm.k = lhs.getDimSize(lhs.getRank() - 1);
   gemm.batch = ShapedType::getNumElements(batch);
+  // f32 on the CPU; bf16 or f16 where the target computes those (cuda).
+  gemm.dtype = *toDType(lhs.getElementType());
+  gemm.c_dtype = *toDType(type.getElementType());
   // The residual is read with C's strides: C is then the result itself.
   MatrixBinding c;
   if (epilogue.residual == -1 && plan.bindResultThroughTranspose(result, c)) {
@@ -185,6 +190,8 @@ static void lowerLinear(PlanBuilder &plan, LinearOp op,
   auto input = cast<RankedTensorType>(op.getInput().getType());
   auto weight = cast<RankedTensorType>(op.getWeight().getType());
   artifact::SgemmT gemm;
+  gemm.dtype = *toDType(input.getElementType());
+  gemm.c_dtype = *toDType(cast<ShapedType>(op.getType()).getElementType());
   gemm.k = input.getDimSize(input.getRank() - 1);
   gemm.n = weight.getDimSize(0);
   gemm.m = input.getNumElements() / gemm.k;

@@ -9,7 +9,8 @@
 //
 // fp32 matmuls and linears, with the epilogues cuBLASLt applies, are Sgemm
 // steps on the cuda module for the device to run through cuBLASLt (in TF32
-// with --allow-tf32). Not yet:
+// with --allow-tf32), and so are bf16 and fp16 ones (--precision's, from
+// tcc-autocast), their Sgemm.dtype saying so. Not yet:
 // convolutions as library calls (they compile to generated kernels).
 // docs/cuda.md lists what is missing.
 //
@@ -24,6 +25,7 @@
 #include "tcc/IR/TccOps.h"
 #include "tcc/runtime/ArtifactFormat.h"
 
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
@@ -40,6 +42,20 @@ constexpr const char *kArchitectures[] = {"sm_80", "sm_86", "sm_87", "sm_89",
                                           "sm_90"};
 constexpr const char *kDefaultArchitecture = "sm_80";
 
+/// A matmul or linear whose operands and result are all bf16 or all fp16
+/// (what tcc-autocast makes of an fp32 one): cuBLASLt multiplies them with
+/// fp32 accumulation (CUBLAS_COMPUTE_32F), as autocast's matmul does.
+bool isHalfPrecisionGemm(Operation *op) {
+  if (op->getNumResults() != 1)
+    return false;
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!element.isBF16() && !element.isF16())
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
+    return getElementTypeOrSelf(type) == element;
+  });
+}
+
 /// fp32 matmuls and linears are Sgemm steps on the cuda module, which the
 /// device runs through cuBLASLt: D = act(alpha * A B + bias + beta * C),
 /// with the activations cuBLASLt's epilogues have (ReLU, tanh-GELU) and a
@@ -50,7 +66,8 @@ class CudaCapabilities final : public TargetCapabilities {
 public:
   StringRef name() const override { return "cuda"; }
   bool isEpilogueAnchor(Operation *op) const override {
-    return isa<MatmulOp, LinearOp>(op) && cpu::isLibraryCallAnchor(op);
+    return isa<MatmulOp, LinearOp>(op) &&
+           (cpu::isLibraryCallAnchor(op) || isHalfPrecisionGemm(op));
   }
   bool appliesActivation(EpilogueActivation activation) const override {
     return activation == EpilogueActivation::None ||
@@ -153,7 +170,7 @@ void CudaTarget::placeCode(ArtifactDraft &artifact, KernelObject object,
   for (auto &step : model.plan) {
     step->code_module = index;
     if (auto *gemm = step->op.AsSgemm())
-      gemm->tf32 = allowTf32;
+      gemm->tf32 = allowTf32 && gemm->dtype == artifact::DType::F32;
   }
 }
 

@@ -56,7 +56,9 @@ bool isQuantizedAnchor(Operation *op);
 
 /// The longest chain after `anchor` (one the target's isEpilogueAnchor
 /// accepts) that fits the epilogue, following each value's single user; the
-/// activation must be one the target applies.
+/// activation must be one the target applies. After a bf16 or fp16 value,
+/// ReLU may be spelled cast to f32, relu, cast back (tcc-autocast's form),
+/// which computes what ReLU in the low precision does.
 Epilogue matchEpilogue(Operation *anchor, const TargetCapabilities &target);
 
 /// The epilogue of a group of ops (in order, anchor first), or nullopt when

@@ -224,11 +224,16 @@ Status CudaSession::prepareGemm(uint32_t step, const LtGemm &g) {
     void *bias = reinterpret_cast<void *>(addresses_[uint32_t(g.bias)]);
     TCC_RETURN_IF_ERROR(
         setDesc(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
+    // D's type, as the artifact stores the bias (cuBLASLt's default, said
+    // explicitly so that no default decides it).
+    int32_t biasType = g.cdType;
+    TCC_RETURN_IF_ERROR(setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &biasType,
+                                sizeof(biasType)));
   }
-  auto layout = [&](cublasLtMatrixLayout_t *l, uint64_t rows, uint64_t cols,
-                    int64_t ld, int64_t stride) {
+  auto layout = [&](cublasLtMatrixLayout_t *l, cudaDataType_t type,
+                    uint64_t rows, uint64_t cols, int64_t ld, int64_t stride) {
     TCC_RETURN_IF_ERROR(
-        ok(lt.cublasLtMatrixLayoutCreate(l, CUDA_R_32F, rows, cols, ld),
+        ok(lt.cublasLtMatrixLayoutCreate(l, type, rows, cols, ld),
            "cublasLtMatrixLayoutCreate"));
     if (g.batch == 1)
       return Status();
@@ -242,10 +247,13 @@ Status CudaSession::prepareGemm(uint32_t step, const LtGemm &g) {
                   sizeof(stride)),
               "cublasLtMatrixLayoutSetAttribute");
   };
-  TCC_RETURN_IF_ERROR(layout(&out.a, g.aRows, g.aCols, g.lda, g.strideA));
-  TCC_RETURN_IF_ERROR(layout(&out.b, g.bRows, g.bCols, g.ldb, g.strideB));
+  TCC_RETURN_IF_ERROR(
+      layout(&out.a, g.abType, g.aRows, g.aCols, g.lda, g.strideA));
+  TCC_RETURN_IF_ERROR(
+      layout(&out.b, g.abType, g.bRows, g.bCols, g.ldb, g.strideB));
   // C (the residual) and D share one layout.
-  TCC_RETURN_IF_ERROR(layout(&out.c, g.rows, g.cols, g.ldc, g.strideC));
+  TCC_RETURN_IF_ERROR(
+      layout(&out.c, g.cdType, g.rows, g.cols, g.ldc, g.strideC));
 
   cublasLtMatmulPreference_t preference = nullptr;
   TCC_RETURN_IF_ERROR(ok(lt.cublasLtMatmulPreferenceCreate(&preference),

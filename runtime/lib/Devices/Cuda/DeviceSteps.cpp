@@ -16,6 +16,24 @@ Status refuse(const std::string &why) {
   return Status(TCC_STATUS_UNIMPLEMENTED, why);
 }
 
+// cuBLASLt's type of a GEMM operand's dtype (those the validator lets an
+// Sgemm on a cuda module have).
+bool cudaType(DType dtype, cudaDataType_t *out) {
+  switch (dtype) {
+  case DType::F32:
+    *out = CUDA_R_32F;
+    return true;
+  case DType::BF16:
+    *out = CUDA_R_16BF;
+    return true;
+  case DType::F16:
+    *out = CUDA_R_16F;
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 Status planLtGemm(const Sgemm &g, LtGemm *out) {
@@ -49,6 +67,11 @@ Status planLtGemm(const Sgemm &g, LtGemm *out) {
   // row-major r x c matrix with leading dimension ld is the column-major
   // c x r matrix with the same ld.
   out->compute = g.tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  if (!cudaType(g.dtype(), &out->abType) ||
+      !cudaType(g.c_dtype(), &out->cdType))
+    return refuse(std::string("dtype ") + EnumNameDType(g.dtype()) +
+                  " with c_dtype " + EnumNameDType(g.c_dtype()) +
+                  " (cuBLASLt takes F32, BF16 or F16)");
   out->rows = uint64_t(g.n());
   out->cols = uint64_t(g.m());
   out->inner = uint64_t(g.k());

@@ -49,8 +49,13 @@ struct LtGemm {
   int32_t bias = -1, residual = -1; // buffers, -1: none
   float alpha = 1, beta = 0;        // beta is 0 without a residual
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
-  // FAST_TF32 where the step allows it (tcc compile --allow-tf32).
+  // FAST_TF32 where the step allows it (tcc compile --allow-tf32); 32F
+  // (fp32 accumulation) for bf16 and fp16 operands too. The scale type
+  // (alpha, beta) is CUDA_R_32F either way.
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  // The element types of cuBLASLt's A and B (Sgemm.dtype), and of C and D
+  // (Sgemm.c_dtype), whose type the bias has too (cuBLASLt's default).
+  cudaDataType_t abType = CUDA_R_32F, cdType = CUDA_R_32F;
 };
 
 // tcc's Sgemm as cuBLASLt computes it; refuses what cuBLASLt's epilogues
