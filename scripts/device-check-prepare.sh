@@ -35,6 +35,7 @@ npy="python3 $root/scripts/device_check_npy.py"
 models=(
   test/Cuda/Inputs/elementwise.mlir test/Cuda/Inputs/reductions.mlir
   test/Cuda/Inputs/nn.mlir test/Cuda/Inputs/mlp.mlir test/Cuda/Inputs/gemms.mlir
+  test/Cuda/Inputs/convs.mlir
   test/Tools/Inputs/attention-heads.mlir test/Tools/Inputs/chain4.mlir
   test/Tools/Inputs/linear.mlir test/Tools/Inputs/mul-relu.mlir
   test/Tools/Inputs/qkv-attention.mlir test/Tools/Inputs/sigmoid-add.mlir
