@@ -71,6 +71,11 @@ public:
            activation == EpilogueActivation::GeluTanh;
   }
   bool prefersChannelsLast() const override { return convolutionsAsGemm; }
+  // NCHW convolutions would be generated kernels, which are far slower
+  // than a GEMM and two transposes.
+  bool channelsLastConvolutionsPayTransposes() const override {
+    return convolutionsAsGemm;
+  }
   // cudaMalloc's alignment, which keeps every buffer's accesses coalesced.
   uint64_t bufferAlignment() const override { return 256; }
 
