@@ -114,7 +114,7 @@ for batch in 1 32; do
   for mode in gemm direct; do
     model=$dir/conv-timing/$mode-b$batch.bin
     [ -f "$model" ] || { echo "     $model: missing"; status=1; continue; }
-    timeout 120 "$dir/bin/tcc-run" bench "$model" --device cuda \
+    timeout 60 "$dir/bin/tcc-run" bench "$model" --device cuda \
       --iterations 20 --warmup 3 --profile --json \
       > "$log/conv-$mode-$batch.json" 2> "$log/conv-$mode-$batch.txt" || {
       status=1; tail -3 "$log/conv-$mode-$batch.txt" | sed 's/^/     /'; }
@@ -122,7 +122,8 @@ for batch in 1 32; do
   if [ "$status" = 0 ]; then
     echo "   batch $batch:"
     python3 "$root/scripts/device_check_convs.py" table \
-      "$log/conv-gemm-$batch.json" "$log/conv-direct-$batch.json" || status=1
+      "$log/conv-gemm-$batch.json" "$log/conv-direct-$batch.json" |
+      sed 's/^/   /' || status=1
   fi
   result "conv timing, batch $batch" "$status"
 done
