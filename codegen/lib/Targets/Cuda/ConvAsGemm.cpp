@@ -65,13 +65,14 @@ struct ConvShape {
   int64_t patch() const { return kernel[0] * kernel[1] * channels; }
 };
 
-/// col[n, oh, ow, kh, kw, c] = x[n, oh*s - p + kh*d, ow*s - p + kw*d, c],
-/// 0 in the padding: one parallel generic, channels innermost, so that
-/// consecutive threads read and write consecutive elements (4 at a time
-/// when C is a multiple of 4: VectorizeInnerDim). Read as a matrix it is
-/// [N*OH*OW, KH*KW*C].
-Value buildIm2col(OpBuilder &b, Location loc, Value input,
-                  const ConvShape &s) {
+} // namespace
+
+/// One parallel generic, channels innermost, so that consecutive threads
+/// read and write consecutive elements (4 at a time when C is a multiple
+/// of 4: VectorizeInnerDim). Read as a matrix it is [N*OH*OW, KH*KW*C].
+Value cuda::buildIm2col(OpBuilder &b, Location loc, Value input,
+                        Conv2dOp conv) {
+  ConvShape s(conv);
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   SmallVector<int64_t> shape = {s.batch,     s.outHeight, s.outWidth,
@@ -114,8 +115,6 @@ Value buildIm2col(OpBuilder &b, Location loc, Value input,
       })[0];
 }
 
-} // namespace
-
 void cuda::lowerConvAsGemm(PlanBuilder &plan, const Epilogue &group,
                            function_ref<Value(Value)> outside, Value result) {
   auto op = cast<Conv2dOp>(group.anchor);
@@ -140,7 +139,7 @@ void cuda::lowerConvAsGemm(PlanBuilder &plan, const Epilogue &group,
     gemm.a = plan.addWorkspaceKernel(
         "im2col", op, {input}, type,
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          return buildIm2col(b, loc, args[0], s);
+          return buildIm2col(b, loc, args[0], op);
         });
   }
   gemm.lda = gemm.k;

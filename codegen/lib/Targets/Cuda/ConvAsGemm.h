@@ -17,6 +17,7 @@
 #define TCC_CODEGEN_TARGETS_CUDA_CONVASGEMM_H
 
 #include "tcc/Codegen/PlanBuilder.h"
+#include "tcc/IR/TccOps.h"
 #include "tcc/Passes/Epilogue.h"
 
 namespace mlir::tcc::cuda {
@@ -24,6 +25,12 @@ namespace mlir::tcc::cuda {
 /// Whether `op` is a convolution lowerConvAsGemm takes: fp32, NHWC, one
 /// group.
 bool isGemmConvolution(Operation *op);
+
+/// col[n, oh, ow, kh, kw, c] = x[n, oh*s - p + kh*d, ow*s - p + kw*d, c], 0
+/// in the padding: the body of the im2col kernel of `conv` (NHWC) on
+/// `input`, a tensor [N, OH, OW, KH, KW, C] (TccLoweringTests runs it on
+/// the CPU).
+Value buildIm2col(OpBuilder &b, Location loc, Value input, Conv2dOp conv);
 
 /// The im2col kernel (when one is needed) and the Sgemm step of `group`,
 /// whose anchor isGemmConvolution accepts.
