@@ -56,21 +56,25 @@ TEST(Im2col, TheCudaKernelsBodyIsIm2colOnTheCpu) {
   std::unique_ptr<mlir::MLIRContext> context = makeContext();
   std::vector<KernelCase> kernels;
   for (const Im2colCase &c : cases) {
-    int64_t oh = (c.height + 2 * c.padding[0] -
-                  c.dilation[0] * (c.kernel[0] - 1) - 1) / c.stride[0] + 1;
-    int64_t ow = (c.width + 2 * c.padding[1] -
-                  c.dilation[1] * (c.kernel[1] - 1) - 1) / c.stride[1] + 1;
+    int64_t oh =
+        (c.height + 2 * c.padding[0] - c.dilation[0] * (c.kernel[0] - 1) - 1) /
+            c.stride[0] +
+        1;
+    int64_t ow =
+        (c.width + 2 * c.padding[1] - c.dilation[1] * (c.kernel[1] - 1) - 1) /
+            c.stride[1] +
+        1;
     std::string x = shape({c.batch, c.height, c.width, c.channels});
-    std::string w = shape({c.outChannels, c.kernel[0], c.kernel[1],
-                           c.channels});
+    std::string w =
+        shape({c.outChannels, c.kernel[0], c.kernel[1], c.channels});
     std::string y = shape({c.batch, oh, ow, c.outChannels});
     // The convolution whose im2col is built (its shapes and attributes).
     std::string source =
         "func.func @conv(%x: " + x + ", %w: " + w + ") -> " + y +
         " {\n  %y = tcc.conv2d %x, %w {stride = " + pair(c.stride) +
-        ", padding = " + pair(c.padding) + ", dilation = " +
-        pair(c.dilation) + ", layout = #tcc.layout<nhwc>} : (" + x + ", " +
-        w + ") -> " + y + "\n  return %y : " + y + "\n}\n";
+        ", padding = " + pair(c.padding) + ", dilation = " + pair(c.dilation) +
+        ", layout = #tcc.layout<nhwc>} : (" + x + ", " + w + ") -> " + y +
+        "\n  return %y : " + y + "\n}\n";
     mlir::OwningOpRef<mlir::ModuleOp> module =
         mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
     ASSERT_TRUE(module) << source;

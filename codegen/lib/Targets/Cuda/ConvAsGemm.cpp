@@ -22,8 +22,7 @@ bool cuda::isGemmConvolution(Operation *op) {
     return false;
   auto type = cast<RankedTensorType>(conv.getType());
   return type.getElementType().isF32() && type.getNumElements() > 0 &&
-         cast<RankedTensorType>(conv.getInput().getType()).getNumElements() >
-             0;
+         cast<RankedTensorType>(conv.getInput().getType()).getNumElements() > 0;
 }
 
 namespace {
@@ -92,7 +91,8 @@ Value cuda::buildIm2col(OpBuilder &b, Location loc, Value input,
         for (int i = 0; i < 2; ++i) {
           // o * stride + k * dilation - padding
           Value position = nb.create<arith::AddIOp>(
-              l, nb.create<arith::MulIOp>(l, index(1 + i), constant(s.stride[i])),
+              l,
+              nb.create<arith::MulIOp>(l, index(1 + i), constant(s.stride[i])),
               nb.create<arith::MulIOp>(l, index(3 + i),
                                        constant(s.dilation[i])));
           if (s.padding[i] == 0) {

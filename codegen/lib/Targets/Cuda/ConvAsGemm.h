@@ -1,4 +1,5 @@
-//===- ConvAsGemm.h - Convolutions as im2col and a cuBLASLt GEMM -*- C++ -*-===//
+//===- ConvAsGemm.h - Convolutions as im2col and a cuBLASLt GEMM -*- C++
+//-*-===//
 //
 // An fp32 NHWC convolution of one group is one GEMM over its output pixels:
 // out[N*OH*OW, OC] = col[N*OH*OW, KH*KW*C] * W[OC, KH*KW*C]^T, where col is
