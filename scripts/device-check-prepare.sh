@@ -18,6 +18,8 @@
 #   models/NAME/inputN.npy     seeded random inputs
 #   models/NAME/expected/outputN.npy  the reference interpreter's outputs
 #                              (`tcc run-ir` on the same inputs)
+#   conv-timing/{gemm,direct}-b{1,32}.bin  ResNet-18's convolutions under
+#              each --cuda-conv mode (weights are inputs)
 #   MANIFEST   the commit, the models and what the binaries need (glibc)
 # The models are those whose PTX CudaPtxasAcceptsKernels checks, and
 # test/Cuda/Inputs/gemms.mlir (cuBLASLt alone); their constants are small,
@@ -35,6 +37,7 @@ npy="python3 $root/scripts/device_check_npy.py"
 models=(
   test/Cuda/Inputs/elementwise.mlir test/Cuda/Inputs/reductions.mlir
   test/Cuda/Inputs/nn.mlir test/Cuda/Inputs/mlp.mlir test/Cuda/Inputs/gemms.mlir
+  test/Cuda/Inputs/convs.mlir
   test/Tools/Inputs/attention-heads.mlir test/Tools/Inputs/chain4.mlir
   test/Tools/Inputs/linear.mlir test/Tools/Inputs/mul-relu.mlir
   test/Tools/Inputs/qkv-attention.mlir test/Tools/Inputs/sigmoid-add.mlir
@@ -91,6 +94,23 @@ for source in "${models[@]}"; do
   echo "   $name: $(du -sh "$dir" | cut -f1)"
 done
 [ "$failed" = 0 ] || exit 1
+
+# ResNet-18's convolutions (scripts/device_check_convs.py) at batch 1 and
+# 32 under each --cuda-conv mode, in the layout that mode runs a network
+# in, their weights inputs (the bench's seeded values): device-check.sh
+# times them against each other.
+mkdir -p "$staging/conv-timing"
+for batch in 1 32; do
+  for mode in gemm:nhwc direct:nchw; do
+    python3 "$root/scripts/device_check_convs.py" ir "$batch" "${mode#*:}" \
+      > "$staging/conv-timing/${mode%:*}-b$batch.mlir"
+    "$tcc" compile "$staging/conv-timing/${mode%:*}-b$batch.mlir" \
+      -o "$staging/conv-timing/${mode%:*}-b$batch.bin" --target cuda \
+      --gpu sm_80,sm_90 --cuda-conv="${mode%:*}" --no-progress
+    rm "$staging/conv-timing/${mode%:*}-b$batch.mlir"
+  done
+done
+echo "   conv-timing: $(du -sh "$staging/conv-timing" | cut -f1)"
 
 glibc=$(objdump -T "$staging"/bin/* "$staging"/lib/* | grep -o 'GLIBC_2\.[0-9.]*' | sort -uV | tail -1)
 glibcxx=$(objdump -T "$staging"/bin/* "$staging"/lib/* | grep -o 'GLIBCXX_3\.4\.[0-9]*' | sort -uV | tail -1)

@@ -22,6 +22,10 @@
 #     model is run again with TCC_CUDA_SYNC_STEPS=1, which names the step.
 #  4. `tcc-run bench --device cuda --profile` on the MLP: latency and the
 #     device-timed (cuEvent) share of each step.
+#  5. ResNet-18's convolutions at batch 1 and 32, --cuda-conv=gemm (im2col
+#     and cuBLASLt) against direct (generated kernels): each convolution's
+#     device time under both (scripts/device_check_convs.py table), which
+#     decides the default (docs/cuda.md).
 # Then a summary; the exit status is 0 only when everything passed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -103,6 +107,26 @@ if [ -f "$dir/models/mlp/model.bin" ]; then
   sed 's/^/     /' "$log/bench.txt" | head -40
   result "bench mlp" "$status"
 fi
+
+echo "== 5. ResNet-18's convolutions: --cuda-conv=gemm against direct (device ms per run)"
+for batch in 1 32; do
+  status=0
+  for mode in gemm direct; do
+    model=$dir/conv-timing/$mode-b$batch.bin
+    [ -f "$model" ] || { echo "     $model: missing"; status=1; continue; }
+    timeout 60 "$dir/bin/tcc-run" bench "$model" --device cuda \
+      --iterations 20 --warmup 3 --profile --json \
+      > "$log/conv-$mode-$batch.json" 2> "$log/conv-$mode-$batch.txt" || {
+      status=1; tail -3 "$log/conv-$mode-$batch.txt" | sed 's/^/     /'; }
+  done
+  if [ "$status" = 0 ]; then
+    echo "   batch $batch:"
+    python3 "$root/scripts/device_check_convs.py" table \
+      "$log/conv-gemm-$batch.json" "$log/conv-direct-$batch.json" |
+      sed 's/^/   /' || status=1
+  fi
+  result "conv timing, batch $batch" "$status"
+done
 
 echo "== summary: $pass passed, $fail failed${failures:+ (${failures[*]})}"
 rm -rf "$log"

@@ -89,6 +89,10 @@ public:
       Value source, uint64_t key,
       function_ref<std::optional<std::vector<uint8_t>>(ArrayRef<uint8_t>)>
           derive) override;
+  uint32_t addWorkspaceKernel(
+      StringRef name, Operation *source, ArrayRef<Value> operands,
+      RankedTensorType type,
+      function_ref<Value(OpBuilder &, Location, ValueRange)> body) override;
   void addLibraryStep(artifact::OpUnion step) override {
     addStep(std::move(step));
   }
@@ -117,7 +121,10 @@ private:
   /// offsets); elsewhere its offset is final now.
   uint32_t viewBuffer(uint32_t root, std::vector<int64_t> shape,
                       uint64_t byteOffset);
-  uint32_t arenaBuffer(Value value);
+  uint32_t arenaBuffer(Value value) {
+    return arenaBuffer(cast<RankedTensorType>(value.getType()));
+  }
+  uint32_t arenaBuffer(RankedTensorType type);
   uint32_t bufferFor(Value value);
   /// Extends the buffer's lifetime to `step` (by default the step about to
   /// be added).
@@ -171,8 +178,7 @@ void ModelPlanner::use(uint32_t buffer, int64_t step) {
         std::max(lifetimes[it->second].lastStep, step);
 }
 
-uint32_t ModelPlanner::arenaBuffer(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
+uint32_t ModelPlanner::arenaBuffer(RankedTensorType type) {
   uint32_t buffer = builder.addBuffer(
       *toDType(type.getElementType()),
       std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
@@ -401,6 +407,34 @@ void ModelPlanner::addKernel(Operation *op) {
   for (Value result : op->getResults())
     kernel.bindings.push_back(bufferFor(result));
   addStep(std::move(kernel));
+}
+
+uint32_t ModelPlanner::addWorkspaceKernel(
+    StringRef name, Operation *source, ArrayRef<Value> operands,
+    RankedTensorType type,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  std::vector<uint32_t> operandBuffers;
+  for (Value operand : operands)
+    operandBuffers.push_back(bufferOf(operand));
+  std::string symbol = "k" + std::to_string(steps.size()) + "_" + name.str();
+  OpBuilder b = OpBuilder::atBlockEnd(kernels->getBody());
+  Location loc = source->getLoc();
+  auto func = b.create<func::FuncOp>(
+      loc, symbol,
+      b.getFunctionType(ValueRange(operands).getTypes(), {type}));
+  Block *block = func.addEntryBlock();
+  b.setInsertionPointToStart(block);
+  b.create<func::ReturnOp>(loc, body(b, loc, block->getArguments()));
+  PendingKernel kernel{symbol, {}, {describe(source)}};
+  for (uint32_t buffer : operandBuffers) {
+    kernel.bindings.push_back(buffer);
+    use(buffer);
+  }
+  uint32_t workspace = arenaBuffer(type);
+  kernel.bindings.push_back(workspace);
+  addStep(std::move(kernel));
+  reads(workspace);
+  return workspace;
 }
 
 static std::vector<std::string> describeAll(ArrayRef<Operation *> ops) {

@@ -518,6 +518,11 @@ struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
     int64_t transposesBefore = countRuntimeTransposes(func);
     // The function as it was, restored when the conversion does not pay.
     OwningOpRef<func::FuncOp> original = func.clone();
+    bool convertsConvolution = false;
+    func.walk([&](Conv2dOp conv) {
+      convertsConvolution |= conv.getLayout() == Layout::NCHW &&
+                             isa<func::FuncOp>(conv->getParentOp());
+    });
     int64_t converted = convertOpsToNhwc(func);
     MLIRContext *context = &getContext();
     // Moving first, with transpose composition and cancellation from the
@@ -546,12 +551,15 @@ struct ConvertLayoutPass : tcc::impl::TccConvertLayoutBase<ConvertLayoutPass> {
     context->getLoadedDialect<TccDialect>()->getCanonicalizationPatterns(
         canonical);
     (void)applyPatternsAndFoldGreedily(func, std::move(canonical));
-    // The runtime's NCHW and NHWC kernels run at about the same speed, so
+    // The CPU's NCHW and NHWC kernels run at about the same speed, so
     // the conversion pays only when the transposes it leaves (each a copy
     // of a feature map) are at most one per converted op: a lone conv
-    // between an NCHW argument and an NCHW result stays NCHW.
+    // between an NCHW argument and an NCHW result stays NCHW. Unless the
+    // target's NHWC convolutions pay for their transposes.
     int64_t added = countRuntimeTransposes(func) - transposesBefore;
-    if (converted > 0 && added > converted)
+    bool keep = convertsConvolution &&
+                target->channelsLastConvolutionsPayTransposes();
+    if (converted > 0 && added > converted && !keep)
       func.getBody().takeBody(original->getBody());
   }
 

@@ -61,6 +61,11 @@ options:
   --allow-tf32             cuda: fp32 GEMMs (the sgemm steps) may round
                            their operands to TF32 (cuBLASLt's fast TF32
                            compute; accumulation stays fp32)
+  --cuda-conv=gemm|direct  cuda: fp32 convolutions of one group as an
+                           im2col kernel and a cuBLASLt GEMM with the
+                           epilogue fused (gemm, the default: provisional
+                           until measured on a GPU), or as a generated
+                           kernel, one thread per output element (direct)
   --precision=bf16|fp16    cuda: matmuls, linears and convolutions in that
                            precision, their constant weights converted at
                            compile time; reductions, softmax, norms and
@@ -346,6 +351,10 @@ int compileMain(int argc, char **argv) {
       options.allowBytecode = true;
     } else if (arg == "--allow-tf32") {
       options.target.allowTf32 = true;
+    } else if (args.option(arg, "--cuda-conv", &value, &error)) {
+      if (!error.empty())
+        return fail(cmd, error);
+      options.target.cudaConv = value;
     } else if (args.option(arg, "--precision", &value, &error)) {
       if (!error.empty())
         return fail(cmd, error);

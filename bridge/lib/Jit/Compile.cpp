@@ -103,6 +103,7 @@ std::string compileTrace(const TracedGraph &graph,
   request.triple = options.target_triple;
   request.gpu = options.gpu;
   request.allowTf32 = options.allow_tf32;
+  request.cudaConv = options.cuda_conv;
   if (options.device == "cuda")
     request.target = "cuda";
   else if (options.device != "cpu")

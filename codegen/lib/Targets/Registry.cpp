@@ -91,6 +91,11 @@ std::unique_ptr<Target> mlir::tcc::resolveTarget(const TargetRequest &request,
              registration->name;
     return nullptr;
   }
+  if (!request.cudaConv.empty() && !registration->takesGpuArchitectures) {
+    *error = std::string("--cuda-conv applies to the cuda target, not to ") +
+             registration->name;
+    return nullptr;
+  }
   TargetRequest named = request;
   named.target = registration->name;
   return registration->create(named, error);

@@ -228,6 +228,11 @@ void describe(const Model &, const Step &step, StepDescription *out) {
         std::pair("c", int64_t(g->c())), std::pair("ldc", g->ldc()),
         std::pair("c_batch_stride", g->c_batch_stride())})
     out->fields.push_back(StepField::integer(k, v));
+  // The epilogue's buffers (-1: none), as the device reads them.
+  const Epilogue *e = g->epilogue();
+  out->fields.push_back(StepField::integer("bias", e ? e->bias() : -1));
+  out->fields.push_back(
+      StepField::integer("residual", e ? e->residual() : -1));
   for (auto [k, v] : {std::pair("trans_a", g->trans_a()),
                       std::pair("trans_b", g->trans_b()),
                       std::pair("b_packed", g->b_packed()),

@@ -117,7 +117,7 @@ TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
 
 INSTANTIATE_TEST_SUITE_P(TestCudaInputs, CudaCompiledModel,
                          ::testing::Values("elementwise", "reductions", "nn",
-                                           "mlp", "gemms", "gemms-half"));
+                                           "mlp", "gemms", "gemms-half", "convs"));
 
 // gemms.mlir's steps are all cuBLASLt matmuls, which the fake computes as
 // cuBLASLt documents them: its outputs must be the CPU target's (tcc's own
@@ -329,6 +329,140 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
   }
   EXPECT_TRUE(session->policy().hasGraph());
   EXPECT_EQ(fake.count("cuGraphLaunch"), 2u);
+}
+
+// What convs.mlir's convolutions are (stride, padding, dilation), in the
+// order of their im2col kernels in the plan; the shapes come from the
+// kernels' buffers.
+struct Im2colParams {
+  int64_t stride, padding, dilation;
+};
+const Im2colParams kConvsIm2col[] = {{2, 1, 1}, {1, 2, 2}, {2, 0, 1}};
+
+// im2col as docs/cuda.md defines it, written here from the definition:
+// col[n, oh, ow, kh, kw, c] = x[n, oh*s - p + kh*d, ow*s - p + kw*d, c], 0
+// outside x. `in` is [N, H, W, C], `out` [N, OH, OW, KH, KW, C].
+void hostIm2col(const float *x, float *col, const std::vector<int64_t> &in,
+                const std::vector<int64_t> &out, const Im2colParams &p) {
+  for (int64_t n = 0; n < out[0]; ++n)
+    for (int64_t oh = 0; oh < out[1]; ++oh)
+      for (int64_t ow = 0; ow < out[2]; ++ow)
+        for (int64_t kh = 0; kh < out[3]; ++kh)
+          for (int64_t kw = 0; kw < out[4]; ++kw)
+            for (int64_t c = 0; c < out[5]; ++c) {
+              int64_t h = oh * p.stride - p.padding + kh * p.dilation;
+              int64_t w = ow * p.stride - p.padding + kw * p.dilation;
+              bool inside = h >= 0 && h < in[1] && w >= 0 && w < in[2];
+              *col++ = inside ? x[((n * in[1] + h) * in[2] + w) * in[3] + c]
+                              : 0.0f;
+            }
+}
+
+// convs.mlir's plan: its im2col kernels on the host (the fake runs no
+// PTX), its GEMMs on the fake cuBLASLt in float64. Its outputs must be the
+// CPU target's, whose tcc_conv2d computes each convolution directly: the
+// workspaces, the GEMMs' shapes and leading dimensions, the weights' B^T,
+// the bias per column, the residual and the activations are then what the
+// convolutions mean.
+TEST(CudaCompiledConvs, MatchTheCpuTargetWithIm2colOnTheHost) {
+  std::string dir = TCC_CUDA_TEST_ARTIFACTS;
+  std::vector<uint8_t> file = test::readFile(dir + "/convs.bin");
+  std::unique_ptr<runtime::Artifact> artifact;
+  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
+                                            &artifact)
+                  .ok());
+  const artifact::Model &m = artifact->model();
+  test::FakeCuda fake;
+  // Each im2col kernel as a host function over its call's buffers.
+  size_t im2cols = 0, gemms = 0;
+  std::vector<std::string> order; // the steps' kinds, in order
+  for (const artifact::Step *step : *m.plan()) {
+    if (step->op_as_Sgemm()) {
+      ++gemms;
+      order.push_back("sgemm");
+      continue;
+    }
+    const artifact::KernelCall *call = step->op_as_KernelCall();
+    ASSERT_NE(call, nullptr);
+    const artifact::Kernel *kernel = m.kernels()->Get(call->kernel());
+    std::string symbol = kernel->symbol()->str();
+    ASSERT_EQ(symbol.substr(symbol.size() - 7), "_im2col") << symbol;
+    ASSERT_LT(im2cols, std::size(kConvsIm2col));
+    order.push_back("im2col");
+    ASSERT_EQ(kernel->gpu_launches()->size(), 1u);
+    const artifact::GpuLaunch *launch = kernel->gpu_launches()->Get(0);
+    auto shapeOf = [&](uint32_t binding) {
+      const auto *shape =
+          m.buffers()->Get(call->bindings()->Get(binding))->shape();
+      return std::vector<int64_t>(shape->begin(), shape->end());
+    };
+    std::vector<int64_t> in = shapeOf(launch->args()->Get(0)),
+                         out = shapeOf(launch->args()->Get(1));
+    ASSERT_EQ(in.size(), 4u);
+    ASSERT_EQ(out.size(), 6u);
+    Im2colParams params = kConvsIm2col[im2cols++];
+    test::FakeCuda::Kernel &host = fake.kernels[launch->function()->str()];
+    host.params = 2;
+    host.run = [in, out, params](void **p, uint64_t) {
+      hostIm2col(*static_cast<const float **>(p[0]),
+                 *static_cast<float **>(p[1]), in, out, params);
+    };
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"im2col", "sgemm", "sgemm",
+                                             "im2col", "sgemm", "im2col",
+                                             "sgemm"}));
+  cuda::Gpu gpu;
+  fake.install(&gpu.driver, &gpu.lt);
+  gpu.major = 9;
+  std::unique_ptr<CudaProgram> program;
+  runtime::Status s = CudaProgram::load(gpu, m, artifact->fileData(),
+                                        artifact->constants(), &program);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::unique_ptr<CudaSession> session;
+  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
+
+  std::vector<uint8_t> cpuFile = test::readFile(dir + "/convs.cpu.bin");
+  runtime::Model cpu;
+  ASSERT_TRUE(
+      runtime::Model::loadMemory(cpuFile.data(), cpuFile.size(), &cpu).ok());
+  runtime::Session cpuSession;
+  ASSERT_TRUE(cpu.createSession(nullptr, &cpuSession).ok());
+  auto bytesOf = [&](const artifact::TensorSpec *spec) {
+    return m.buffers()->Get(spec->buffer())->byte_size();
+  };
+  for (int run = 0; run < 3; ++run) {
+    std::vector<std::vector<float>> in, out;
+    std::vector<const void *> inPtrs;
+    std::vector<void *> outPtrs;
+    for (uint32_t i = 0; i < m.inputs()->size(); ++i) {
+      in.emplace_back(bytesOf(m.inputs()->Get(i)) / 4);
+      for (size_t e = 0; e < in.back().size(); ++e)
+        in.back()[e] =
+            float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f - 1.0f;
+      inPtrs.push_back(in.back().data());
+      ASSERT_TRUE(
+          cpuSession.bindInput(i, in.back().data(), in.back().size() * 4).ok());
+    }
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      out.emplace_back(bytesOf(m.outputs()->Get(i)) / 4, -7.0f);
+      outPtrs.push_back(out.back().data());
+    }
+    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(cpuSession.run().ok());
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      const float *reference = nullptr;
+      ASSERT_TRUE(cpuSession.output(i, &reference).ok());
+      for (size_t e = 0; e < out[i].size(); ++e)
+        EXPECT_NEAR(out[i][e], reference[e],
+                    1e-5 + 1e-4 * std::abs(reference[e]))
+            << "output " << i << " element " << e << " run " << run;
+    }
+  }
+  EXPECT_TRUE(session->policy().hasGraph());
+  // Eager, then captured: each im2col launch and each GEMM once a time.
+  EXPECT_EQ(fake.count("cuLaunchKernel"), 2 * im2cols);
+  EXPECT_EQ(fake.count("cublasLtMatmul"), 2 * gemms);
 }
 
 } // namespace

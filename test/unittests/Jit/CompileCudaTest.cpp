@@ -118,6 +118,53 @@ TEST(CompileCuda, BadDeviceOptionsAreRefusedByName) {
                    "precision applies to the cuda device, not to cpu");
 }
 
+// ResNet's downsampling block at batch 2: its three convolutions (3x3 of
+// stride 2, 3x3, the 1x1 projection of stride 2; batch norm folded into
+// their biases) are im2col kernels and sgemm steps by default, generated
+// kernels with cuda_conv = "direct".
+TEST(CompileCuda, ConvolutionsAreGemmsUnlessDirectIsAskedFor) {
+  manual_seed(14);
+  ResBlock block(8, 16, 2);
+  Tensor x = randn({2, 8, 8, 8});
+  auto count = [&](const jit::CompileOptions &options) {
+    std::vector<uint8_t> bytes = jit::compile_artifact(block, {x}, options);
+    std::unique_ptr<runtime::Artifact> artifact;
+    runtime::Status status = runtime::Artifact::fromMemory(
+        bytes.data(), bytes.size(), nullptr, &artifact);
+    EXPECT_TRUE(status.ok()) << status.message();
+    size_t gemms = 0, im2cols = 0;
+    if (!artifact)
+      return std::pair(gemms, im2cols);
+    const artifact::Model &m = artifact->model();
+    for (const artifact::Step *step : *m.plan()) {
+      if (const artifact::Sgemm *gemm = step->op_as_Sgemm()) {
+        EXPECT_EQ(gemm->m(), 2 * 4 * 4); // N * OH * OW
+        EXPECT_EQ(gemm->n(), 16);
+        ++gemms;
+      }
+      if (const artifact::KernelCall *call = step->op_as_KernelCall()) {
+        std::string symbol =
+            m.kernels()->Get(call->kernel())->symbol()->str();
+        im2cols += symbol.find("_im2col") != std::string::npos;
+      }
+    }
+    return std::pair(gemms, im2cols);
+  };
+  jit::CompileOptions options = cudaOptions();
+  EXPECT_EQ(count(options), (std::pair<size_t, size_t>(3, 3)));
+  options.cuda_conv = "direct";
+  EXPECT_EQ(count(options), (std::pair<size_t, size_t>(0, 0)));
+  options.cuda_conv = "implicit";
+  EXPECT_ERROR_HAS(jit::compile_artifact(block, {x}, options),
+                   "--cuda-conv takes gemm or direct, not 'implicit'");
+  options = cudaOptions();
+  options.device = "cpu";
+  options.gpu = "";
+  options.cuda_conv = "gemm";
+  EXPECT_ERROR_HAS(jit::compile_artifact(block, {x}, options),
+                   "--cuda-conv applies to the cuda target");
+}
+
 TEST(CompileCuda, Bf16StoresTheLinearsWeightsInBf16) {
   manual_seed(13);
   Mlp model;

@@ -66,6 +66,10 @@ struct CompileOptions {
   /// device "cuda": fp32 GEMMs may round their operands to TF32, as
   /// `tcc compile --allow-tf32`.
   bool allow_tf32 = false;
+  /// device "cuda": how fp32 convolutions run, as `tcc compile
+  /// --cuda-conv`: "gemm" (im2col and a cuBLASLt GEMM; also empty) or
+  /// "direct" (a generated kernel).
+  std::string cuda_conv;
   /// device "cuda": "bf16" or "fp16" runs matmuls, linears and convolutions
   /// in that precision, as `tcc compile --precision`; empty: fp32.
   std::string precision;

@@ -14,6 +14,8 @@
 
 #include "tcc/runtime/artifact_generated.h"
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 
@@ -66,6 +68,17 @@ public:
       Value source, uint64_t key,
       function_ref<std::optional<std::vector<uint8_t>>(ArrayRef<uint8_t>)>
           derive) = 0;
+
+  /// Appends a generated kernel step that computes a new arena buffer of
+  /// `type` from `operands`: the workspace of the library call being
+  /// lowered, which reads it (its lifetime ends there). `body` builds the
+  /// kernel's result from its arguments (the operands, as tensors) in ops
+  /// the kernel pipeline lowers (tcc, linalg, tensor, arith); the kernel is
+  /// named after `name` and lists `source` as its source op.
+  virtual uint32_t addWorkspaceKernel(
+      StringRef name, Operation *source, ArrayRef<Value> operands,
+      RankedTensorType type,
+      function_ref<Value(OpBuilder &, Location, ValueRange)> body) = 0;
 
   /// Appends a library-call step.
   virtual void addLibraryStep(::tcc::artifact::OpUnion step) = 0;

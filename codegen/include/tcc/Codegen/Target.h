@@ -93,7 +93,9 @@ struct TargetRegistration {
   /// LLVM's architecture name of its triples ("x86_64"), which maps a
   /// `--target-triple` to the target; empty for targets without one.
   const char *llvmArch;
-  /// Its capabilities, the same for every configuration.
+  /// Its capabilities in its default configuration, which textual pass
+  /// pipelines get by name; a configured Target may answer otherwise (the
+  /// cuda target under --cuda-conv=direct).
   const TargetCapabilities &(*capabilities)();
   /// Configures the target for `request` (whose target names this one), or
   /// null with `*error` saying what is wrong.

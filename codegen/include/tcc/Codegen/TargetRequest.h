@@ -29,6 +29,9 @@ struct TargetRequest {
   /// GPU targets: fp32 GEMMs may round their operands to TF32
   /// (`--allow-tf32`).
   bool allowTf32 = false;
+  /// The cuda target: how fp32 convolutions run (`--cuda-conv`): "gemm"
+  /// (or ""), im2col and a cuBLASLt GEMM; "direct", a generated kernel.
+  std::string cudaConv;
 };
 
 } // namespace mlir::tcc

@@ -290,15 +290,8 @@ static void lowerConv2d(PlanBuilder &plan, Conv2dOp op,
   plan.addLibraryStep(std::move(step));
 }
 
-bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
-                           function_ref<Value(Value)> outside, Value result,
-                           const TargetCapabilities &target,
-                           LibraryCallOptions options) {
-  if (isQuantizedAnchor(e.anchor))
-    return options.quantized &&
-           lowerQuantizedCall(plan, e, outside, result, target);
-  if (isa<Conv2dOp>(e.anchor) && !options.convolutions)
-    return false;
+artifact::EpilogueT cpu::lowerEpilogue(PlanBuilder &plan, const Epilogue &e,
+                                       function_ref<Value(Value)> outside) {
   artifact::EpilogueT epilogue;
   epilogue.activation = toArtifact(e.activation);
   epilogue.clamp_min = static_cast<float>(e.clampMin);
@@ -312,6 +305,19 @@ bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
         static_cast<int32_t>(plan.bufferOf(outside(e.residual)));
     plan.reads(epilogue.residual);
   }
+  return epilogue;
+}
+
+bool cpu::lowerLibraryCall(PlanBuilder &plan, const Epilogue &e,
+                           function_ref<Value(Value)> outside, Value result,
+                           const TargetCapabilities &target,
+                           LibraryCallOptions options) {
+  if (isQuantizedAnchor(e.anchor))
+    return options.quantized &&
+           lowerQuantizedCall(plan, e, outside, result, target);
+  if (isa<Conv2dOp>(e.anchor) && !options.convolutions)
+    return false;
+  artifact::EpilogueT epilogue = lowerEpilogue(plan, e, outside);
   if (auto matmul = dyn_cast<MatmulOp>(e.anchor))
     return lowerMatmul(plan, matmul, outside, epilogue, result,
                        options.packWeights);

@@ -30,6 +30,12 @@ struct LibraryCallOptions {
   bool quantized = true;
 };
 
+/// The artifact's epilogue of `group`: its activation and clamp, and its
+/// bias and residual buffers (marked read). Not the anchor's own bias.
+::tcc::artifact::EpilogueT lowerEpilogue(PlanBuilder &plan,
+                                         const Epilogue &group,
+                                         function_ref<Value(Value)> outside);
+
 /// Target::lowerLibraryCall for CPU targets; with `options`, for targets
 /// whose library computes the same steps another way (the cuda target's
 /// Sgemm steps run through cuBLASLt, which reads weights as stored).

@@ -10,12 +10,13 @@
 // fp32 matmuls and linears, with the epilogues cuBLASLt applies, are Sgemm
 // steps on the cuda module for the device to run through cuBLASLt (in TF32
 // with --allow-tf32), and so are bf16 and fp16 ones (--precision's, from
-// tcc-autocast), their Sgemm.dtype saying so. Not yet:
-// convolutions as library calls (they compile to generated kernels).
-// docs/cuda.md lists what is missing.
+// tcc-autocast), their Sgemm.dtype saying so. So are fp32 convolutions of
+// one group, after an im2col kernel (ConvAsGemm.h; --cuda-conv=direct keeps
+// them generated kernels). docs/cuda.md lists what is missing.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvAsGemm.h"
 #include "GpuPipeline.h"
 
 #include "../../ArtifactDraft.h"
@@ -61,11 +62,23 @@ bool isHalfPrecisionGemm(Operation *op) {
 /// with the activations cuBLASLt's epilogues have (ReLU, tanh-GELU) and a
 /// residual through beta * C, added before the activation as tcc's
 /// epilogue adds it. Anything else is a generated epilogue kernel.
-/// Convolutions are generated kernels for now.
+///
+/// How convolutions run is the one thing the two configurations differ in.
+/// Under --cuda-conv=gemm (the default) fp32 convolutions of one group are
+/// GEMMs too: they run channels-last, so that the output's channels are
+/// the GEMM's columns (the bias per column, as cuBLASLt applies it), and
+/// fuse their epilogue. Under --cuda-conv=direct they stay NCHW generated
+/// kernels, one thread per output element. Depthwise and grouped
+/// convolutions are generated kernels either way.
 class CudaCapabilities final : public TargetCapabilities {
 public:
+  explicit CudaCapabilities(bool convolutionsAsGemm)
+      : convolutionsAsGemm(convolutionsAsGemm) {}
+
   StringRef name() const override { return "cuda"; }
   bool isEpilogueAnchor(Operation *op) const override {
+    if (isa<Conv2dOp>(op))
+      return convolutionsAsGemm && cuda::isGemmConvolution(op);
     return isa<MatmulOp, LinearOp>(op) &&
            (cpu::isLibraryCallAnchor(op) || isHalfPrecisionGemm(op));
   }
@@ -74,24 +87,34 @@ public:
            activation == EpilogueActivation::Relu ||
            activation == EpilogueActivation::GeluTanh;
   }
-  bool prefersChannelsLast() const override { return false; }
+  bool prefersChannelsLast() const override { return convolutionsAsGemm; }
+  // NCHW convolutions would be generated kernels, which are far slower
+  // than a GEMM and two transposes.
+  bool channelsLastConvolutionsPayTransposes() const override {
+    return convolutionsAsGemm;
+  }
   // cudaMalloc's alignment, which keeps every buffer's accesses coalesced.
   uint64_t bufferAlignment() const override { return 256; }
+
+  /// Whether convolutions are im2col and a GEMM (else generated kernels).
+  const bool convolutionsAsGemm;
 };
 
-const TargetCapabilities &capabilities() {
-  static const CudaCapabilities instance;
-  return instance;
+/// The registry's (and tcc-opt's) are the default configuration's.
+const TargetCapabilities &capabilities(bool convolutionsAsGemm = true) {
+  static const CudaCapabilities gemm(true), direct(false);
+  return convolutionsAsGemm ? gemm : direct;
 }
 
 class CudaTarget final : public Target {
 public:
-  CudaTarget(std::vector<std::string> archs, bool allowTf32)
-      : archs(std::move(archs)), allowTf32(allowTf32) {}
+  CudaTarget(std::vector<std::string> archs, bool allowTf32,
+             bool convolutionsAsGemm)
+      : archs(std::move(archs)), allowTf32(allowTf32),
+        caps(static_cast<const CudaCapabilities &>(
+            ::capabilities(convolutionsAsGemm))) {}
 
-  const TargetCapabilities &capabilities() const override {
-    return ::capabilities();
-  }
+  const TargetCapabilities &capabilities() const override { return caps; }
 
   CodeModuleIdentity codeIdentity() const override {
     return {"nvptx64-nvidia-cuda", archs.front(), {}};
@@ -100,6 +123,12 @@ public:
   bool lowerLibraryCall(PlanBuilder &plan, const Epilogue &group,
                         function_ref<Value(Value)> outside,
                         Value result) const override {
+    if (isa<Conv2dOp>(group.anchor)) {
+      if (!caps.convolutionsAsGemm || !cuda::isGemmConvolution(group.anchor))
+        return false;
+      cuda::lowerConvAsGemm(plan, group, outside, result);
+      return true;
+    }
     // The Sgemm step as the CPU writes it, with B as stored (cuBLASLt
     // reads it in place); placeCode puts it on the cuda module. Integer
     // layers stay generated kernels: the int8 kernels are CPU code.
@@ -123,6 +152,7 @@ private:
   std::vector<std::string> archs;
   /// --allow-tf32: the Sgemm steps may round their operands to TF32.
   bool allowTf32;
+  const CudaCapabilities &caps;
 };
 
 void CudaTarget::placeCode(ArtifactDraft &artifact, KernelObject object,
@@ -207,14 +237,22 @@ std::unique_ptr<Target> create(const TargetRequest &request,
     return nullptr;
   }
   llvm::sort(archs);
-  return std::make_unique<CudaTarget>(std::move(archs), request.allowTf32);
+  if (!request.cudaConv.empty() && request.cudaConv != "gemm" &&
+      request.cudaConv != "direct") {
+    *error = "--cuda-conv takes gemm or direct, not '" + request.cudaConv +
+             "'";
+    return nullptr;
+  }
+  return std::make_unique<CudaTarget>(std::move(archs), request.allowTf32,
+                                      request.cudaConv != "direct");
 }
 
 } // namespace
 
 namespace mlir::tcc {
 TargetRegistration registerCudaTarget() {
-  return {"cuda", "", &capabilities, &create,
-          /*takesGpuArchitectures=*/true};
+  return {"cuda", "",
+          []() -> const TargetCapabilities & { return capabilities(); },
+          &create, /*takesGpuArchitectures=*/true};
 }
 } // namespace mlir::tcc

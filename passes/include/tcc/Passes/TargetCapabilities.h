@@ -44,6 +44,11 @@ public:
   /// Whether convolution and pooling run channels-last (NHWC) on this
   /// target; tcc-convert-layout rewrites NCHW graphs only then.
   virtual bool prefersChannelsLast() const = 0;
+  /// Whether an NHWC convolution pays for the transposes around it on this
+  /// target (its NCHW convolutions are much slower): tcc-convert-layout then
+  /// keeps a conversion of a convolution even where it adds more
+  /// transposes than it converts ops.
+  virtual bool channelsLastConvolutionsPayTransposes() const { return false; }
 
   /// Alignment in bytes of every arena buffer and constant (the memory
   /// plan's and the constants segment's).
