@@ -19,6 +19,8 @@
 #   models/NAME/expected/outputN.npy  the reference interpreter's outputs
 #                              (`tcc run-ir` on the same inputs)
 #   MANIFEST   the commit, the models and what the binaries need (glibc)
+#   bench/     the benchmarks' models without their weights, which the GPU
+#              machine regenerates (scripts/device-check-bench.sh)
 # The models are those whose PTX CudaPtxasAcceptsKernels checks, and
 # test/Cuda/Inputs/gemms.mlir (cuBLASLt alone); their constants are small,
 # so the artifacts carry them.
@@ -91,6 +93,10 @@ for source in "${models[@]}"; do
   echo "   $name: $(du -sh "$dir" | cut -f1)"
 done
 [ "$failed" = 0 ] || exit 1
+
+# The benchmarks' models, in bench/ (scripts/device-check-bench.sh).
+source "$root/scripts/device-check-bench.sh"
+bench_prepare "$build" "$staging"
 
 glibc=$(objdump -T "$staging"/bin/* "$staging"/lib/* | grep -o 'GLIBC_2\.[0-9.]*' | sort -uV | tail -1)
 glibcxx=$(objdump -T "$staging"/bin/* "$staging"/lib/* | grep -o 'GLIBCXX_3\.4\.[0-9]*' | sort -uV | tail -1)
