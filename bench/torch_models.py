@@ -7,6 +7,7 @@ bit (seeded_state), so that no artifact has to carry them.
 Needs torch (1.13 or newer) and numpy; torchvision for resnet18 only.
 """
 import hashlib
+import math
 
 import numpy as np
 import torch
@@ -68,7 +69,7 @@ def seeded_uniform(name, shape, bound, seed=0, bits=8):
     k * 2^-e for integers |k| <= K, K = bound * 2^e of `bits` bits (so with
     the default 8 bits, every value is exact in bf16)."""
     count = int(np.prod(shape, dtype=np.int64))
-    e = bits - 1 - int(np.floor(np.log2(bound)))
+    e = bits - math.frexp(bound)[1]  # frexp: exact, bound = f * 2^x, 0.5 <= f < 1
     steps = min(int(round(bound * 2.0 ** e)), 2 ** bits - 1)
     k = (_splitmix64(name, seed, count) % np.uint64(2 * steps + 1)).astype(np.int64) - steps
     return (k.astype(np.float32) * np.float32(2.0 ** -e)).reshape(shape)

@@ -16,7 +16,8 @@
 bench_prepare() {
   echo "== benchmark models (bench/cuda/prepare.py)"
   nice -n 10 "${DEVICE_CHECK_TORCH_PYTHON:-/usr/bin/python3}" -W ignore \
-    "$root/bench/cuda/prepare.py" --tcc "$1/bin/tcc" "$2/bench"
+    "$root/bench/cuda/prepare.py" --tcc "$1/bin/tcc" "$2/bench" || return
+  echo "   bench/: $(du -sh "$2/bench" | cut -f1)"
 }
 
 # bench_stage NAME SECONDS COMMAND...: one stage under a timeout, its result

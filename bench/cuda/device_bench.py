@@ -30,8 +30,8 @@ torch.autocast to bfloat16, TF32 off).
 Latency is a whole run from the host's input to the host's output, as
 tcc's runtime takes them: for torch, a copy of the (pinned) input to the
 GPU, the model, a copy back and a synchronize, timed by the host's clock
-like `tcc-run bench`; the median over enough runs for about a third of a
-second. torch's device time (CUDA events around the model alone) is given
+like `tcc-run bench`; the median over enough runs for about a quarter of a
+second (at least 5). torch's device time (CUDA events around the model alone) is given
 beside it. --dry-run: on the CPU when there is no GPU, two runs each, for
 checking the harness on a machine without one.
 """
@@ -54,7 +54,7 @@ ORDER = ["encoder_layer", "resnet18_b1", "resnet18_b32", "mlp_b64", "mlp_b1", "d
 PRECISIONS = ["fp32", "tf32", "bf16"]
 GEMM_MODELS = ["mlp_b64", "encoder_layer"]  # the issue's GEMM target
 TARGET_MODELS = ["resnet18_b1", "resnet18_b32", "encoder_layer"]  # its latency target
-SECONDS_PER_MEASUREMENT = 0.3
+SECONDS_PER_MEASUREMENT = 0.25
 
 
 def load_manifest(folder):
@@ -62,9 +62,10 @@ def load_manifest(folder):
         return json.load(f)
 
 
-def ordered(manifest):
-    return [m for m in ORDER if m in manifest["models"]] + \
+def ordered(manifest, only=None):
+    names = [m for m in ORDER if m in manifest["models"]] + \
         [m for m in manifest["models"] if m not in ORDER]
+    return [m for m in names if not only or m in only]
 
 
 def save(path, results):
@@ -82,7 +83,7 @@ def load(path):
         return {}
 
 
-def iterations_for(seconds_per_run, dry_run, lo=10, hi=300):
+def iterations_for(seconds_per_run, dry_run, lo=5, hi=300):
     if dry_run:
         return 2
     return max(lo, min(hi, int(SECONDS_PER_MEASUREMENT / max(seconds_per_run, 1e-6))))
@@ -127,7 +128,7 @@ def cmd_restore(args):
 GEMM_SUMMARY = re.compile(r"^(\w+) (\d+)x(\d+)x(\d+) \(m x n x k\), batch (\d+)(.*)$")
 
 
-def tcc_run(args, argv, timeout=120):
+def tcc_run(args, argv, timeout=60):
     done = subprocess.run([os.path.join(args.folder, "bin", "tcc-run"), *argv],
                           capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
@@ -162,7 +163,7 @@ def cmd_tcc(args):
     path = os.path.join(args.results, "tcc.json")
     results = {"models": {}}
     failed = 0
-    for name in ordered(manifest):
+    for name in ordered(manifest, args.models):
         directory = os.path.join(args.work, name)
         inputs = [os.path.join(directory, "input.npy")]
         for precision in manifest["models"][name]["precisions"]:
@@ -171,12 +172,13 @@ def cmd_tcc(args):
             try:
                 if not os.path.exists(artifact):
                     raise RuntimeError("not restored")
+                start = time.time()
                 tcc_run(args, ["run", artifact, "--device", "cuda", "--input", inputs[0],
                                "--output", os.path.join(directory, precision + ".tcc.npy")])
-                if args.dry_run:
-                    iterations, warmup = 2, 1
+                if args.dry_run or time.time() - start > 2:  # a slow model: a few runs
+                    iterations, warmup = 2 if args.dry_run else 3, 1
                 else:
-                    probe = tcc_bench(args, artifact, inputs, 5, 2, False)
+                    probe = tcc_bench(args, artifact, inputs, 3, 1, False)
                     iterations = iterations_for(probe["latency_ms"]["p50"] / 1e3, False)
                     warmup = max(3, iterations // 10)
                 report = tcc_bench(args, artifact, inputs, iterations, warmup,
@@ -286,60 +288,190 @@ class Torch:
         return statistics.median(b.elapsed_time(e) for b, e in events)
 
 
-def measure_models(args, t, compiled):
-    import numpy as np
+def build_models(args, t, manifest):
     import torch_models
-    torch = t.torch
-    manifest = load_manifest(args.folder)
-    part = "compile" if compiled else "eager"
-    path = os.path.join(args.results, f"torch-{part}.json")
-    results = {"torch": torch.__version__, "device": t.device, "models": {}}
-    if t.cuda:
-        results["gpu"] = torch.cuda.get_device_name()
-    if compiled and not hasattr(torch, "compile"):
-        results["unavailable"] = f"torch {torch.__version__} has no torch.compile"
-        save(path, results)
-        print(f"   n/a: {results['unavailable']}")
-        return 0
     models = {}
-    for name in ordered(manifest):
+    for name in ordered(manifest, args.models):
         model, x = torch_models.build(name)  # x: the input.npy tcc runs on
         models[name] = (model.to(t.device), x)
         os.makedirs(os.path.join(args.work, name), exist_ok=True)
-    budget_end = time.time() + args.budget
+    return models
+
+
+def warm_up(args, t, fn, name, x, precision, part, record, compiled):
+    """The first calls (for torch.compile: compiling, recording the CUDA
+    graph); saves the output for table.py's numerics."""
+    import numpy as np
+    torch = t.torch
+    with torch.inference_mode(), t.precision(precision):
+        xd = torch.from_numpy(x).to(t.device)
+        start = time.time()
+        for _ in range(3):
+            y = fn(xd)
+        t.sync()
+        if compiled:
+            record["compile_s"] = round(time.time() - start, 1)
+        np.save(os.path.join(args.work, name, f"torch-{part}-{precision}.npy"),
+                y.float().cpu().numpy())
+    return xd, y
+
+
+def time_model(t, fn, x, xd, y, precision, record):
+    torch = t.torch
+    with torch.inference_mode(), t.precision(precision):
+        record["p50_ms"], record["iterations"] = t.end_to_end(fn, x, y)
+        record["device_ms"] = t.device_time(fn, xd)
+
+
+def describe_error(e):
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}"
+
+
+def measure_eager(args, t):
+    manifest = load_manifest(args.folder)
+    path = os.path.join(args.results, "torch-eager.json")
+    results = {"torch": t.torch.__version__, "device": t.device, "models": {}}
+    if t.cuda:
+        results["gpu"] = t.torch.cuda.get_device_name()
+    models = build_models(args, t, manifest)
     failed = 0
     for precision in PRECISIONS:
-        for name in ordered(manifest):
+        for name in ordered(manifest, args.models):
             model, x = models[name]
             record = results["models"].setdefault(name, {}).setdefault(precision, {})
-            if compiled and time.time() > budget_end:
-                record["error"] = f"skipped: torch.compile's {args.budget:.0f} s budget is spent"
-                continue
             try:
-                with torch.inference_mode(), t.precision(precision):
-                    fn = model
-                    if compiled:
-                        torch._dynamo.reset()
-                        fn = torch.compile(model, mode="reduce-overhead", dynamic=False)
-                    xd = torch.from_numpy(x).to(t.device)
-                    start = time.time()
-                    for _ in range(3):  # compiles, records the CUDA graph
-                        y = fn(xd)
-                    t.sync()
-                    if compiled:
-                        record["compile_s"] = round(time.time() - start, 1)
-                    np.save(os.path.join(args.work, name, f"torch-{part}-{precision}.npy"),
-                            y.float().cpu().numpy())
-                    record["p50_ms"], record["iterations"] = t.end_to_end(fn, x, y)
-                    record["device_ms"] = t.device_time(fn, xd)
+                xd, y = warm_up(args, t, model, name, x, precision, "eager", record, False)
+                time_model(t, model, x, xd, y, precision, record)
                 print(f"   {name} {precision}: p50 {record['p50_ms']:.4f} ms, device "
-                      f"{record['device_ms']:.4f} ms"
-                      + (f", compiled in {record['compile_s']} s" if compiled else ""), flush=True)
+                      f"{record['device_ms']:.4f} ms", flush=True)
             except Exception as e:  # noqa: BLE001 (any failure of torch is this model's)
-                record["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+                record["error"] = describe_error(e)
                 print(f"  error: {name} {precision}: {record['error']}", flush=True)
                 failed += 1
             save(path, results)
+    return 1 if failed else 0
+
+
+# torch.compile takes seconds to a minute per model and precision, almost
+# all of it on the CPU: one process per precision compiles its models at
+# the same time as the others (phase 1, within --budget), then the
+# processes take turns on the GPU to time them (phase 2), so that no
+# compile runs beside a measurement. The parent saves what they report.
+
+def compile_worker(args, index, precision, ready, turn, queue):
+    os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS",
+                          str(max(1, (os.cpu_count() or 3) // len(PRECISIONS))))
+    t = Torch(args.dry_run)
+    torch = t.torch
+    manifest = load_manifest(args.folder)
+    deadline = time.time() + args.budget
+    compiled = []
+    try:
+        models = build_models(args, t, manifest)
+        for name in ordered(manifest, args.models):
+            model, x = models[name]
+            record = {}
+            if time.time() > deadline:
+                record["error"] = f"skipped: the {args.budget:.0f} s for compiling were spent"
+            else:
+                try:
+                    if hasattr(torch, "compile"):
+                        fn = torch.compile(model, mode="reduce-overhead", dynamic=False)
+                    else:  # dry run on torch 1.x: eager, to check the harness
+                        fn = model
+                        record["note"] = f"torch {torch.__version__} has no torch.compile"
+                    xd, y = warm_up(args, t, fn, name, x, precision, "compile", record, True)
+                    compiled.append((name, fn, x, xd, y, record))
+                    queue.put(("compiled", name, precision, record.get("compile_s")))
+                    continue
+                except Exception as e:  # noqa: BLE001
+                    record["error"] = describe_error(e)
+            queue.put(("record", name, precision, record))
+    finally:
+        ready.set()
+    turn.wait()
+    for name, fn, x, xd, y, record in compiled:
+        try:
+            time_model(t, fn, x, xd, y, precision, record)
+        except Exception as e:  # noqa: BLE001
+            record["error"] = describe_error(e)
+        if "note" in record:  # not torch.compile: timed for the harness only
+            record = {"error": record["note"], "dry_run_eager_ms": record.get("p50_ms")}
+        queue.put(("record", name, precision, record))
+
+
+def measure_compiled(args, t):
+    import multiprocessing
+    import queue as queues
+    torch = t.torch
+    path = os.path.join(args.results, "torch-compile.json")
+    results = {"torch": torch.__version__, "device": t.device, "models": {},
+               "mode": "reduce-overhead", "budget_s": args.budget}
+    if t.cuda:
+        results["gpu"] = torch.cuda.get_device_name()
+    if not hasattr(torch, "compile"):
+        results["unavailable"] = f"torch {torch.__version__} has no torch.compile"
+        print(f"   n/a: {results['unavailable']}" +
+              (" (the dry run times eager in its place, to check the harness)"
+               if args.dry_run else ""), flush=True)
+        if not args.dry_run:
+            save(path, results)
+            return 1
+    save(path, results)
+    context = multiprocessing.get_context("spawn")
+    messages = context.Queue()
+    workers = []
+    for index, precision in enumerate(PRECISIONS):
+        ready, turn = context.Event(), context.Event()
+        # Not daemonic: inductor starts processes of its own.
+        process = context.Process(target=compile_worker,
+                                  args=(args, index, precision, ready, turn, messages))
+        process.start()
+        workers.append((precision, process, ready, turn))
+    failed = 0
+
+    def drain(wait):
+        nonlocal failed
+        try:
+            kind, name, precision, payload = messages.get(timeout=wait)
+        except queues.Empty:
+            return
+        if kind == "compiled":
+            print(f"   {name} {precision}: compiled in {payload} s", flush=True)
+            return
+        results["models"].setdefault(name, {})[precision] = payload
+        if "p50_ms" in payload:
+            print(f"   {name} {precision}: p50 {payload['p50_ms']:.4f} ms, device "
+                  f"{payload['device_ms']:.4f} ms", flush=True)
+        else:
+            failed += "dry_run_eager_ms" not in payload
+            print(f"  {'n/a' if 'dry_run_eager_ms' in payload else 'error'}: {name} "
+                  f"{precision}: {payload.get('error')}", flush=True)
+        save(path, results)
+
+    # Phase 1: all compile; a worker that died counts as ready, one still
+    # compiling a minute after the budget is stopped.
+    give_up = time.time() + args.budget + 60
+    while not all(r.is_set() or not p.is_alive() for _, p, r, _ in workers):
+        drain(0.2)
+        if time.time() > give_up:
+            for precision, process, ready, _ in workers:
+                if not ready.is_set():
+                    print(f"  error: the {precision} worker is still compiling; stopped",
+                          flush=True)
+                    process.terminate()
+            break
+    # Phase 2: one at a time on the GPU.
+    for precision, process, ready, turn in workers:
+        turn.set()
+        while process.is_alive():
+            drain(0.2)
+        if process.exitcode:
+            print(f"  error: the {precision} worker exited with {process.exitcode}", flush=True)
+            failed += 1
+    while not messages.empty():
+        drain(0.1)
     return 1 if failed else 0
 
 
@@ -401,7 +533,9 @@ def cmd_torch(args):
     t = Torch(args.dry_run)
     if args.part == "micro":
         return measure_micro(args, t)
-    return measure_models(args, t, args.part == "compile")
+    if args.part == "eager":
+        return measure_eager(args, t)
+    return measure_compiled(args, t)
 
 
 def cmd_table(args):
@@ -429,6 +563,8 @@ def main():
         if name in ("tcc", "torch"):
             p.add_argument("--dry-run", action="store_true",
                            help="two runs each; torch on the CPU when there is no GPU")
+            p.add_argument("--models", nargs="+", metavar="NAME",
+                           help="only these models (default: all of bench.json's)")
         if name == "torch":
             p.add_argument("--part", choices=["eager", "micro", "compile"], required=True)
             p.add_argument("--budget", type=float, default=150,

@@ -27,7 +27,13 @@ def _ms(record):
         if "device_ms" in record:
             text += f" ({record['device_ms']:.3f})"
         return text
-    return "n/a" + (f" ({record['error']})" if "error" in record else "")
+    return "n/a" + (f" ({_short(record['error'])})" if "error" in record else "")
+
+
+def _short(text, limit=70):
+    """An error in a table cell: its end says what failed."""
+    text = text.replace("|", "/")
+    return text if len(text) <= limit else "..." + text[-limit:]
 
 
 def _ratio(torch_record, tcc_record):
@@ -38,6 +44,10 @@ def _ratio(torch_record, tcc_record):
 
 def _fmt(ratio, digits=2):
     return "n/a" if ratio is None else f"{ratio:.{digits}f}"
+
+
+def _times(ratio):
+    return "" if ratio is None else f" ({ratio:.2f}x)"
 
 
 def _numerics(work, name, precision):
@@ -95,8 +105,8 @@ def render(manifest, folder, work, results):
     out += ["| elementwise chain (bench/cuda/chain.mlir) | tcc GB/s | device copy GB/s | ratio |",
             "| --- | ---: | ---: | ---: |",
             f"| {chain.get('what', 'n/a')} | "
-            f"{_fmt(chain.get('gbps'), 0) if 'gbps' in chain else 'n/a ' + chain.get('error', '')}"
-            f" | {_fmt(copy.get('gbps'), 0) if 'gbps' in copy else 'n/a ' + copy.get('error', '')}"
+            f"{_fmt(chain.get('gbps'), 0) if 'gbps' in chain else _ms(chain)}"
+            f" | {_fmt(copy.get('gbps'), 0) if 'gbps' in copy else _ms(copy)}"
             f" | {_fmt(chain_ratio)} |", ""]
 
     # GEMMs: each tcc GEMM step against torch.matmul on its shape.
@@ -145,8 +155,8 @@ def render(manifest, folder, work, results):
             vs_eager = _ratio(_get(results, "torch-eager", name, precision), ours)
             vs_compile = _ratio(_get(results, "torch-compile", name, precision), ours)
             out.append(f"- {name} {precision}: faster than eager "
-                       f"{mark(None if vs_eager is None else vs_eager > 1)} ({_fmt(vs_eager)}x), "
+                       f"{mark(None if vs_eager is None else vs_eager > 1)}{_times(vs_eager)}, "
                        f"no slower than torch.compile "
-                       f"{mark(None if vs_compile is None else vs_compile >= 1)} "
-                       f"({_fmt(vs_compile)}x)")
+                       f"{mark(None if vs_compile is None else vs_compile >= 1)}"
+                       f"{_times(vs_compile)}")
     return "\n".join(out)
