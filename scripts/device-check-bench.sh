@@ -54,18 +54,18 @@ bench_check() {
   mkdir -p "$results"
   export PYTHONUNBUFFERED=1
   echo "== 5. benchmarks: the artifacts rebuilt from their seeded weights"
-  bench_stage "bench restore" 40 "${py[@]}" restore "$dir" "$work"
+  bench_stage "bench restore" 30 "${py[@]}" restore "$dir" "$work"
   echo "== 6. benchmarks: tcc, --device cuda"
   bench_stage "bench tcc" 70 "${py[@]}" tcc "$dir" "$work" "$results" "${dry[@]}"
   echo "== 7. benchmarks: PyTorch eager"
-  bench_stage "bench torch eager" 50 "${py[@]}" torch "$dir" "$work" "$results" \
+  bench_stage "bench torch eager" 45 "${py[@]}" torch "$dir" "$work" "$results" \
     --part eager "${dry[@]}"
   echo "== 8. benchmarks: cuBLAS alone on tcc's GEMM shapes, a device copy (torch)"
   bench_stage "bench torch micro" 25 "${py[@]}" torch "$dir" "$work" "$results" \
     --part micro "${dry[@]}"
-  echo "== 9. benchmarks: torch.compile (90 s for all compiles and runs)"
-  bench_stage "bench torch.compile" 105 "${py[@]}" torch "$dir" "$work" "$results" \
-    --part compile --budget 90 "${dry[@]}"
+  echo "== 9. benchmarks: torch.compile (100 s for all compiles and runs)"
+  bench_stage "bench torch.compile" 110 "${py[@]}" torch "$dir" "$work" "$results" \
+    --part compile --budget 100 "${dry[@]}"
   echo "== 10. the table (also in $results/table.md)"
   "${py[@]}" table "$dir" "$work" "$results" ||
     result "bench table" 1

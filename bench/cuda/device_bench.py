@@ -355,40 +355,59 @@ def measure_eager(args, t):
 
 # torch.compile takes seconds to a minute per model and precision, almost
 # all of it on the CPU: one process per precision compiles its models at
-# the same time as the others (phase 1, within --budget), then the
-# processes take turns on the GPU to time them (phase 2), so that no
-# compile runs beside a measurement. The parent saves what they report.
+# the same time as the others (phase 1), then the processes take turns on
+# the GPU to time them (phase 2), so that no compile runs beside a
+# measurement. The parent saves what they report. The part ends within
+# --budget seconds: compiles start until TIMING_RESERVE + 10 s before it,
+# one still running TIMING_RESERVE s before it is interrupted (SIGUSR1),
+# and phase 2 has the rest.
+TIMING_RESERVE = 25
+
+
+class BudgetSpent(Exception):
+    pass
+
+
+def _stop_compiling(signum, frame):
+    raise BudgetSpent("stopped: the time for compiling was spent")
+
 
 def compile_worker(args, index, precision, ready, turn, queue):
+    import signal
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS",
                           str(max(1, (os.cpu_count() or 3) // len(PRECISIONS))))
-    t = Torch(args.dry_run)
-    torch = t.torch
-    manifest = load_manifest(args.folder)
-    deadline = time.time() + args.budget
+    signal.signal(signal.SIGUSR1, _stop_compiling)
+    compile_until = args.start + args.budget - TIMING_RESERVE - 10
     compiled = []
     try:
+        t = Torch(args.dry_run)
+        torch = t.torch
+        manifest = load_manifest(args.folder)
         models = build_models(args, t, manifest)
         for name in ordered(manifest, args.models):
             model, x = models[name]
             record = {}
-            if time.time() > deadline:
-                record["error"] = f"skipped: the {args.budget:.0f} s for compiling were spent"
-            else:
-                try:
-                    if hasattr(torch, "compile"):
-                        fn = torch.compile(model, mode="reduce-overhead", dynamic=False)
-                    else:  # dry run on torch 1.x: eager, to check the harness
-                        fn = model
-                        record["note"] = f"torch {torch.__version__} has no torch.compile"
-                    xd, y = warm_up(args, t, fn, name, x, precision, "compile", record, True)
-                    compiled.append((name, fn, x, xd, y, record))
-                    queue.put(("compiled", name, precision, record.get("compile_s")))
-                    continue
-                except Exception as e:  # noqa: BLE001
-                    record["error"] = describe_error(e)
+            try:
+                if time.time() > compile_until:
+                    raise BudgetSpent("skipped: the time for compiling was spent")
+                if hasattr(torch, "compile"):
+                    fn = torch.compile(model, mode="reduce-overhead", dynamic=False)
+                else:  # dry run on torch 1.x: eager, to check the harness
+                    fn = model
+                    record["note"] = f"torch {torch.__version__} has no torch.compile"
+                xd, y = warm_up(args, t, fn, name, x, precision, "compile", record, True)
+                compiled.append((name, fn, x, xd, y, record))
+                queue.put(("compiled", name, precision, record.get("compile_s")))
+                continue
+            except BudgetSpent as e:
+                record["error"] = str(e)
+            except Exception as e:  # noqa: BLE001
+                record["error"] = describe_error(e)
             queue.put(("record", name, precision, record))
+    except BudgetSpent:
+        pass
     finally:
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
         ready.set()
     turn.wait()
     for name, fn, x, xd, y, record in compiled:
@@ -404,6 +423,7 @@ def compile_worker(args, index, precision, ready, turn, queue):
 def measure_compiled(args, t):
     import multiprocessing
     import queue as queues
+    import signal
     torch = t.torch
     path = os.path.join(args.results, "torch-compile.json")
     results = {"torch": torch.__version__, "device": t.device, "models": {},
@@ -419,6 +439,7 @@ def measure_compiled(args, t):
             save(path, results)
             return 1
     save(path, results)
+    args.start = time.time()
     context = multiprocessing.get_context("spawn")
     messages = context.Queue()
     workers = []
@@ -450,15 +471,21 @@ def measure_compiled(args, t):
                   f"{precision}: {payload.get('error')}", flush=True)
         save(path, results)
 
-    # Phase 1: all compile; a worker that died counts as ready, one still
-    # compiling a minute after the budget is stopped.
-    give_up = time.time() + args.budget + 60
+    # Phase 1: all compile; a worker that died counts as ready.
+    interrupt_at = args.start + args.budget - TIMING_RESERVE
+    interrupted = False
     while not all(r.is_set() or not p.is_alive() for _, p, r, _ in workers):
         drain(0.2)
-        if time.time() > give_up:
+        if time.time() > interrupt_at and not interrupted:
+            for precision, process, ready, _ in workers:
+                if not ready.is_set() and process.is_alive():
+                    print(f"   the {precision} compiles are out of time: interrupted", flush=True)
+                    os.kill(process.pid, signal.SIGUSR1)
+            interrupted = True
+        if time.time() > interrupt_at + 8:
             for precision, process, ready, _ in workers:
                 if not ready.is_set():
-                    print(f"  error: the {precision} worker is still compiling; stopped",
+                    print(f"  error: the {precision} worker did not stop compiling; ended",
                           flush=True)
                     process.terminate()
             break
@@ -567,10 +594,13 @@ def main():
                            help="only these models (default: all of bench.json's)")
         if name == "torch":
             p.add_argument("--part", choices=["eager", "micro", "compile"], required=True)
-            p.add_argument("--budget", type=float, default=150,
-                           help="--part compile: seconds for all its models (default 150); "
-                                "those it does not reach are skipped, saying so")
+            p.add_argument("--budget", type=float, default=100,
+                           help="--part compile: the seconds it may take (default 100; "
+                                "at least %d); the models it cannot compile in time are "
+                                "skipped, saying so" % (TIMING_RESERVE + 20))
     args = parser.parse_args()
+    if getattr(args, "budget", TIMING_RESERVE + 20) < TIMING_RESERVE + 20:
+        parser.error(f"--budget must be at least {TIMING_RESERVE + 20} s")
     for d in (args.work, getattr(args, "results", args.work)):
         os.makedirs(d, exist_ok=True)
     return {"restore": cmd_restore, "tcc": cmd_tcc, "torch": cmd_torch,
