@@ -6,12 +6,15 @@ bit (seeded_state), so that no artifact has to carry them.
 
 Needs torch (1.13 or newer) and numpy; torchvision for resnet18 only.
 """
-import hashlib
-import math
+import os
+import sys
 
 import numpy as np
 import torch
 from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seeded import seeded_uniform  # noqa: E402
 
 
 class DigitsCnn(nn.Module):
@@ -44,36 +47,7 @@ def resnet18():
     return torchvision.models.resnet18(weights=None)
 
 
-# --- Seeded weights, the same on every machine ------------------------------
-# splitmix64 of (a hash of the tensor's name, the element's index), in numpy's
-# wrapping uint64 arithmetic, gives integers k; each value is k * 2^-e (plus
-# an offset for norm scales), which float32 holds exactly, so no rounding
-# mode, library or torch version can change a bit. Weights have |k| <= 255,
-# so they are exact in bf16 too: a bf16 model converts them without error.
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _splitmix64(name, seed, count):
-    digest = hashlib.sha256(f"{seed}:{name}".encode()).digest()
-    base = np.uint64(int.from_bytes(digest[:8], "little"))
-    with np.errstate(over="ignore"):
-        z = np.arange(1, count + 1, dtype=np.uint64) * _GOLDEN + base
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-
-def seeded_uniform(name, shape, bound, seed=0, bits=8):
-    """float32 values of `shape` spread evenly over about [-bound, bound]:
-    k * 2^-e for integers |k| <= K, K = bound * 2^e of `bits` bits (so with
-    the default 8 bits, every value is exact in bf16)."""
-    count = int(np.prod(shape, dtype=np.int64))
-    e = bits - math.frexp(bound)[1]  # frexp: exact, bound = f * 2^x, 0.5 <= f < 1
-    steps = min(int(round(bound * 2.0 ** e)), 2 ** bits - 1)
-    k = (_splitmix64(name, seed, count) % np.uint64(2 * steps + 1)).astype(np.int64) - steps
-    return (k.astype(np.float32) * np.float32(2.0 ** -e)).reshape(shape)
-
+# --- Seeded weights, the same on every machine (bench/seeded.py) ------------
 
 def seeded_state(model, seed=0):
     """Seeded values for every float parameter and buffer of `model`, by
