@@ -372,7 +372,7 @@ def _stop_compiling(signum, frame):
     raise BudgetSpent("stopped: the time for compiling was spent")
 
 
-def compile_worker(args, index, precision, ready, turn, queue):
+def compile_worker(args, index, precision, ready, turn, done, queue):
     import signal
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS",
                           str(max(1, (os.cpu_count() or 3) // len(PRECISIONS))))
@@ -418,6 +418,7 @@ def compile_worker(args, index, precision, ready, turn, queue):
         if "note" in record:  # not torch.compile: timed for the harness only
             record = {"error": record["note"], "dry_run_eager_ms": record.get("p50_ms")}
         queue.put(("record", name, precision, record))
+    done.set()  # the next may start while this process shuts inductor down
 
 
 def measure_compiled(args, t):
@@ -444,12 +445,12 @@ def measure_compiled(args, t):
     messages = context.Queue()
     workers = []
     for index, precision in enumerate(PRECISIONS):
-        ready, turn = context.Event(), context.Event()
+        ready, turn, done = context.Event(), context.Event(), context.Event()
         # Not daemonic: inductor starts processes of its own.
         process = context.Process(target=compile_worker,
-                                  args=(args, index, precision, ready, turn, messages))
+                                  args=(args, index, precision, ready, turn, done, messages))
         process.start()
-        workers.append((precision, process, ready, turn))
+        workers.append((precision, process, ready, turn, done))
     failed = 0
 
     def drain(wait):
@@ -474,27 +475,31 @@ def measure_compiled(args, t):
     # Phase 1: all compile; a worker that died counts as ready.
     interrupt_at = args.start + args.budget - TIMING_RESERVE
     interrupted = False
-    while not all(r.is_set() or not p.is_alive() for _, p, r, _ in workers):
+    while not all(r.is_set() or not p.is_alive() for _, p, r, _, _ in workers):
         drain(0.2)
         if time.time() > interrupt_at and not interrupted:
-            for precision, process, ready, _ in workers:
+            for precision, process, ready, _, _ in workers:
                 if not ready.is_set() and process.is_alive():
                     print(f"   the {precision} compiles are out of time: interrupted", flush=True)
                     os.kill(process.pid, signal.SIGUSR1)
             interrupted = True
         if time.time() > interrupt_at + 8:
-            for precision, process, ready, _ in workers:
+            for precision, process, ready, _, _ in workers:
                 if not ready.is_set():
                     print(f"  error: the {precision} worker did not stop compiling; ended",
                           flush=True)
                     process.terminate()
             break
     # Phase 2: one at a time on the GPU.
-    for precision, process, ready, turn in workers:
+    for precision, process, ready, turn, done in workers:
         turn.set()
-        while process.is_alive():
+        while process.is_alive() and not done.is_set():
             drain(0.2)
-        if process.exitcode:
+    for precision, process, ready, turn, done in workers:
+        process.join(10)
+        if process.is_alive():
+            process.terminate()
+        elif process.exitcode:
             print(f"  error: the {precision} worker exited with {process.exitcode}", flush=True)
             failed += 1
     while not messages.empty():
