@@ -18,7 +18,11 @@ GEMM_TARGET = 0.9
 
 
 def _get(results, part, name, precision):
-    return results.get(part, {}).get("models", {}).get(name, {}).get(precision, {})
+    """The stage's record, or why there is none."""
+    if not results.get(part):
+        return {"error": f"no {part}.json: the stage did not run"}
+    return results[part].get("models", {}).get(name, {}).get(precision) or \
+        {"error": "not measured: its stage stopped before it"}
 
 
 def _ms(record):
