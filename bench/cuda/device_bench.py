@@ -30,10 +30,10 @@ torch.autocast to bfloat16, TF32 off).
 Latency is a whole run from the host's input to the host's output, as
 tcc's runtime takes them: for torch, a copy of the (pinned) input to the
 GPU, the model, a copy back and a synchronize, timed by the host's clock
-like `tcc-run bench`; the median over enough runs for about a quarter of a
-second (at least 5). torch's device time (CUDA events around the model alone) is given
-beside it. --dry-run: on the CPU when there is no GPU, two runs each, for
-checking the harness on a machine without one.
+like `tcc-run bench`; the median over enough runs for about a quarter of
+a second (at least 5). torch's device time (CUDA events around the model
+alone) is given beside it. --dry-run: on the CPU when there is no GPU, two
+runs each, for checking the harness on a machine without one.
 """
 import argparse
 import json
