@@ -56,11 +56,13 @@ def _times(ratio):
 
 def _numerics(work, name, precision):
     """max |tcc - torch eager| / max |torch eager| at the same precision."""
+    paths = [os.path.join(work, name, precision + ".tcc.npy"),
+             os.path.join(work, name, f"torch-eager-{precision}.npy")]
+    if not all(os.path.exists(p) for p in paths):
+        return "n/a"
     import numpy as np
     try:
-        ours = np.load(os.path.join(work, name, precision + ".tcc.npy")).astype(np.float64)
-        theirs = np.load(os.path.join(work, name, f"torch-eager-{precision}.npy")).astype(
-            np.float64)
+        ours, theirs = (np.load(p).astype(np.float64) for p in paths)
     except (OSError, ValueError):
         return "n/a"
     if ours.shape != theirs.shape:
