@@ -101,18 +101,25 @@ def cmd_restore(args):
         entry = manifest["models"][name]
         directory = os.path.join(args.work, name)
         os.makedirs(directory, exist_ok=True)
-        sources = torch_models.seeded_state(torch_models.MODELS[name][0]())
-        np.save(os.path.join(directory, "input.npy"),
-                torch_models.seeded_input(name, tuple(entry["input_shape"])))
+        try:
+            sources = torch_models.seeded_state(torch_models.MODELS[name][0]())
+            np.save(os.path.join(directory, "input.npy"),
+                    torch_models.seeded_input(name, tuple(entry["input_shape"])))
+        except Exception as e:  # noqa: BLE001 (e.g. no torchvision for resnet18)
+            print(f"  error: {name}: {describe_error(e)}", flush=True)
+            failed += 1
+            continue
+        restored = []
         for precision in entry["precisions"]:
             try:
                 artifact_constants.restore(
                     os.path.join(args.folder, "bench", name, precision + ".tccz"), sources,
                     os.path.join(directory, precision + ".bin"))
+                restored.append(precision)
             except (OSError, ValueError) as e:
-                print(f"  error: {name} {precision}: {e}")
+                print(f"  error: {name} {precision}: {e}", flush=True)
                 failed += 1
-        print(f"   {name}: restored", flush=True)
+        print(f"   {name}: restored {', '.join(restored) or 'none'}", flush=True)
     os.makedirs(os.path.join(args.work, "chain"), exist_ok=True)
     try:
         artifact_constants.restore(os.path.join(args.folder, "bench", "chain", "fp32.tccz"), {},
