@@ -28,11 +28,11 @@ tf32 (tcc --allow-tf32; torch with TF32 on), bf16 (tcc --precision bf16;
 torch.autocast to bfloat16, TF32 off).
 
 Latency is a whole run from the host's input to the host's output, as
-tcc's runtime takes them: for torch, a copy of the (pinned) input to the
-GPU, the model, a copy back and a synchronize, timed by the host's clock
-like `tcc-run bench`; the median over enough runs for about a quarter of
-a second (at least 5). torch's device time (CUDA events around the model
-alone) is given beside it. --dry-run: on the CPU when there is no GPU, two
+tcc's runtime takes them (ordinary, pageable memory): for torch, a copy
+of the input to the GPU, the model, a copy back and a synchronize, timed
+by the host's clock like `tcc-run bench`; the median over enough runs for
+about a quarter of a second (at least 5). torch's device time (CUDA
+events around the model alone) is given beside it. --dry-run: on the CPU when there is no GPU, two
 runs each, for checking the harness on a machine without one.
 """
 import argparse
@@ -248,17 +248,16 @@ class Torch:
             self.torch.cuda.synchronize()
 
     def end_to_end(self, fn, x, output):
-        """`output`: the model's output's (shape, dtype)."""
-        """Median ms of host input -> model -> host output."""
+        """Median ms of host input -> model -> host output, both in ordinary
+        (pageable) memory, as tcc's runtime takes them; `output` is the
+        model's output's (shape, dtype)."""
         torch = self.torch
         host_in = torch.from_numpy(x)
         host_out = torch.empty(output[0], dtype=output[1])
-        if self.cuda:
-            host_in, host_out = host_in.pin_memory(), host_out.pin_memory()
 
         def once():
-            y = fn(host_in.to(self.device, non_blocking=True))
-            host_out.copy_(y, non_blocking=True)
+            y = fn(host_in.to(self.device))
+            host_out.copy_(y)
             self.sync()
 
         start = time.perf_counter()

@@ -85,7 +85,7 @@ def render(manifest, folder, work, results):
     if eager.get("device") == "cpu":
         out += ["**Dry run on the CPU (no GPU): these numbers measure nothing.**", ""]
     out += ["Latency in ms, median of a whole run from host input to host output (for torch:",
-            "pinned input copied to the GPU, the model, the output copied back, synchronized;",
+            "input copied from pageable memory to the GPU, the model, the output copied back;",
             "in parentheses its device time alone, CUDA events). Speed-up: torch's latency over",
             "tcc's. Numerics: max |tcc - eager| / max |eager| at the same precision.",
             "torch.compile: mode reduce-overhead (CUDA graphs, as tcc replays its plan).", "",
