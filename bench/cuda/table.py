@@ -11,7 +11,7 @@ a stage did not measure reads n/a with its reason. The issue's targets:
 import datetime
 import os
 
-from device_bench import GEMM_MODELS, PRECISIONS, TARGET_MODELS, ordered
+from common import GEMM_MODELS, PRECISIONS, TARGET_MODELS, ordered
 
 CHAIN_TARGET = 0.8
 GEMM_TARGET = 0.9
