@@ -14,6 +14,7 @@
 # The folder holds:
 #   bin/       tcc-run, CudaGpuTests, CudaDeviceTests (x86-64, stripped)
 #   lib/       libtcc_runtime.so.0 and libtcc_device_cuda.so
+#   test/      the fake driver and the compiled models CudaDeviceTests use
 #   models/NAME/model.bin      compiled with --target cuda --gpu sm_80,sm_90
 #   models/NAME/inputN.npy     seeded random inputs
 #   models/NAME/expected/outputN.npy  the reference interpreter's outputs
@@ -21,6 +22,8 @@
 #   conv-timing/{gemm,direct}-b{1,32}.bin  ResNet-18's convolutions under
 #              each --cuda-conv mode (weights are inputs)
 #   MANIFEST   the commit, the models and what the binaries need (glibc)
+#   bench/     the benchmarks' models without their weights, which the GPU
+#              machine regenerates (scripts/device-check-bench.sh)
 # The models are those whose PTX CudaPtxasAcceptsKernels checks, and
 # test/Cuda/Inputs/gemms.mlir (cuBLASLt alone); their constants are small,
 # so the artifacts carry them.
@@ -46,7 +49,7 @@ models=(
 
 echo "== building in $build"
 nice -n 10 cmake --build "$build" --target tcc tcc-run tcc_runtime \
-  tcc_device_cuda CudaGpuTests CudaDeviceTests
+  tcc_device_cuda CudaGpuTests CudaDeviceTests tcc_fake_cuda
 test -f "$build/lib/libtcc_device_cuda.so" || {
   echo "error: $build has no libtcc_device_cuda.so (CUDA headers not found at configure time)" >&2
   exit 1
@@ -60,6 +63,11 @@ for b in tcc-run CudaGpuTests CudaDeviceTests; do
 done
 strip -o "$staging/lib/libtcc_runtime.so.0" "$build/lib/libtcc_runtime.so.0"
 strip -o "$staging/lib/libtcc_device_cuda.so" "$build/lib/libtcc_device_cuda.so"
+# What CudaDeviceTests open by path (test/unittests/Cuda/TestPaths.h).
+mkdir -p "$staging/test"
+strip -o "$staging/test/libtcc_fake_cuda.so" \
+  "$build/test/unittests/Cuda/libtcc_fake_cuda.so"
+cp -r "$build/test/unittests/Cuda/artifacts" "$staging/test/artifacts"
 
 tcc=$build/bin/tcc
 failed=0
@@ -111,6 +119,9 @@ for batch in 1 32; do
   done
 done
 echo "   conv-timing: $(du -sh "$staging/conv-timing" | cut -f1)"
+# The benchmarks' models, in bench/ (scripts/device-check-bench.sh).
+source "$root/scripts/device-check-bench.sh"
+bench_prepare "$build" "$staging"
 
 glibc=$(objdump -T "$staging"/bin/* "$staging"/lib/* | grep -o 'GLIBC_2\.[0-9.]*' | sort -uV | tail -1)
 glibcxx=$(objdump -T "$staging"/bin/* "$staging"/lib/* | grep -o 'GLIBCXX_3\.4\.[0-9]*' | sort -uV | tail -1)

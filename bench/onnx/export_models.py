@@ -12,31 +12,13 @@ Run with Debian's python3 (python3-torch 1.13, python3-torchvision 0.14):
 import argparse
 import importlib.util
 import os
+import sys
 
 import numpy as np
 import torch
-from torch import nn
 
-
-class DigitsCnn(nn.Module):
-    """examples/digits_cnn/DigitsNet.h, layer for layer."""
-
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 16, 3, padding=1)
-        self.conv2 = nn.Conv2d(16, 32, 3, padding=1)
-        self.fc1 = nn.Linear(32 * 4 * 4, 64)
-        self.fc2 = nn.Linear(64, 10)
-
-    def forward(self, x):
-        x = torch.relu(self.conv1(x))
-        x = torch.max_pool2d(torch.relu(self.conv2(x)), 2).flatten(1)
-        return torch.log_softmax(self.fc2(torch.relu(self.fc1(x))), 1)
-
-
-def mlp():
-    return nn.Sequential(nn.Linear(784, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(),
-                         nn.Linear(4096, 10))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_models import DigitsCnn, encoder_layer, mlp  # noqa: E402  (bench/torch_models.py)
 
 
 def tested_models():
@@ -59,8 +41,7 @@ def tested(name):
 MODELS = {
     # name: (constructor, input shape)
     **{name: tested(name) for name in ("resnet18", "mobilenet_v2", "efficientnet_b0")},
-    "encoder_layer": (lambda: nn.TransformerEncoderLayer(256, 4, 2048, dropout=0.0, batch_first=True),
-                      (1, 128, 256)),
+    "encoder_layer": (encoder_layer, (1, 128, 256)),
     "mlp_b1": (mlp, (1, 784)),
     "mlp_b64": (mlp, (64, 784)),
     "digits_cnn": (DigitsCnn, (1, 1, 8, 8)),

@@ -14,6 +14,7 @@
 #include "FakeCuda.h"
 
 #include "TestModels.h"
+#include "TestPaths.h"
 
 #include "tcc/runtime/Artifact.h"
 #include "tcc/runtime/Float16.h"
@@ -52,7 +53,7 @@ class CudaCompiledModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
   std::vector<uint8_t> file = test::readFile(
-      std::string(TCC_CUDA_TEST_ARTIFACTS) + "/" + GetParam() + ".bin");
+      test::cudaTestArtifacts() + "/" + GetParam() + ".bin");
   std::unique_ptr<runtime::Artifact> artifact;
   ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
                                             &artifact)
@@ -124,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(TestCudaInputs, CudaCompiledModel,
 // microkernels) on the same inputs, whether run step by step, captured or
 // replayed.
 TEST(CudaCompiledGemms, MatchTheCpuTargetOnTheFakeCublasLt) {
-  std::string dir = TCC_CUDA_TEST_ARTIFACTS;
+  std::string dir = test::cudaTestArtifacts();
   std::vector<uint8_t> file = test::readFile(dir + "/gemms.bin");
   std::unique_ptr<runtime::Artifact> artifact;
   ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
@@ -221,7 +222,7 @@ double halfValue(DType dtype, uint16_t bits) {
 // type (within its rounding: half an ulp, plus fp32's before it).
 TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
   std::vector<uint8_t> file =
-      test::readFile(std::string(TCC_CUDA_TEST_ARTIFACTS) + "/gemms-half.bin");
+      test::readFile(test::cudaTestArtifacts() + "/gemms-half.bin");
   std::unique_ptr<runtime::Artifact> artifact;
   ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
                                             &artifact)
@@ -365,7 +366,7 @@ void hostIm2col(const float *x, float *col, const std::vector<int64_t> &in,
 // the bias per column, the residual and the activations are then what the
 // convolutions mean.
 TEST(CudaCompiledConvs, MatchTheCpuTargetWithIm2colOnTheHost) {
-  std::string dir = TCC_CUDA_TEST_ARTIFACTS;
+  std::string dir = test::cudaTestArtifacts();
   std::vector<uint8_t> file = test::readFile(dir + "/convs.bin");
   std::unique_ptr<runtime::Artifact> artifact;
   ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LinearModel.h"
+#include "TestPaths.h"
 
 #include "tcc/runtime/tcc_runtime.h"
 
@@ -30,7 +31,7 @@ struct Status {
 };
 
 int fakeCalls(const char *call) {
-  void *library = dlopen(TCC_FAKE_CUDA_LIBRARY, RTLD_NOW | RTLD_NOLOAD);
+  void *library = dlopen(fakeCudaLibrary().c_str(), RTLD_NOW | RTLD_NOLOAD);
   EXPECT_NE(library, nullptr) << "the plugin has not opened the fake driver";
   if (!library)
     return -1;
@@ -44,9 +45,9 @@ int fakeCalls(const char *call) {
 class CudaPlugin : public ::testing::Test {
 protected:
   void SetUp() override {
-    setenv("TCC_CUDA_DRIVER", TCC_FAKE_CUDA_LIBRARY, 1);
-    setenv("TCC_CUBLASLT", TCC_FAKE_CUDA_LIBRARY, 1);
-    setenv("TCC_DEVICE_PATH", TCC_CUDA_PLUGIN_DIR, 1);
+    setenv("TCC_CUDA_DRIVER", fakeCudaLibrary().c_str(), 1);
+    setenv("TCC_CUBLASLT", fakeCudaLibrary().c_str(), 1);
+    setenv("TCC_DEVICE_PATH", cudaPluginDir().c_str(), 1);
     Status opened{tcc_device_open("cuda", &device)};
     ASSERT_TRUE(opened.ok()) << opened.message();
   }

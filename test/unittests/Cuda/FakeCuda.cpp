@@ -396,8 +396,12 @@ void FakeCuda::install(cuda::Driver *d, cuda::CublasLt *lt) {
                                     cudaDataType_t scale) {
     record("cublasLtMatmulDescCreate");
     active->computeTypes.push_back(compute);
-    if (compute != CUBLAS_COMPUTE_32F || scale != CUDA_R_32F)
-      return CUBLAS_STATUS_NOT_SUPPORTED; // tcc asks for strict fp32
+    // tcc asks for strict fp32, or TF32 with --allow-tf32, which permits
+    // rounding the operands, not requires it: the fake computes in fp32.
+    if ((compute != CUBLAS_COMPUTE_32F &&
+         compute != CUBLAS_COMPUTE_32F_FAST_TF32) ||
+        scale != CUDA_R_32F)
+      return CUBLAS_STATUS_NOT_SUPPORTED;
     *desc = reinterpret_cast<cublasLtMatmulDesc_t>(new Desc);
     return CUBLAS_STATUS_SUCCESS;
   };
