@@ -56,7 +56,12 @@ public:
     for (size_t i = 0; i < text.size(); ++i) {
       char c = text[i];
       if (c == '"') {
-        i = skipString(i);
+        size_t close = skipString(i);
+        // MLIR 19's lexer steps past the buffer's terminating NUL when a
+        // string is still open there and lexes on from memory beyond it.
+        if (close == text.size())
+          return problem(i, "string is not closed before the end of the file");
+        i = close;
       } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
         i = text.find('\n', i);
         if (i == StringRef::npos)
@@ -95,8 +100,8 @@ private:
            c == '$' || c == '.';
   }
 
-  /// The index of the closing quote of the string opening at `i` (or the
-  /// end: the parser reports unterminated strings itself).
+  /// The index of the closing quote of the string opening at `i`, of the
+  /// newline that ends it unclosed (the parser reports that), or the end.
   size_t skipString(size_t i) const {
     for (++i; i < text.size(); ++i) {
       if (text[i] == '\\')

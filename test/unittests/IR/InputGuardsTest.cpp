@@ -48,6 +48,22 @@ TEST(InputGuardsTest, StringsCommentsAndArrowsDoNotNest) {
   EXPECT_FALSE(scan("}}}}}}}}}}{{{{{{{{}}}}}}}}"));
 }
 
+// A string still open at the end of the text is refused before MLIR's
+// lexer, which would read past the buffer's end there (a dense_resource
+// blob cut inside its hex); one closed by a newline is the parser's error.
+TEST(InputGuardsTest, AStringOpenAtTheEndIsRefused) {
+  std::string text = "{-# dialect_resources: { builtin: { w: \"0x0400A54D";
+  auto problem =
+      tcc::findTextProblem(llvm::MemoryBufferRef(text, "input"), {});
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->message, "string is not closed before the end of the file");
+  EXPECT_EQ(problem->loc.getPointer(), text.data() + text.find('"'));
+  EXPECT_TRUE(scan("\"ends with an escape\\"));
+  EXPECT_FALSE(scan("\"closed\" \"escaped quote \\\" closed\""));
+  EXPECT_FALSE(scan("\"open at a newline\n}"));
+  EXPECT_FALSE(scan("// a comment's \" is no string"));
+}
+
 TEST(InputGuardsTest, ShapedTypesMustBeCountable) {
   EXPECT_FALSE(scan("tensor<3037000499x3037000499xf32>", 100));
   EXPECT_FALSE(
