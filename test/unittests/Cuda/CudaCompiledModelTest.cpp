@@ -53,8 +53,8 @@ int ptxParams(const std::string &ptx, const std::string &name) {
 class CudaCompiledModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
-  std::vector<uint8_t> file =
-      test::readFile(test::cudaTestArtifacts() + "/" + GetParam() + ".bin");
+  std::vector<uint8_t> file = test::readFile(
+      test::cudaTestArtifacts() + "/" + GetParam() + ".bin");
   std::unique_ptr<runtime::Artifact> artifact;
   ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
                                             &artifact)

@@ -160,8 +160,8 @@ void CudaTarget::placeCode(ArtifactDraft &artifact, KernelObject object,
     images.push_back(std::move(image.bytes));
   }
   uint32_t index = builder.addCodeModule(module, {}, std::move(images));
-  uint32_t space =
-      builder.addMemorySpace(artifact::MemoryKind::Device, arenaBytes, index);
+  uint32_t space = builder.addMemorySpace(artifact::MemoryKind::Device,
+                                          arenaBytes, index);
   ::tcc::runtime::ModelDraft &model = builder.model();
   // Module 0 holds no code: no triple, so that any host runs it.
   model.arena_bytes = 0;
@@ -228,7 +228,8 @@ std::unique_ptr<Target> create(const TargetRequest &request,
   llvm::sort(archs);
   if (!request.cudaConv.empty() && request.cudaConv != "gemm" &&
       request.cudaConv != "direct") {
-    *error = "--cuda-conv takes gemm or direct, not '" + request.cudaConv + "'";
+    *error = "--cuda-conv takes gemm or direct, not '" + request.cudaConv +
+             "'";
     return nullptr;
   }
   return std::make_unique<CudaTarget>(std::move(archs), request.allowTf32,
