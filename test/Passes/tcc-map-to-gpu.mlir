@@ -271,6 +271,47 @@ func.func @vectorized(%x: memref<8x64xf32>, %b: memref<64xf32>, %s: memref<8xf32
 
 // -----
 
+// Tests that 16-bit elements (--precision's bf16) walk the innermost dim
+// four at a time too, here beside f32 ones (an autocast cast): vector<4xf32>
+// loads, vector<4xbf16> stores; 8-bit ones (i8) keep one element per
+// thread.
+// CHECK-LABEL: func.func @vectorized_bf16
+// CHECK: %[[X:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}] : memref<8x64xf32>, vector<4xf32>
+// CHECK-COUNT-4: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: vector.store %{{.*}}, %arg1[%{{.*}}, %{{.*}}] : memref<8x64xbf16>, vector<4xbf16>
+// CHECK-NOT: memref.store
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK-LABEL: func.func @scalar_i8
+// CHECK-NOT: vector.
+// CHECK: memref.load %arg0
+// CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x
+func.func @vectorized_bf16(%x: memref<8x64xf32>, %o: memref<8x64xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<8x64xf32>
+    %h = arith.truncf %v : f32 to bf16
+    memref.store %h, %o[%i, %j] : memref<8x64xbf16>
+  }
+  return
+}
+
+func.func @scalar_i8(%x: memref<8x64xi8>, %o: memref<8x64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<8x64xi8>
+    memref.store %v, %o[%i, %j] : memref<8x64xi8>
+  }
+  return
+}
+
+// -----
+
 // Tests that an access across the innermost dim (a transpose's read) keeps
 // one element per thread.
 // CHECK-LABEL: func.func @transposed

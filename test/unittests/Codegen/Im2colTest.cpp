@@ -35,11 +35,11 @@ std::string pair(const int64_t *v) {
          ">";
 }
 
-std::string shape(std::initializer_list<int64_t> dims) {
+std::string shape(std::initializer_list<int64_t> dims, DType dtype) {
   std::string s = "tensor<";
   for (int64_t d : dims)
     s += std::to_string(d) + "x";
-  return s + "f32>";
+  return s + mlirName(dtype) + ">";
 }
 
 TEST(Im2col, TheCudaKernelsBodyIsIm2colOnTheCpu) {
@@ -55,65 +55,72 @@ TEST(Im2col, TheCudaKernelsBodyIsIm2colOnTheCpu) {
   };
   std::unique_ptr<mlir::MLIRContext> context = makeContext();
   std::vector<KernelCase> kernels;
-  for (const Im2colCase &c : cases) {
-    int64_t oh =
-        (c.height + 2 * c.padding[0] - c.dilation[0] * (c.kernel[0] - 1) - 1) /
-            c.stride[0] +
-        1;
-    int64_t ow =
-        (c.width + 2 * c.padding[1] - c.dilation[1] * (c.kernel[1] - 1) - 1) /
-            c.stride[1] +
-        1;
-    std::string x = shape({c.batch, c.height, c.width, c.channels});
-    std::string w =
-        shape({c.outChannels, c.kernel[0], c.kernel[1], c.channels});
-    std::string y = shape({c.batch, oh, ow, c.outChannels});
-    // The convolution whose im2col is built (its shapes and attributes).
-    std::string source =
-        "func.func @conv(%x: " + x + ", %w: " + w + ") -> " + y +
-        " {\n  %y = tcc.conv2d %x, %w {stride = " + pair(c.stride) +
-        ", padding = " + pair(c.padding) + ", dilation = " + pair(c.dilation) +
-        ", layout = #tcc.layout<nhwc>} : (" + x + ", " + w + ") -> " + y +
-        "\n  return %y : " + y + "\n}\n";
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
-    ASSERT_TRUE(module) << source;
-    mlir::tcc::Conv2dOp conv;
-    module->walk([&](mlir::tcc::Conv2dOp op) { conv = op; });
-    ASSERT_TRUE(conv);
+  for (DType dtype : {DType::F32, DType::BF16, DType::F16})
+    for (const Im2colCase &c : cases) {
+      int64_t oh = (c.height + 2 * c.padding[0] -
+                    c.dilation[0] * (c.kernel[0] - 1) - 1) /
+                       c.stride[0] +
+                   1;
+      int64_t ow =
+          (c.width + 2 * c.padding[1] - c.dilation[1] * (c.kernel[1] - 1) - 1) /
+              c.stride[1] +
+          1;
+      std::string x = shape({c.batch, c.height, c.width, c.channels}, dtype);
+      std::string w =
+          shape({c.outChannels, c.kernel[0], c.kernel[1], c.channels}, dtype);
+      std::string y = shape({c.batch, oh, ow, c.outChannels}, dtype);
+      // The convolution whose im2col is built (its shapes and attributes).
+      std::string source =
+          "func.func @conv(%x: " + x + ", %w: " + w + ") -> " + y +
+          " {\n  %y = tcc.conv2d %x, %w {stride = " + pair(c.stride) +
+          ", padding = " + pair(c.padding) +
+          ", dilation = " + pair(c.dilation) +
+          ", layout = #tcc.layout<nhwc>} : (" + x + ", " + w + ") -> " + y +
+          "\n  return %y : " + y + "\n}\n";
+      mlir::OwningOpRef<mlir::ModuleOp> module =
+          mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+      ASSERT_TRUE(module) << source;
+      mlir::tcc::Conv2dOp conv;
+      module->walk([&](mlir::tcc::Conv2dOp op) { conv = op; });
+      ASSERT_TRUE(conv);
 
-    std::string name = "im2col_" + std::to_string(kernels.size());
-    Tensor input = random(DType::F32, {c.batch, c.height, c.width, c.channels},
-                          -1, 1, 100 + kernels.size());
-    Tensor expected = generate(
-        DType::F32, {c.batch, oh, ow, c.kernel[0], c.kernel[1], c.channels},
-        [&](const std::vector<int64_t> &i) {
-          int64_t h = i[1] * c.stride[0] - c.padding[0] + i[3] * c.dilation[0];
-          int64_t v = i[2] * c.stride[1] - c.padding[1] + i[4] * c.dilation[1];
-          if (h < 0 || h >= c.height || v < 0 || v >= c.width)
-            return 0.0;
-          return input.at({i[0], h, v, i[5]});
-        });
-    // The kernel function the cuda target outlines, printed for the harness.
-    mlir::OpBuilder b(context.get());
-    mlir::Location loc = b.getUnknownLoc();
-    mlir::OwningOpRef<mlir::ModuleOp> kernel = mlir::ModuleOp::create(loc);
-    b.setInsertionPointToEnd(kernel->getBody());
-    auto resultType = mlir::RankedTensorType::get(
-        expected.shape, mlir::Float32Type::get(context.get()));
-    auto func = b.create<mlir::func::FuncOp>(
-        loc, name,
-        b.getFunctionType({conv.getInput().getType()}, {resultType}));
-    mlir::Block *body = func.addEntryBlock();
-    b.setInsertionPointToStart(body);
-    b.create<mlir::func::ReturnOp>(
-        loc, mlir::tcc::cuda::buildIm2col(b, loc, body->getArgument(0), conv));
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    func.print(os);
-    kernels.emplace_back(name, text, std::vector<Tensor>{input},
-                         std::vector<Tensor>{expected}, Tolerance{0, 0});
-  }
+      std::string name = "im2col_" + std::to_string(kernels.size());
+      Tensor input = random(dtype, {c.batch, c.height, c.width, c.channels}, -1,
+                            1, 100 + kernels.size());
+      Tensor expected = generate(
+          dtype, {c.batch, oh, ow, c.kernel[0], c.kernel[1], c.channels},
+          [&](const std::vector<int64_t> &i) {
+            int64_t h =
+                i[1] * c.stride[0] - c.padding[0] + i[3] * c.dilation[0];
+            int64_t v =
+                i[2] * c.stride[1] - c.padding[1] + i[4] * c.dilation[1];
+            if (h < 0 || h >= c.height || v < 0 || v >= c.width)
+              return 0.0;
+            return input.at({i[0], h, v, i[5]});
+          });
+      // The kernel function the cuda target outlines, printed for the harness.
+      mlir::OpBuilder b(context.get());
+      mlir::Location loc = b.getUnknownLoc();
+      mlir::OwningOpRef<mlir::ModuleOp> kernel = mlir::ModuleOp::create(loc);
+      b.setInsertionPointToEnd(kernel->getBody());
+      auto resultType = mlir::RankedTensorType::get(
+          expected.shape,
+          mlir::cast<mlir::RankedTensorType>(conv.getInput().getType())
+              .getElementType());
+      auto func = b.create<mlir::func::FuncOp>(
+          loc, name,
+          b.getFunctionType({conv.getInput().getType()}, {resultType}));
+      mlir::Block *body = func.addEntryBlock();
+      b.setInsertionPointToStart(body);
+      b.create<mlir::func::ReturnOp>(
+          loc,
+          mlir::tcc::cuda::buildIm2col(b, loc, body->getArgument(0), conv));
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      func.print(os);
+      kernels.emplace_back(name, text, std::vector<Tensor>{input},
+                           std::vector<Tensor>{expected}, Tolerance{0, 0});
+    }
   runCases(*context, kernels);
 }
 

@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -118,7 +119,8 @@ TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
 
 INSTANTIATE_TEST_SUITE_P(TestCudaInputs, CudaCompiledModel,
                          ::testing::Values("elementwise", "reductions", "nn",
-                                           "mlp", "gemms", "gemms-half", "convs"));
+                                           "mlp", "gemms", "gemms-half",
+                                           "convs", "convs-half"));
 
 // gemms.mlir's steps are all cuBLASLt matmuls, which the fake computes as
 // cuBLASLt documents them: its outputs must be the CPU target's (tcc's own
@@ -332,18 +334,20 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
   EXPECT_EQ(fake.count("cuGraphLaunch"), 2u);
 }
 
-// What convs.mlir's convolutions are (stride, padding, dilation), in the
-// order of their im2col kernels in the plan; the shapes come from the
-// kernels' buffers.
+// A convolution's stride, padding and dilation: what its im2col kernel's
+// shapes do not say.
 struct Im2colParams {
   int64_t stride, padding, dilation;
 };
+// convs.mlir's, in the order of their im2col kernels in the plan.
 const Im2colParams kConvsIm2col[] = {{2, 1, 1}, {1, 2, 2}, {2, 0, 1}};
 
 // im2col as docs/cuda.md defines it, written here from the definition:
 // col[n, oh, ow, kh, kw, c] = x[n, oh*s - p + kh*d, ow*s - p + kw*d, c], 0
-// outside x. `in` is [N, H, W, C], `out` [N, OH, OW, KH, KW, C].
-void hostIm2col(const float *x, float *col, const std::vector<int64_t> &in,
+// outside x. `in` is [N, H, W, C], `out` [N, OH, OW, KH, KW, C]; T is float
+// or the 16 bits of a bf16/fp16 (whose zero is all zero bits too).
+template <typename T>
+void hostIm2col(const T *x, T *col, const std::vector<int64_t> &in,
                 const std::vector<int64_t> &out, const Im2colParams &p) {
   for (int64_t n = 0; n < out[0]; ++n)
     for (int64_t oh = 0; oh < out[1]; ++oh)
@@ -354,9 +358,57 @@ void hostIm2col(const float *x, float *col, const std::vector<int64_t> &in,
               int64_t h = oh * p.stride - p.padding + kh * p.dilation;
               int64_t w = ow * p.stride - p.padding + kw * p.dilation;
               bool inside = h >= 0 && h < in[1] && w >= 0 && w < in[2];
-              *col++ = inside ? x[((n * in[1] + h) * in[2] + w) * in[3] + c]
-                              : 0.0f;
+              *col++ =
+                  inside ? x[((n * in[1] + h) * in[2] + w) * in[3] + c] : T(0);
             }
+}
+
+// Makes each im2col kernel of `m`'s plan a host function over its call's
+// buffers of T, the i-th with params[i]; returns the steps' kinds in
+// order ("im2col", "sgemm").
+template <typename T>
+std::vector<std::string>
+runIm2colsOnTheHost(const artifact::Model &m,
+                    const std::vector<Im2colParams> &params,
+                    test::FakeCuda &fake) {
+  std::vector<std::string> order;
+  size_t im2cols = 0;
+  for (const artifact::Step *step : *m.plan()) {
+    if (step->op_as_Sgemm()) {
+      order.push_back("sgemm");
+      continue;
+    }
+    const artifact::KernelCall *call = step->op_as_KernelCall();
+    const artifact::Kernel *kernel =
+        call ? m.kernels()->Get(call->kernel()) : nullptr;
+    std::string symbol = kernel ? kernel->symbol()->str() : "";
+    if (symbol.size() < 7 || symbol.substr(symbol.size() - 7) != "_im2col" ||
+        im2cols == params.size() || kernel->gpu_launches()->size() != 1) {
+      ADD_FAILURE() << "step " << order.size() << " (" << symbol
+                    << ") is neither an im2col kernel nor an sgemm step";
+      order.push_back("other");
+      continue;
+    }
+    order.push_back("im2col");
+    const artifact::GpuLaunch *launch = kernel->gpu_launches()->Get(0);
+    auto shapeOf = [&](uint32_t binding) {
+      const auto *shape =
+          m.buffers()->Get(call->bindings()->Get(binding))->shape();
+      return std::vector<int64_t>(shape->begin(), shape->end());
+    };
+    std::vector<int64_t> in = shapeOf(launch->args()->Get(0)),
+                         out = shapeOf(launch->args()->Get(1));
+    EXPECT_EQ(in.size(), 4u);
+    EXPECT_EQ(out.size(), 6u);
+    Im2colParams p = params[im2cols++];
+    test::FakeCuda::Kernel &host = fake.kernels[launch->function()->str()];
+    host.params = 2;
+    host.run = [in, out, p](void **args, uint64_t) {
+      hostIm2col(*static_cast<const T **>(args[0]), *static_cast<T **>(args[1]),
+                 in, out, p);
+    };
+  }
+  return order;
 }
 
 // convs.mlir's plan: its im2col kernels on the host (the fake runs no
@@ -374,44 +426,13 @@ TEST(CudaCompiledConvs, MatchTheCpuTargetWithIm2colOnTheHost) {
                   .ok());
   const artifact::Model &m = artifact->model();
   test::FakeCuda fake;
-  // Each im2col kernel as a host function over its call's buffers.
-  size_t im2cols = 0, gemms = 0;
-  std::vector<std::string> order; // the steps' kinds, in order
-  for (const artifact::Step *step : *m.plan()) {
-    if (step->op_as_Sgemm()) {
-      ++gemms;
-      order.push_back("sgemm");
-      continue;
-    }
-    const artifact::KernelCall *call = step->op_as_KernelCall();
-    ASSERT_NE(call, nullptr);
-    const artifact::Kernel *kernel = m.kernels()->Get(call->kernel());
-    std::string symbol = kernel->symbol()->str();
-    ASSERT_EQ(symbol.substr(symbol.size() - 7), "_im2col") << symbol;
-    ASSERT_LT(im2cols, std::size(kConvsIm2col));
-    order.push_back("im2col");
-    ASSERT_EQ(kernel->gpu_launches()->size(), 1u);
-    const artifact::GpuLaunch *launch = kernel->gpu_launches()->Get(0);
-    auto shapeOf = [&](uint32_t binding) {
-      const auto *shape =
-          m.buffers()->Get(call->bindings()->Get(binding))->shape();
-      return std::vector<int64_t>(shape->begin(), shape->end());
-    };
-    std::vector<int64_t> in = shapeOf(launch->args()->Get(0)),
-                         out = shapeOf(launch->args()->Get(1));
-    ASSERT_EQ(in.size(), 4u);
-    ASSERT_EQ(out.size(), 6u);
-    Im2colParams params = kConvsIm2col[im2cols++];
-    test::FakeCuda::Kernel &host = fake.kernels[launch->function()->str()];
-    host.params = 2;
-    host.run = [in, out, params](void **p, uint64_t) {
-      hostIm2col(*static_cast<const float **>(p[0]),
-                 *static_cast<float **>(p[1]), in, out, params);
-    };
-  }
-  EXPECT_EQ(order, (std::vector<std::string>{"im2col", "sgemm", "sgemm",
-                                             "im2col", "sgemm", "im2col",
-                                             "sgemm"}));
+  std::vector<std::string> order = runIm2colsOnTheHost<float>(
+      m, {std::begin(kConvsIm2col), std::end(kConvsIm2col)}, fake);
+  size_t im2cols = std::count(order.begin(), order.end(), "im2col");
+  size_t gemms = std::count(order.begin(), order.end(), "sgemm");
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"im2col", "sgemm", "sgemm", "im2col",
+                                      "sgemm", "im2col", "sgemm"}));
   cuda::Gpu gpu;
   fake.install(&gpu.driver, &gpu.lt);
   gpu.major = 9;
@@ -464,6 +485,156 @@ TEST(CudaCompiledConvs, MatchTheCpuTargetWithIm2colOnTheHost) {
   // Eager, then captured: each im2col launch and each GEMM once a time.
   EXPECT_EQ(fake.count("cuLaunchKernel"), 2 * im2cols);
   EXPECT_EQ(fake.count("cublasLtMatmul"), 2 * gemms);
+}
+
+// An NHWC convolution in float64, from its definition: [N, OH, OW, OC] of
+// x [N, H, W, C] and the OHWI weight, plus the bias when there is one.
+std::vector<double> referenceConv(const std::vector<double> &x,
+                                  const std::vector<int64_t> &in,
+                                  const std::vector<double> &weight,
+                                  const std::vector<int64_t> &kernel,
+                                  const std::vector<double> *bias, int64_t outH,
+                                  int64_t outW, const Im2colParams &p) {
+  const int64_t N = in[0], H = in[1], W = in[2], C = in[3];
+  const int64_t OC = kernel[0], KH = kernel[1], KW = kernel[2];
+  std::vector<double> y(N * outH * outW * OC);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t oh = 0; oh < outH; ++oh)
+      for (int64_t ow = 0; ow < outW; ++ow)
+        for (int64_t oc = 0; oc < OC; ++oc) {
+          double v = bias ? (*bias)[oc] : 0.0;
+          for (int64_t kh = 0; kh < KH; ++kh)
+            for (int64_t kw = 0; kw < KW; ++kw) {
+              int64_t h = oh * p.stride - p.padding + kh * p.dilation;
+              int64_t w = ow * p.stride - p.padding + kw * p.dilation;
+              if (h < 0 || h >= H || w < 0 || w >= W)
+                continue;
+              for (int64_t c = 0; c < C; ++c)
+                v += x[((n * H + h) * W + w) * C + c] *
+                     weight[((oc * KH + kh) * KW + kw) * C + c];
+            }
+          y[((n * outH + oh) * outW + ow) * OC + oc] = v;
+        }
+  return y;
+}
+
+// convs-half.mlir: bf16 and fp16 convolutions (tcc-autocast's), each an
+// im2col kernel in its type where it needs one, on the host, and a
+// half-precision GEMM on the fake cuBLASLt, which computes in float64 from
+// the 16-bit operands and rounds as cuBLASLt's fp32 accumulator and D's
+// type do. The outputs must be float64 convolutions of the same 16-bit
+// inputs and weights (with their bias, residual and ReLU), rounded once to
+// the output's type: within half its ulp, plus fp32's before it.
+TEST(CudaCompiledConvs, HalfPrecisionConvolutionsRunAsIm2colAndHalfGemms) {
+  std::vector<uint8_t> file =
+      test::readFile(test::cudaTestArtifacts() + "/convs-half.bin");
+  std::unique_ptr<runtime::Artifact> artifact;
+  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
+                                            &artifact)
+                  .ok());
+  const artifact::Model &m = artifact->model();
+  // The 3x3 of stride 2 with padding, the 1x1 of stride 2, the 3x3 of
+  // dilation 2 (the 1x1 of stride 1 reads its input).
+  const std::vector<Im2colParams> im2colParams = {
+      {2, 1, 1}, {2, 0, 1}, {1, 2, 2}};
+  test::FakeCuda fake;
+  std::vector<std::string> order =
+      runIm2colsOnTheHost<uint16_t>(m, im2colParams, fake);
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"im2col", "sgemm", "sgemm", "im2col",
+                                      "sgemm", "im2col", "sgemm"}));
+  // The workspaces are 16-bit: [N, OH, OW, KH, KW, C] at 2 bytes each.
+  for (const artifact::Step *step : *m.plan())
+    if (const artifact::KernelCall *call = step->op_as_KernelCall()) {
+      const artifact::Buffer *workspace =
+          m.buffers()->Get(call->bindings()->Get(1));
+      int64_t elements = 1;
+      for (int64_t d : *workspace->shape())
+        elements *= d;
+      EXPECT_NE(workspace->dtype(), DType::F32);
+      EXPECT_EQ(workspace->byte_size(), uint64_t(2 * elements));
+    }
+  cuda::Gpu gpu;
+  fake.install(&gpu.driver, &gpu.lt);
+  gpu.major = 9;
+  std::unique_ptr<CudaProgram> program;
+  runtime::Status s = CudaProgram::load(gpu, m, artifact->fileData(),
+                                        artifact->constants(), &program);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::unique_ptr<CudaSession> session;
+  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
+  // fp32 compute for all four; A, B and C/D bf16 for three, fp16 for the
+  // last; the two biases of D's type.
+  EXPECT_EQ(fake.computeTypes,
+            std::vector<cublasComputeType_t>(4, CUBLAS_COMPUTE_32F));
+  std::vector<cudaDataType> types;
+  for (cudaDataType t : {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16F})
+    types.insert(types.end(), 3, t);
+  EXPECT_EQ(fake.layoutTypes, types);
+  EXPECT_EQ(fake.biasTypes,
+            (std::vector<cudaDataType>{CUDA_R_16BF, CUDA_R_16F}));
+
+  for (int run = 0; run < 3; ++run) {
+    // Inputs x, w1, b1, u, w2, w4 (bf16), p, w3, b3 (fp16).
+    std::vector<HalfMatrix> in = {
+        halfMatrix(DType::BF16, 2 * 9 * 9 * 8, run + 1),
+        halfMatrix(DType::BF16, 16 * 3 * 3 * 8, run + 2),
+        halfMatrix(DType::BF16, 16, run + 3),
+        halfMatrix(DType::BF16, 2 * 5 * 5 * 16, run + 4),
+        halfMatrix(DType::BF16, 16 * 16, run + 5),
+        halfMatrix(DType::BF16, 8 * 16, run + 6),
+        halfMatrix(DType::F16, 2 * 6 * 6 * 8, run + 7),
+        halfMatrix(DType::F16, 4 * 3 * 3 * 8, run + 8),
+        halfMatrix(DType::F16, 4, run + 9)};
+    const auto &x = in[0].values, &w1 = in[1].values, &b1 = in[2].values,
+               &u = in[3].values, &w2 = in[4].values, &w4 = in[5].values,
+               &p = in[6].values, &w3 = in[7].values, &b3 = in[8].values;
+    std::vector<double> y1 =
+        referenceConv(x, {2, 9, 9, 8}, w1, {16, 3, 3, 8}, &b1, 5, 5, {2, 1, 1});
+    std::vector<double> y2 = referenceConv(u, {2, 5, 5, 16}, w2, {16, 1, 1, 16},
+                                           nullptr, 5, 5, {1, 0, 1});
+    std::vector<double> y4 = referenceConv(u, {2, 5, 5, 16}, w4, {8, 1, 1, 16},
+                                           nullptr, 3, 3, {2, 0, 1});
+    std::vector<double> y3 =
+        referenceConv(p, {2, 6, 6, 8}, w3, {4, 3, 3, 8}, &b3, 6, 6, {1, 2, 2});
+    for (double &v : y1)
+      v = std::max(v, 0.0);
+    for (size_t e = 0; e < y2.size(); ++e)
+      y2[e] = std::max(y2[e] + u[e], 0.0);
+
+    std::vector<const void *> inPtrs;
+    for (const HalfMatrix &matrix : in)
+      inPtrs.push_back(matrix.bits.data());
+    std::vector<std::vector<uint16_t>> out = {
+        std::vector<uint16_t>(y1.size(), 0xffff),
+        std::vector<uint16_t>(y2.size(), 0xffff),
+        std::vector<uint16_t>(y4.size(), 0xffff),
+        std::vector<uint16_t>(y3.size(), 0xffff)};
+    std::vector<void *> outPtrs;
+    for (auto &o : out)
+      outPtrs.push_back(o.data());
+    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
+    struct Expected {
+      const std::vector<double> &values;
+      DType dtype;
+      double halfUlp; // relative: 2^-8 for bf16, 2^-11 for fp16
+    } expected[] = {{y1, DType::BF16, 1.0 / 256},
+                    {y2, DType::BF16, 1.0 / 256},
+                    {y4, DType::BF16, 1.0 / 256},
+                    {y3, DType::F16, 1.0 / 2048}};
+    for (size_t o = 0; o < out.size(); ++o)
+      for (size_t e = 0; e < out[o].size(); ++e) {
+        double want = expected[o].values[e];
+        EXPECT_NEAR(halfValue(expected[o].dtype, out[o][e]), want,
+                    expected[o].halfUlp * std::abs(want) * (1 + 1e-4) + 1e-7)
+            << "output " << o << " element " << e << " run " << run;
+      }
+  }
+  EXPECT_TRUE(session->policy().hasGraph());
+  // Eager, then captured: each im2col launch and each GEMM once a time.
+  EXPECT_EQ(fake.count("cuLaunchKernel"), 2 * im2colParams.size());
+  EXPECT_EQ(fake.count("cublasLtMatmul"), 2u * 4);
 }
 
 } // namespace

@@ -120,13 +120,14 @@ TEST(CompileCuda, BadDeviceOptionsAreRefusedByName) {
 
 // ResNet's downsampling block at batch 2: its three convolutions (3x3 of
 // stride 2, 3x3, the 1x1 projection of stride 2; batch norm folded into
-// their biases) are im2col kernels and sgemm steps by default, generated
-// kernels with cuda_conv = "direct".
+// their biases) are im2col kernels and sgemm steps by default, in fp32 or
+// in the precision asked for, generated kernels with cuda_conv = "direct".
 TEST(CompileCuda, ConvolutionsAreGemmsUnlessDirectIsAskedFor) {
   manual_seed(14);
   ResBlock block(8, 16, 2);
   Tensor x = randn({2, 8, 8, 8});
-  auto count = [&](const jit::CompileOptions &options) {
+  auto count = [&](const jit::CompileOptions &options,
+                   artifact::DType dtype = artifact::DType::F32) {
     std::vector<uint8_t> bytes = jit::compile_artifact(block, {x}, options);
     std::unique_ptr<runtime::Artifact> artifact;
     runtime::Status status = runtime::Artifact::fromMemory(
@@ -140,6 +141,8 @@ TEST(CompileCuda, ConvolutionsAreGemmsUnlessDirectIsAskedFor) {
       if (const artifact::Sgemm *gemm = step->op_as_Sgemm()) {
         EXPECT_EQ(gemm->m(), 2 * 4 * 4); // N * OH * OW
         EXPECT_EQ(gemm->n(), 16);
+        EXPECT_EQ(gemm->dtype(), dtype);
+        EXPECT_EQ(gemm->c_dtype(), dtype);
         ++gemms;
       }
       if (const artifact::KernelCall *call = step->op_as_KernelCall()) {
@@ -152,8 +155,15 @@ TEST(CompileCuda, ConvolutionsAreGemmsUnlessDirectIsAskedFor) {
   };
   jit::CompileOptions options = cudaOptions();
   EXPECT_EQ(count(options), (std::pair<size_t, size_t>(3, 3)));
+  options.precision = "bf16";
+  EXPECT_EQ(count(options, artifact::DType::BF16),
+            (std::pair<size_t, size_t>(3, 3)));
+  options.precision = "fp16";
+  EXPECT_EQ(count(options, artifact::DType::F16),
+            (std::pair<size_t, size_t>(3, 3)));
   options.cuda_conv = "direct";
   EXPECT_EQ(count(options), (std::pair<size_t, size_t>(0, 0)));
+  options.precision = "";
   options.cuda_conv = "implicit";
   EXPECT_ERROR_HAS(jit::compile_artifact(block, {x}, options),
                    "--cuda-conv takes gemm or direct, not 'implicit'");

@@ -1,7 +1,9 @@
 //===- ConvAsGemm.cpp - Convolutions as im2col and a cuBLASLt GEMM --------===//
 
 #include "ConvAsGemm.h"
+#include "GemmTypes.h"
 
+#include "../../ArtifactTypes.h"
 #include "../../LoweringUtils.h"
 #include "../Cpu/LibraryCalls.h"
 
@@ -20,8 +22,8 @@ bool cuda::isGemmConvolution(Operation *op) {
   auto conv = dyn_cast<Conv2dOp>(op);
   if (!conv || conv.getLayout() != Layout::NHWC || conv.getGroups() != 1)
     return false;
-  auto type = cast<RankedTensorType>(conv.getType());
-  return type.getElementType().isF32() && type.getNumElements() > 0 &&
+  return cuda::hasGemmElementTypes(op) &&
+         cast<RankedTensorType>(conv.getType()).getNumElements() > 0 &&
          cast<RankedTensorType>(conv.getInput().getType()).getNumElements() > 0;
 }
 
@@ -73,10 +75,10 @@ Value cuda::buildIm2col(OpBuilder &b, Location loc, Value input,
                         Conv2dOp conv) {
   ConvShape s(conv);
   MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
   SmallVector<int64_t> shape = {s.batch,     s.outHeight, s.outWidth,
                                 s.kernel[0], s.kernel[1], s.channels};
-  Value init = emptyTensor(b, loc, shape, f32);
+  Value init = emptyTensor(b, loc, shape, element);
   AffineMap identity = AffineMap::getMultiDimIdentityMap(6, ctx);
   return buildGeneric(
       b, loc, ValueRange{}, init, {identity}, iteratorTypes(6),
@@ -109,8 +111,8 @@ Value cuda::buildIm2col(OpBuilder &b, Location loc, Value input,
         }
         Value value = nb.create<tensor::ExtractOp>(l, input, at);
         if (inside)
-          value = nb.create<arith::SelectOp>(l, inside, value,
-                                             floatConstant(nb, l, f32, 0.0));
+          value = nb.create<arith::SelectOp>(
+              l, inside, value, floatConstant(nb, l, element, 0.0));
         return {value};
       })[0];
 }
@@ -125,7 +127,12 @@ void cuda::lowerConvAsGemm(PlanBuilder &plan, const Epilogue &group,
   ConvShape s(op);
   artifact::EpilogueT epilogue = cpu::lowerEpilogue(plan, group, outside);
   Value input = outside(op.getInput());
+  // The workspace, A and B in the convolution's type (f32, bf16 or f16),
+  // and so C: cuBLASLt accumulates in fp32 either way.
+  Type element = cast<RankedTensorType>(op.getType()).getElementType();
   artifact::SgemmT gemm;
+  gemm.dtype = *toDType(element);
+  gemm.c_dtype = gemm.dtype;
   gemm.m = s.pixels();
   gemm.n = s.outChannels;
   gemm.k = s.patch();
@@ -135,7 +142,7 @@ void cuda::lowerConvAsGemm(PlanBuilder &plan, const Epilogue &group,
   } else {
     auto type = RankedTensorType::get({s.batch, s.outHeight, s.outWidth,
                                        s.kernel[0], s.kernel[1], s.channels},
-                                      Float32Type::get(ctx));
+                                      element);
     gemm.a = plan.addWorkspaceKernel(
         "im2col", op, {input}, type,
         [&](OpBuilder &b, Location loc, ValueRange args) {

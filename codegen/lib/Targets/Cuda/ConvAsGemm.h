@@ -1,7 +1,9 @@
 //===- ConvAsGemm.h - Convolutions as im2col and a cuBLASLt GEMM -*- C++
 //-*-===//
 //
-// An fp32 NHWC convolution of one group is one GEMM over its output pixels:
+// An NHWC convolution of one group, f32, bf16 or f16 throughout (the
+// half types tcc-autocast's, under --precision), is one GEMM over its
+// output pixels:
 // out[N*OH*OW, OC] = col[N*OH*OW, KH*KW*C] * W[OC, KH*KW*C]^T, where col is
 // im2col of the input (row p holds the KH x KW x C patch pixel p reads,
 // zeros where it lies in the padding) and W the OHWI weight as stored. It
@@ -9,8 +11,9 @@
 // the bias is per column (cuBLASLt's per-row bias of its column-major D),
 // and the batch folds into the rows. A generated kernel writes col into an
 // arena buffer, the workspace, and an Sgemm step (its epilogue fused) reads
-// it. A 1x1 convolution of stride 1 without padding reads the input itself
-// (col is the input).
+// it, both in the convolution's element type (a half-precision GEMM
+// accumulates in fp32, as the half matmuls do). A 1x1 convolution of
+// stride 1 without padding reads the input itself (col is the input).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,14 +26,14 @@
 
 namespace mlir::tcc::cuda {
 
-/// Whether `op` is a convolution lowerConvAsGemm takes: fp32, NHWC, one
-/// group.
+/// Whether `op` is a convolution lowerConvAsGemm takes: NHWC, one group,
+/// its operands and result all f32, all bf16 or all f16.
 bool isGemmConvolution(Operation *op);
 
 /// col[n, oh, ow, kh, kw, c] = x[n, oh*s - p + kh*d, ow*s - p + kw*d, c], 0
 /// in the padding: the body of the im2col kernel of `conv` (NHWC) on
-/// `input`, a tensor [N, OH, OW, KH, KW, C] (TccLoweringTests runs it on
-/// the CPU).
+/// `input`, a tensor [N, OH, OW, KH, KW, C] of the input's element type
+/// (TccLoweringTests runs it on the CPU).
 Value buildIm2col(OpBuilder &b, Location loc, Value input, Conv2dOp conv);
 
 /// The im2col kernel (when one is needed) and the Sgemm step of `group`,

@@ -10,13 +10,15 @@
 // fp32 matmuls and linears, with the epilogues cuBLASLt applies, are Sgemm
 // steps on the cuda module for the device to run through cuBLASLt (in TF32
 // with --allow-tf32), and so are bf16 and fp16 ones (--precision's, from
-// tcc-autocast), their Sgemm.dtype saying so. So are fp32 convolutions of
-// one group, after an im2col kernel (ConvAsGemm.h; --cuda-conv=direct keeps
-// them generated kernels). docs/cuda.md lists what is missing.
+// tcc-autocast), their Sgemm.dtype saying so. So are convolutions of one
+// group in those types, after an im2col kernel in their type (ConvAsGemm.h;
+// --cuda-conv=direct keeps them generated kernels). docs/cuda.md lists
+// what is missing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConvAsGemm.h"
+#include "GemmTypes.h"
 #include "GpuPipeline.h"
 
 #include "../../ArtifactDraft.h"
@@ -26,7 +28,6 @@
 #include "tcc/IR/TccOps.h"
 #include "tcc/runtime/ArtifactFormat.h"
 
-#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
@@ -43,32 +44,20 @@ constexpr const char *kArchitectures[] = {"sm_80", "sm_86", "sm_87", "sm_89",
                                           "sm_90"};
 constexpr const char *kDefaultArchitecture = "sm_80";
 
-/// A matmul or linear whose operands and result are all bf16 or all fp16
-/// (what tcc-autocast makes of an fp32 one): cuBLASLt multiplies them with
-/// fp32 accumulation (CUBLAS_COMPUTE_32F), as autocast's matmul does.
-bool isHalfPrecisionGemm(Operation *op) {
-  if (op->getNumResults() != 1)
-    return false;
-  Type element = getElementTypeOrSelf(op->getResult(0).getType());
-  if (!element.isBF16() && !element.isF16())
-    return false;
-  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
-    return getElementTypeOrSelf(type) == element;
-  });
-}
-
 /// fp32 matmuls and linears are Sgemm steps on the cuda module, which the
-/// device runs through cuBLASLt: D = act(alpha * A B + bias + beta * C),
+/// device runs through cuBLASLt, and so are bf16 and fp16 ones (what
+/// tcc-autocast makes of fp32 ones; cuBLASLt accumulates them in fp32, as
+/// autocast's matmul does): D = act(alpha * A B + bias + beta * C),
 /// with the activations cuBLASLt's epilogues have (ReLU, tanh-GELU) and a
 /// residual through beta * C, added before the activation as tcc's
 /// epilogue adds it. Anything else is a generated epilogue kernel.
 ///
 /// How convolutions run is the one thing the two configurations differ in.
-/// Under --cuda-conv=gemm (the default) fp32 convolutions of one group are
-/// GEMMs too: they run channels-last, so that the output's channels are
-/// the GEMM's columns (the bias per column, as cuBLASLt applies it), and
-/// fuse their epilogue. Under --cuda-conv=direct they stay NCHW generated
-/// kernels, one thread per output element. Depthwise and grouped
+/// Under --cuda-conv=gemm (the default) fp32, bf16 and fp16 convolutions of
+/// one group are GEMMs too: they run channels-last, so that the output's
+/// channels are the GEMM's columns (the bias per column, as cuBLASLt applies
+/// it), and fuse their epilogue. Under --cuda-conv=direct they stay NCHW
+/// generated kernels, one thread per output element. Depthwise and grouped
 /// convolutions are generated kernels either way.
 class CudaCapabilities final : public TargetCapabilities {
 public:
@@ -79,8 +68,8 @@ public:
   bool isEpilogueAnchor(Operation *op) const override {
     if (isa<Conv2dOp>(op))
       return convolutionsAsGemm && cuda::isGemmConvolution(op);
-    return isa<MatmulOp, LinearOp>(op) &&
-           (cpu::isLibraryCallAnchor(op) || isHalfPrecisionGemm(op));
+    return isa<MatmulOp, LinearOp>(op) && (cpu::isLibraryCallAnchor(op) ||
+                                           cuda::hasHalfPrecisionGemmTypes(op));
   }
   bool appliesActivation(EpilogueActivation activation) const override {
     return activation == EpilogueActivation::None ||
