@@ -1,5 +1,4 @@
-//===- LoweringUtils.h - Shared pieces of the tcc -> linalg lowering --*- C++
-//-*-===//
+//===- LoweringUtils.h - Shared parts of tcc -> linalg lowering -*- C++ -*-===//
 //
 // Private to codegen/lib. The lowering is split by op family
 // (LowerElementwise, LowerReductions, LowerNN, LowerShape,

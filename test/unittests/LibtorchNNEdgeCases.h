@@ -1,5 +1,4 @@
-//===- LibtorchNNEdgeCases.h - libtorch's NN ops at the edges ----*- C++
-//-*-===//
+//===- LibtorchNNEdgeCases.h - libtorch's NN ops at the edges ---*- C++ -*-===//
 //
 // The cases of Frontend/LibtorchNNEdgeValues.inc (recorded from Debian's
 // PyTorch 1.13 by Frontend/record_libtorch_edges.py): normalization,

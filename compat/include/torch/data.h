@@ -1,5 +1,4 @@
-//===- data.h - Part of libtorch's API (the whole of it here) -----*- C++
-//-*-===//
+//===- data.h - Part of libtorch's API (the whole of it here) ---*- C++ -*-===//
 //
 // libtorch splits its frontend into headers; tcc's compatibility layer is
 // one header, so each of them includes all of it.

@@ -1,5 +1,4 @@
-//===- types.h - Part of libtorch's API (the whole of it here) -----*- C++
-//-*-===//
+//===- types.h - Part of libtorch's API (the whole of it here) --*- C++ -*-===//
 //
 // libtorch splits its frontend into headers; tcc's compatibility layer is
 // one header, so each of them includes all of it.

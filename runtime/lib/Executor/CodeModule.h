@@ -1,5 +1,4 @@
-//===- CodeModule.h - the code segment mapped as a shared object -*- C++
-//-*-===//
+//===- CodeModule.h - The code segment as a shared object -------*- C++ -*-===//
 
 #ifndef TCC_RUNTIME_LIB_EXECUTOR_CODEMODULE_H
 #define TCC_RUNTIME_LIB_EXECUTOR_CODEMODULE_H

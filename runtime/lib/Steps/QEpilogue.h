@@ -1,5 +1,4 @@
-//===- QEpilogue.h - a quantized step's epilogue as the kernels take it -*- C++
-//-*-===//
+//===- QEpilogue.h - A quantized step's epilogue for kernels ----*- C++ -*-===//
 
 #ifndef TCC_RUNTIME_LIB_STEPS_QEPILOGUE_H
 #define TCC_RUNTIME_LIB_STEPS_QEPILOGUE_H

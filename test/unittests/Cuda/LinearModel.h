@@ -1,5 +1,4 @@
-//===- LinearModel.h - a small cuda model for the plugin's tests -*- C++
-//-*-===//
+//===- LinearModel.h - A small cuda model for the plugin --------*- C++ -*-===//
 //
 // y = relu(x W^T + bias + 0.5 r) * c and z = relu(x W^T + bias + 0.5 r), for
 // x of 4x3 and r of 4x5, as three steps on a cuda module:

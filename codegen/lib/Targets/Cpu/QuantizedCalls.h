@@ -1,5 +1,4 @@
-//===- QuantizedCalls.h - CPU library calls: tcc_qgemm, tcc_qconv2d -*- C++
-//-*-===//
+//===- QuantizedCalls.h - Calls to tcc_qgemm and tcc_qconv2d ----*- C++ -*-===//
 //
 // tcc.matmul_integer and tcc.conv2d_integer (depthwise included) with their
 // fused epilogue (i32 bias, requantize or dequantize, ReLU) run as calls of

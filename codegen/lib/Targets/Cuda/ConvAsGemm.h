@@ -1,5 +1,4 @@
-//===- ConvAsGemm.h - Convolutions as im2col and a cuBLASLt GEMM -*- C++
-//-*-===//
+//===- ConvAsGemm.h - Convolutions as im2col and cuBLASLt -------*- C++ -*-===//
 //
 // An NHWC convolution of one group, f32, bf16 or f16 throughout (the
 // half types tcc-autocast's, under --precision), is one GEMM over its

@@ -1,5 +1,4 @@
-//===- GemmTypes.h - The element types cuBLASLt multiplies -------*- C++
-//-*-===//
+//===- GemmTypes.h - The element types cuBLASLt multiplies ------*- C++ -*-===//
 //
 // The cuda target's GEMM steps (matmuls, linears, convolutions as im2col
 // and a GEMM) read and write one element type: f32, or bf16/f16 with fp32

@@ -1,5 +1,4 @@
-//===- Conv.h - Conv1d, Conv2d, ConvTranspose2d ------------------*- C++
-//-*-===//
+//===- Conv.h - Conv1d, Conv2d, ConvTranspose2d -----------------*- C++ -*-===//
 //
 // Weights [out, in / groups, k...] (transposed: [in, out / groups, k...])
 // and biases initialized as libtorch: kaiming_uniform_(a = sqrt(5)) and

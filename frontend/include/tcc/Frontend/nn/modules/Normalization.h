@@ -1,5 +1,4 @@
-//===- Normalization.h - BatchNorm1d/2d, LayerNorm ---------------*- C++
-//-*-===//
+//===- Normalization.h - BatchNorm1d/2d, LayerNorm --------------*- C++ -*-===//
 
 #ifndef TCC_FRONTEND_NN_MODULES_NORMALIZATION_H
 #define TCC_FRONTEND_NN_MODULES_NORMALIZATION_H
