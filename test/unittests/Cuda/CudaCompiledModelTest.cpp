@@ -50,26 +50,101 @@ int ptxParams(const std::string &ptx, const std::string &name) {
   return n;
 }
 
+// One of the build's compiled test models on the fake driver: the file,
+// its artifact, and the program and session loaded from it. The fake must
+// outlive it (the program and session release through the fake's calls).
+struct FakeGpuModel {
+  std::vector<uint8_t> file;
+  std::unique_ptr<runtime::Artifact> artifact;
+  cuda::Gpu gpu;
+  std::unique_ptr<CudaProgram> program;
+  std::unique_ptr<CudaSession> session;
+
+  const artifact::Model &model() const { return artifact->model(); }
+};
+
+// Reads cudaTestArtifacts()/NAME.bin into `model`.
+void readArtifact(const std::string &name, FakeGpuModel &model) {
+  model.file = test::readFile(test::cudaTestArtifacts() + "/" + name + ".bin");
+  runtime::Status s = runtime::Artifact::fromMemory(
+      model.file.data(), model.file.size(), nullptr, &model.artifact);
+  ASSERT_TRUE(s.ok()) << name << ": " << s.message();
+}
+
+// Loads `model`'s program and session on `fake`, as a GPU of compute
+// capability major.minor (sm_90 takes the sm_90 cubin or PTX).
+void loadOnFake(test::FakeCuda &fake, FakeGpuModel &model, int major = 9,
+                int minor = 0) {
+  fake.install(&model.gpu.driver, &model.gpu.lt);
+  model.gpu.major = major;
+  model.gpu.minor = minor;
+  runtime::Status s =
+      CudaProgram::load(model.gpu, model.model(), model.artifact->fileData(),
+                        model.artifact->constants(), &model.program);
+  ASSERT_TRUE(s.ok()) << s.message();
+  s = CudaSession::create(*model.program, &model.session);
+  ASSERT_TRUE(s.ok()) << s.message();
+}
+
+// Runs `model` three times (step by step, captured, replayed) and the CPU
+// target's artifact cudaTestArtifacts()/CPU_NAME.bin on the same fp32
+// inputs: the outputs must agree within fp32's rounding.
+void expectTheCpuTargetsOutputs(FakeGpuModel &model,
+                                const std::string &cpuName) {
+  std::vector<uint8_t> cpuFile =
+      test::readFile(test::cudaTestArtifacts() + "/" + cpuName + ".bin");
+  runtime::Model cpu;
+  ASSERT_TRUE(
+      runtime::Model::loadMemory(cpuFile.data(), cpuFile.size(), &cpu).ok());
+  runtime::Session cpuSession;
+  ASSERT_TRUE(cpu.createSession(nullptr, &cpuSession).ok());
+  const artifact::Model &m = model.model();
+  auto floatsOf = [&](const artifact::TensorSpec *spec) {
+    return m.buffers()->Get(spec->buffer())->byte_size() / 4;
+  };
+  for (int run = 0; run < 3; ++run) {
+    std::vector<std::vector<float>> in, out;
+    std::vector<const void *> inPtrs;
+    std::vector<void *> outPtrs;
+    for (uint32_t i = 0; i < m.inputs()->size(); ++i) {
+      in.emplace_back(floatsOf(m.inputs()->Get(i)));
+      for (size_t e = 0; e < in.back().size(); ++e)
+        in.back()[e] =
+            float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f - 1.0f;
+      inPtrs.push_back(in.back().data());
+      ASSERT_TRUE(
+          cpuSession.bindInput(i, in.back().data(), in.back().size() * 4).ok());
+    }
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      out.emplace_back(floatsOf(m.outputs()->Get(i)), -7.0f);
+      outPtrs.push_back(out.back().data());
+    }
+    runtime::Status s =
+        model.session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
+    ASSERT_TRUE(cpuSession.run().ok());
+    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
+      const float *reference = nullptr;
+      ASSERT_TRUE(cpuSession.output(i, &reference).ok());
+      for (size_t e = 0; e < out[i].size(); ++e)
+        EXPECT_NEAR(out[i][e], reference[e],
+                    1e-5 + 1e-4 * std::abs(reference[e]))
+            << "output " << i << " element " << e << " run " << run;
+    }
+  }
+  EXPECT_TRUE(model.session->policy().hasGraph());
+}
+
 class CudaCompiledModel : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
-  std::vector<uint8_t> file = test::readFile(
-      test::cudaTestArtifacts() + "/" + GetParam() + ".bin");
-  std::unique_ptr<runtime::Artifact> artifact;
-  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
-                                            &artifact)
-                  .ok());
   test::FakeCuda fake;
+  FakeGpuModel model;
+  ASSERT_NO_FATAL_FAILURE(readArtifact(GetParam(), model));
   fake.anyFunction = true;
-  cuda::Gpu gpu;
-  fake.install(&gpu.driver, &gpu.lt);
-  gpu.major = 8; // sm_89: no cubin, so the sm_80 PTX (JIT)
-  gpu.minor = 9;
-  std::unique_ptr<CudaProgram> program;
-  runtime::Status s =
-      CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
-                        artifact->constants(), &program);
-  ASSERT_TRUE(s.ok()) << s.message();
+  // sm_89: no cubin, so the sm_80 PTX (JIT).
+  ASSERT_NO_FATAL_FAILURE(loadOnFake(fake, model, 8, 9));
+  const CudaProgram *program = model.program.get();
   EXPECT_TRUE(program->image.jit);
   EXPECT_EQ(program->imageArch, "sm_80");
   ASSERT_NE(fake.loadedImage.find(".target sm_80"), std::string::npos);
@@ -85,33 +160,23 @@ TEST_P(CudaCompiledModel, LoadsAndRunsOnTheFakeDriver) {
   }
   EXPECT_GT(launches + gemms, 0u);
 
-  std::unique_ptr<CudaSession> session;
-  s = CudaSession::create(*program, &session);
-  ASSERT_TRUE(s.ok()) << s.message();
-  const auto *inputs = artifact->model().inputs();
-  const auto *outputs = artifact->model().outputs();
+  const artifact::Model &m = model.model();
+  auto bytesOf = [&](const artifact::TensorSpec *spec) {
+    return m.buffers()->Get(spec->buffer())->byte_size();
+  };
   std::vector<std::vector<uint8_t>> in, out;
   std::vector<const void *> inPtrs;
   std::vector<void *> outPtrs;
-  for (uint32_t i = 0; inputs && i < inputs->size(); ++i)
-    in.emplace_back(artifact->model()
-                        .buffers()
-                        ->Get(inputs->Get(i)->buffer())
-                        ->byte_size());
-  for (uint32_t i = 0; outputs && i < outputs->size(); ++i)
-    out.emplace_back(artifact->model()
-                         .buffers()
-                         ->Get(outputs->Get(i)->buffer())
-                         ->byte_size());
-  for (auto &b : in)
-    inPtrs.push_back(b.data());
-  for (auto &b : out)
-    outPtrs.push_back(b.data());
+  for (uint32_t i = 0; m.inputs() && i < m.inputs()->size(); ++i)
+    inPtrs.push_back(in.emplace_back(bytesOf(m.inputs()->Get(i))).data());
+  for (uint32_t i = 0; m.outputs() && i < m.outputs()->size(); ++i)
+    outPtrs.push_back(out.emplace_back(bytesOf(m.outputs()->Get(i))).data());
   for (int run = 0; run < 3; ++run) {
-    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
+    runtime::Status s =
+        model.session->run(inPtrs.data(), outPtrs.data(), nullptr);
     ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
   }
-  EXPECT_TRUE(session->policy().hasGraph());
+  EXPECT_TRUE(model.session->policy().hasGraph());
   EXPECT_EQ(fake.count("cuLaunchKernel"), 2 * launches); // eager, capture
   EXPECT_EQ(fake.count("cublasLtMatmul"), 2 * gemms);
   EXPECT_EQ(fake.count("cuGraphLaunch"), 2u);
@@ -127,66 +192,13 @@ INSTANTIATE_TEST_SUITE_P(TestCudaInputs, CudaCompiledModel,
 // microkernels) on the same inputs, whether run step by step, captured or
 // replayed.
 TEST(CudaCompiledGemms, MatchTheCpuTargetOnTheFakeCublasLt) {
-  std::string dir = test::cudaTestArtifacts();
-  std::vector<uint8_t> file = test::readFile(dir + "/gemms.bin");
-  std::unique_ptr<runtime::Artifact> artifact;
-  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
-                                            &artifact)
-                  .ok());
   test::FakeCuda fake;
-  cuda::Gpu gpu;
-  fake.install(&gpu.driver, &gpu.lt);
-  gpu.major = 9;
-  std::unique_ptr<CudaProgram> program;
-  ASSERT_TRUE(CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
-                                artifact->constants(), &program)
-                  .ok());
-  for (const cuda::DeviceStep &step : program->steps)
+  FakeGpuModel model;
+  ASSERT_NO_FATAL_FAILURE(readArtifact("gemms", model));
+  ASSERT_NO_FATAL_FAILURE(loadOnFake(fake, model));
+  for (const cuda::DeviceStep &step : model.program->steps)
     ASSERT_EQ(step.kind, cuda::DeviceStep::Kind::Gemm);
-  std::unique_ptr<CudaSession> session;
-  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
-
-  std::vector<uint8_t> cpuFile = test::readFile(dir + "/gemms.cpu.bin");
-  runtime::Model cpu;
-  ASSERT_TRUE(
-      runtime::Model::loadMemory(cpuFile.data(), cpuFile.size(), &cpu).ok());
-  runtime::Session cpuSession;
-  ASSERT_TRUE(cpu.createSession(nullptr, &cpuSession).ok());
-
-  const artifact::Model &m = artifact->model();
-  auto bytesOf = [&](const artifact::TensorSpec *spec) {
-    return m.buffers()->Get(spec->buffer())->byte_size();
-  };
-  for (int run = 0; run < 3; ++run) {
-    std::vector<std::vector<float>> in, out, expected;
-    std::vector<const void *> inPtrs;
-    std::vector<void *> outPtrs;
-    for (uint32_t i = 0; i < m.inputs()->size(); ++i) {
-      in.emplace_back(bytesOf(m.inputs()->Get(i)) / 4);
-      for (size_t e = 0; e < in.back().size(); ++e)
-        in.back()[e] =
-            float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f - 1.0f;
-      inPtrs.push_back(in.back().data());
-      ASSERT_TRUE(
-          cpuSession.bindInput(i, in.back().data(), in.back().size() * 4).ok());
-    }
-    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
-      out.emplace_back(bytesOf(m.outputs()->Get(i)) / 4, -7.0f);
-      outPtrs.push_back(out.back().data());
-    }
-    runtime::Status s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_TRUE(cpuSession.run().ok());
-    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
-      const float *reference = nullptr;
-      ASSERT_TRUE(cpuSession.output(i, &reference).ok());
-      for (size_t e = 0; e < out[i].size(); ++e)
-        EXPECT_NEAR(out[i][e], reference[e],
-                    1e-5 + 1e-4 * std::abs(reference[e]))
-            << "output " << i << " element " << e << " run " << run;
-    }
-  }
-  EXPECT_TRUE(session->policy().hasGraph());
+  expectTheCpuTargetsOutputs(model, "gemms.cpu");
 }
 
 // A bf16 or fp16 matrix: its elements' bits, and their values.
@@ -215,6 +227,37 @@ double halfValue(DType dtype, uint16_t bits) {
                               : runtime::halfBitsToFloat(bits);
 }
 
+// A half-precision output's float64 reference.
+struct ExpectedHalf {
+  DType dtype;
+  const std::vector<double> *values;
+};
+
+// Runs `session` on `in` and checks each output against its reference: the
+// reference rounded once to the output's type, so within half an ulp
+// (relative: 2^-8 for bf16, 2^-11 for fp16), plus fp32's rounding before.
+void expectHalfOutputs(CudaSession &session, const std::vector<HalfMatrix> &in,
+                       const std::vector<ExpectedHalf> &expected, int run) {
+  std::vector<const void *> inPtrs;
+  for (const HalfMatrix &matrix : in)
+    inPtrs.push_back(matrix.bits.data());
+  std::vector<std::vector<uint16_t>> out;
+  std::vector<void *> outPtrs;
+  for (const ExpectedHalf &e : expected)
+    outPtrs.push_back(out.emplace_back(e.values->size(), 0xffff).data());
+  runtime::Status s = session.run(inPtrs.data(), outPtrs.data(), nullptr);
+  ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
+  for (size_t o = 0; o < out.size(); ++o) {
+    double halfUlp = expected[o].dtype == DType::BF16 ? 1.0 / 256 : 1.0 / 2048;
+    for (size_t e = 0; e < out[o].size(); ++e) {
+      double want = (*expected[o].values)[e];
+      EXPECT_NEAR(halfValue(expected[o].dtype, out[o][e]), want,
+                  halfUlp * std::abs(want) * (1 + 1e-4) + 1e-7)
+          << "output " << o << " element " << e << " run " << run;
+    }
+  }
+}
+
 // gemms-half.mlir: a bf16 linear with bias and ReLU, a bf16 matmul with a
 // residual, a batched fp16 matmul and a bf16 linear with ReLU between casts
 // (tcc-autocast's form), all cuBLASLt matmuls whose layouts
@@ -223,27 +266,13 @@ double halfValue(DType dtype, uint16_t bits) {
 // the float64 products of the rounded inputs, rounded once to the output's
 // type (within its rounding: half an ulp, plus fp32's before it).
 TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
-  std::vector<uint8_t> file =
-      test::readFile(test::cudaTestArtifacts() + "/gemms-half.bin");
-  std::unique_ptr<runtime::Artifact> artifact;
-  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
-                                            &artifact)
-                  .ok());
   test::FakeCuda fake;
-  cuda::Gpu gpu;
-  fake.install(&gpu.driver, &gpu.lt);
-  gpu.major = 9;
-  std::unique_ptr<CudaProgram> program;
-  runtime::Status s =
-      CudaProgram::load(gpu, artifact->model(), artifact->fileData(),
-                        artifact->constants(), &program);
-  ASSERT_TRUE(s.ok()) << s.message();
-  ASSERT_EQ(program->steps.size(), 4u);
-  for (const cuda::DeviceStep &step : program->steps)
+  FakeGpuModel model;
+  ASSERT_NO_FATAL_FAILURE(readArtifact("gemms-half", model));
+  ASSERT_NO_FATAL_FAILURE(loadOnFake(fake, model));
+  ASSERT_EQ(model.program->steps.size(), 4u);
+  for (const cuda::DeviceStep &step : model.program->steps)
     ASSERT_EQ(step.kind, cuda::DeviceStep::Kind::Gemm);
-  std::unique_ptr<CudaSession> session;
-  s = CudaSession::create(*program, &session);
-  ASSERT_TRUE(s.ok()) << s.message();
   // Per step: the descriptor computes in fp32; the A, B and C/D layouts
   // of the steps are bf16, bf16, fp16 and bf16.
   EXPECT_EQ(fake.computeTypes,
@@ -301,36 +330,14 @@ TEST(CudaCompiledGemms, HalfPrecisionStepsRunOnCublasLtInTheirTypes) {
             v += p[(t * PM + i) * PK + k] * q[(t * PK + k) * PN + j];
           pq[(t * PM + i) * PN + j] = v;
         }
-
-    std::vector<const void *> inPtrs;
-    for (const HalfMatrix &matrix : in)
-      inPtrs.push_back(matrix.bits.data());
-    std::vector<std::vector<uint16_t>> out = {
-        std::vector<uint16_t>(h.size(), 0xffff),
-        std::vector<uint16_t>(z.size(), 0xffff),
-        std::vector<uint16_t>(pq.size(), 0xffff),
-        std::vector<uint16_t>(g.size(), 0xffff)};
-    std::vector<void *> outPtrs = {out[0].data(), out[1].data(), out[2].data(),
-                                   out[3].data()};
-    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
-    ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
-    struct Expected {
-      const std::vector<double> &values;
-      DType dtype;
-      double halfUlp; // relative: 2^-8 for bf16, 2^-11 for fp16
-    } expected[] = {{h, DType::BF16, 1.0 / 256},
-                    {z, DType::BF16, 1.0 / 256},
-                    {pq, DType::F16, 1.0 / 2048},
-                    {g, DType::BF16, 1.0 / 256}};
-    for (size_t o = 0; o < out.size(); ++o)
-      for (size_t e = 0; e < out[o].size(); ++e) {
-        double want = expected[o].values[e];
-        EXPECT_NEAR(halfValue(expected[o].dtype, out[o][e]), want,
-                    expected[o].halfUlp * std::abs(want) * (1 + 1e-4) + 1e-7)
-            << "output " << o << " element " << e << " run " << run;
-      }
+    ASSERT_NO_FATAL_FAILURE(expectHalfOutputs(*model.session, in,
+                                              {{DType::BF16, &h},
+                                               {DType::BF16, &z},
+                                               {DType::F16, &pq},
+                                               {DType::BF16, &g}},
+                                              run));
   }
-  EXPECT_TRUE(session->policy().hasGraph());
+  EXPECT_TRUE(model.session->policy().hasGraph());
   EXPECT_EQ(fake.count("cuGraphLaunch"), 2u);
 }
 
@@ -418,70 +425,18 @@ runIm2colsOnTheHost(const artifact::Model &m,
 // the bias per column, the residual and the activations are then what the
 // convolutions mean.
 TEST(CudaCompiledConvs, MatchTheCpuTargetWithIm2colOnTheHost) {
-  std::string dir = test::cudaTestArtifacts();
-  std::vector<uint8_t> file = test::readFile(dir + "/convs.bin");
-  std::unique_ptr<runtime::Artifact> artifact;
-  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
-                                            &artifact)
-                  .ok());
-  const artifact::Model &m = artifact->model();
   test::FakeCuda fake;
+  FakeGpuModel model;
+  ASSERT_NO_FATAL_FAILURE(readArtifact("convs", model));
   std::vector<std::string> order = runIm2colsOnTheHost<float>(
-      m, {std::begin(kConvsIm2col), std::end(kConvsIm2col)}, fake);
+      model.model(), {std::begin(kConvsIm2col), std::end(kConvsIm2col)}, fake);
   size_t im2cols = std::count(order.begin(), order.end(), "im2col");
   size_t gemms = std::count(order.begin(), order.end(), "sgemm");
   EXPECT_EQ(order,
             (std::vector<std::string>{"im2col", "sgemm", "sgemm", "im2col",
                                       "sgemm", "im2col", "sgemm"}));
-  cuda::Gpu gpu;
-  fake.install(&gpu.driver, &gpu.lt);
-  gpu.major = 9;
-  std::unique_ptr<CudaProgram> program;
-  runtime::Status s = CudaProgram::load(gpu, m, artifact->fileData(),
-                                        artifact->constants(), &program);
-  ASSERT_TRUE(s.ok()) << s.message();
-  std::unique_ptr<CudaSession> session;
-  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
-
-  std::vector<uint8_t> cpuFile = test::readFile(dir + "/convs.cpu.bin");
-  runtime::Model cpu;
-  ASSERT_TRUE(
-      runtime::Model::loadMemory(cpuFile.data(), cpuFile.size(), &cpu).ok());
-  runtime::Session cpuSession;
-  ASSERT_TRUE(cpu.createSession(nullptr, &cpuSession).ok());
-  auto bytesOf = [&](const artifact::TensorSpec *spec) {
-    return m.buffers()->Get(spec->buffer())->byte_size();
-  };
-  for (int run = 0; run < 3; ++run) {
-    std::vector<std::vector<float>> in, out;
-    std::vector<const void *> inPtrs;
-    std::vector<void *> outPtrs;
-    for (uint32_t i = 0; i < m.inputs()->size(); ++i) {
-      in.emplace_back(bytesOf(m.inputs()->Get(i)) / 4);
-      for (size_t e = 0; e < in.back().size(); ++e)
-        in.back()[e] =
-            float((e * 37 + i * 11 + size_t(run) * 5) % 23) / 11.5f - 1.0f;
-      inPtrs.push_back(in.back().data());
-      ASSERT_TRUE(
-          cpuSession.bindInput(i, in.back().data(), in.back().size() * 4).ok());
-    }
-    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
-      out.emplace_back(bytesOf(m.outputs()->Get(i)) / 4, -7.0f);
-      outPtrs.push_back(out.back().data());
-    }
-    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
-    ASSERT_TRUE(s.ok()) << s.message();
-    ASSERT_TRUE(cpuSession.run().ok());
-    for (uint32_t i = 0; i < m.outputs()->size(); ++i) {
-      const float *reference = nullptr;
-      ASSERT_TRUE(cpuSession.output(i, &reference).ok());
-      for (size_t e = 0; e < out[i].size(); ++e)
-        EXPECT_NEAR(out[i][e], reference[e],
-                    1e-5 + 1e-4 * std::abs(reference[e]))
-            << "output " << i << " element " << e << " run " << run;
-    }
-  }
-  EXPECT_TRUE(session->policy().hasGraph());
+  ASSERT_NO_FATAL_FAILURE(loadOnFake(fake, model));
+  expectTheCpuTargetsOutputs(model, "convs.cpu");
   // Eager, then captured: each im2col launch and each GEMM once a time.
   EXPECT_EQ(fake.count("cuLaunchKernel"), 2 * im2cols);
   EXPECT_EQ(fake.count("cublasLtMatmul"), 2 * gemms);
@@ -526,18 +481,14 @@ std::vector<double> referenceConv(const std::vector<double> &x,
 // inputs and weights (with their bias, residual and ReLU), rounded once to
 // the output's type: within half its ulp, plus fp32's before it.
 TEST(CudaCompiledConvs, HalfPrecisionConvolutionsRunAsIm2colAndHalfGemms) {
-  std::vector<uint8_t> file =
-      test::readFile(test::cudaTestArtifacts() + "/convs-half.bin");
-  std::unique_ptr<runtime::Artifact> artifact;
-  ASSERT_TRUE(runtime::Artifact::fromMemory(file.data(), file.size(), nullptr,
-                                            &artifact)
-                  .ok());
-  const artifact::Model &m = artifact->model();
+  test::FakeCuda fake;
+  FakeGpuModel model;
+  ASSERT_NO_FATAL_FAILURE(readArtifact("convs-half", model));
+  const artifact::Model &m = model.model();
   // The 3x3 of stride 2 with padding, the 1x1 of stride 2, the 3x3 of
   // dilation 2 (the 1x1 of stride 1 reads its input).
   const std::vector<Im2colParams> im2colParams = {
       {2, 1, 1}, {2, 0, 1}, {1, 2, 2}};
-  test::FakeCuda fake;
   std::vector<std::string> order =
       runIm2colsOnTheHost<uint16_t>(m, im2colParams, fake);
   EXPECT_EQ(order,
@@ -554,15 +505,7 @@ TEST(CudaCompiledConvs, HalfPrecisionConvolutionsRunAsIm2colAndHalfGemms) {
       EXPECT_NE(workspace->dtype(), DType::F32);
       EXPECT_EQ(workspace->byte_size(), uint64_t(2 * elements));
     }
-  cuda::Gpu gpu;
-  fake.install(&gpu.driver, &gpu.lt);
-  gpu.major = 9;
-  std::unique_ptr<CudaProgram> program;
-  runtime::Status s = CudaProgram::load(gpu, m, artifact->fileData(),
-                                        artifact->constants(), &program);
-  ASSERT_TRUE(s.ok()) << s.message();
-  std::unique_ptr<CudaSession> session;
-  ASSERT_TRUE(CudaSession::create(*program, &session).ok());
+  ASSERT_NO_FATAL_FAILURE(loadOnFake(fake, model));
   // fp32 compute for all four; A, B and C/D bf16 for three, fp16 for the
   // last; the two biases of D's type.
   EXPECT_EQ(fake.computeTypes,
@@ -601,37 +544,14 @@ TEST(CudaCompiledConvs, HalfPrecisionConvolutionsRunAsIm2colAndHalfGemms) {
       v = std::max(v, 0.0);
     for (size_t e = 0; e < y2.size(); ++e)
       y2[e] = std::max(y2[e] + u[e], 0.0);
-
-    std::vector<const void *> inPtrs;
-    for (const HalfMatrix &matrix : in)
-      inPtrs.push_back(matrix.bits.data());
-    std::vector<std::vector<uint16_t>> out = {
-        std::vector<uint16_t>(y1.size(), 0xffff),
-        std::vector<uint16_t>(y2.size(), 0xffff),
-        std::vector<uint16_t>(y4.size(), 0xffff),
-        std::vector<uint16_t>(y3.size(), 0xffff)};
-    std::vector<void *> outPtrs;
-    for (auto &o : out)
-      outPtrs.push_back(o.data());
-    s = session->run(inPtrs.data(), outPtrs.data(), nullptr);
-    ASSERT_TRUE(s.ok()) << "run " << run << ": " << s.message();
-    struct Expected {
-      const std::vector<double> &values;
-      DType dtype;
-      double halfUlp; // relative: 2^-8 for bf16, 2^-11 for fp16
-    } expected[] = {{y1, DType::BF16, 1.0 / 256},
-                    {y2, DType::BF16, 1.0 / 256},
-                    {y4, DType::BF16, 1.0 / 256},
-                    {y3, DType::F16, 1.0 / 2048}};
-    for (size_t o = 0; o < out.size(); ++o)
-      for (size_t e = 0; e < out[o].size(); ++e) {
-        double want = expected[o].values[e];
-        EXPECT_NEAR(halfValue(expected[o].dtype, out[o][e]), want,
-                    expected[o].halfUlp * std::abs(want) * (1 + 1e-4) + 1e-7)
-            << "output " << o << " element " << e << " run " << run;
-      }
+    ASSERT_NO_FATAL_FAILURE(expectHalfOutputs(*model.session, in,
+                                              {{DType::BF16, &y1},
+                                               {DType::BF16, &y2},
+                                               {DType::BF16, &y4},
+                                               {DType::F16, &y3}},
+                                              run));
   }
-  EXPECT_TRUE(session->policy().hasGraph());
+  EXPECT_TRUE(model.session->policy().hasGraph());
   // Eager, then captured: each im2col launch and each GEMM once a time.
   EXPECT_EQ(fake.count("cuLaunchKernel"), 2 * im2colParams.size());
   EXPECT_EQ(fake.count("cublasLtMatmul"), 2u * 4);
