@@ -90,7 +90,7 @@ public:
 };
 
 /// The registry's (and tcc-opt's) are the default configuration's.
-const TargetCapabilities &capabilities(bool convolutionsAsGemm = true) {
+const CudaCapabilities &capabilities(bool convolutionsAsGemm = true) {
   static const CudaCapabilities gemm(true), direct(false);
   return convolutionsAsGemm ? gemm : direct;
 }
@@ -100,8 +100,7 @@ public:
   CudaTarget(std::vector<std::string> archs, bool allowTf32,
              bool convolutionsAsGemm)
       : archs(std::move(archs)), allowTf32(allowTf32),
-        caps(static_cast<const CudaCapabilities &>(
-            ::capabilities(convolutionsAsGemm))) {}
+        caps(::capabilities(convolutionsAsGemm)) {}
 
   const TargetCapabilities &capabilities() const override { return caps; }
 
@@ -113,7 +112,7 @@ public:
                         function_ref<Value(Value)> outside,
                         Value result) const override {
     if (isa<Conv2dOp>(group.anchor)) {
-      if (!caps.convolutionsAsGemm || !cuda::isGemmConvolution(group.anchor))
+      if (!caps.isEpilogueAnchor(group.anchor))
         return false;
       cuda::lowerConvAsGemm(plan, group, outside, result);
       return true;
